@@ -1,0 +1,161 @@
+package store
+
+import (
+	"slices"
+
+	"github.com/hashicorp/go-memdb"
+
+	"github.com/skolkit/skolkit/model"
+)
+
+// Table names.
+const (
+	TableOrganisations  = "organisations"
+	TablePersons        = "persons"
+	TableGroups         = "groups"
+	TablePlacements     = "placements"
+	TableSyllabuses     = "syllabuses"
+	TableCalendarEvents = "calendarEvents"
+	TableAttendances    = "attendances"
+	TableAbsences       = "absences"
+)
+
+// Index names, each named after the question it answers.
+const (
+	IndexID = "id"
+
+	// placements
+	IndexPlacedAt  = "placedAt"
+	IndexGroup     = "group"
+	IndexChild     = "child"
+	IndexOwner     = "owner"
+	IndexStartDate = "startDate"
+	IndexEndDate   = "endDate"
+	IndexCreated   = "created"
+	IndexModified  = "modified"
+
+	// organisations
+	IndexOrganisationType = "organisationType"
+	IndexSchoolUnitCode   = "schoolUnitCode"
+
+	// groups, calendar events, absences
+	IndexOrganisation = "organisation"
+	IndexMember       = "member"
+
+	// attendances, absences
+	IndexStudent       = "student"
+	IndexCalendarEvent = "calendarEvent"
+)
+
+func idIndex[T any](id func(*T) string) *memdb.IndexSchema {
+	return &memdb.IndexSchema{Name: IndexID, Unique: true, Indexer: singleIndex{fieldIndex{func(o any) []string { return one(id(o.(*T))) }}}}
+}
+
+func by[T any](name string, fn func(*T) string) *memdb.IndexSchema {
+	return &memdb.IndexSchema{Name: name, AllowMissing: true, Indexer: singleIndex{fieldIndex{func(o any) []string { return one(fn(o.(*T))) }}}}
+}
+
+func byEach[T any](name string, fn func(*T) []string) *memdb.IndexSchema {
+	return &memdb.IndexSchema{Name: name, AllowMissing: true, Indexer: multiIndex{fieldIndex{func(o any) []string { return fn(o.(*T)) }}}}
+}
+
+func table(name string, indexes ...*memdb.IndexSchema) *memdb.TableSchema {
+	t := &memdb.TableSchema{Name: name, Indexes: map[string]*memdb.IndexSchema{}}
+	for _, ix := range indexes {
+		t.Indexes[ix.Name] = ix
+	}
+	return t
+}
+
+// placementIndexValue returns the value a placement has under a placement
+// index: the value part of its key, without the id suffix.
+func placementIndexValue(p *model.Placement, index string) []string {
+	switch index {
+	case IndexID:
+		return one(p.ID)
+	case IndexPlacedAt:
+		return one(p.PlacedAt.ID)
+	case IndexGroup:
+		if p.Group == nil {
+			return nil
+		}
+		return one(p.Group.ID)
+	case IndexChild:
+		return one(p.Child.ID)
+	case IndexOwner:
+		ids := make([]string, 0, len(p.Owners))
+		for _, o := range p.Owners {
+			if !slices.Contains(ids, o.ID) {
+				ids = append(ids, o.ID)
+			}
+		}
+		return ids
+	case IndexStartDate:
+		return one(string(p.StartDate))
+	case IndexEndDate:
+		if p.EndDate.IsZero() {
+			return []string{openEndKey}
+		}
+		return []string{string(p.EndDate)}
+	case IndexCreated:
+		return []string{timeKey(p.Meta.Created)}
+	case IndexModified:
+		return []string{timeKey(p.Meta.Modified)}
+	}
+	return nil
+}
+
+func placementIndex(name string) *memdb.IndexSchema {
+	fn := func(o any) []string { return placementIndexValue(o.(*model.Placement), name) }
+	if name == IndexOwner {
+		return &memdb.IndexSchema{Name: name, AllowMissing: true, Indexer: multiIndex{fieldIndex{fn}}}
+	}
+	return &memdb.IndexSchema{Name: name, AllowMissing: true, Indexer: singleIndex{fieldIndex{fn}}}
+}
+
+func schema() *memdb.DBSchema {
+	return &memdb.DBSchema{Tables: map[string]*memdb.TableSchema{
+		TableOrganisations: table(TableOrganisations,
+			idIndex(func(o *model.Organisation) string { return o.ID }),
+			by(IndexOrganisationType, func(o *model.Organisation) string { return string(o.OrganisationType) }),
+			by(IndexSchoolUnitCode, func(o *model.Organisation) string { return o.SchoolUnitCode }),
+		),
+		TablePersons: table(TablePersons,
+			idIndex(func(p *model.Person) string { return p.ID }),
+		),
+		TableGroups: table(TableGroups,
+			idIndex(func(g *model.Group) string { return g.ID }),
+			by(IndexOrganisation, func(g *model.Group) string { return g.Organisation.ID }),
+			byEach(IndexMember, func(g *model.Group) []string {
+				ids := make([]string, 0, len(g.GroupMemberships))
+				for _, m := range g.GroupMemberships {
+					ids = append(ids, m.Person.ID)
+				}
+				return ids
+			}),
+		),
+		TablePlacements: table(TablePlacements,
+			idIndex(func(p *model.Placement) string { return p.ID }),
+			placementIndex(IndexPlacedAt), placementIndex(IndexGroup), placementIndex(IndexChild),
+			placementIndex(IndexOwner), placementIndex(IndexStartDate), placementIndex(IndexEndDate),
+			placementIndex(IndexCreated), placementIndex(IndexModified),
+		),
+		TableSyllabuses: table(TableSyllabuses,
+			idIndex(func(s *model.Syllabus) string { return s.ID }),
+		),
+		TableCalendarEvents: table(TableCalendarEvents,
+			idIndex(func(c *model.CalendarEvent) string { return c.ID }),
+			by(IndexGroup, func(c *model.CalendarEvent) string { return c.Group.ID }),
+		),
+		TableAttendances: table(TableAttendances,
+			idIndex(func(a *model.Attendance) string { return a.ID }),
+			by(IndexStudent, func(a *model.Attendance) string { return a.Student.ID }),
+			by(IndexCalendarEvent, func(a *model.Attendance) string { return a.CalendarEvent.ID }),
+		),
+		TableAbsences: table(TableAbsences,
+			idIndex(func(a *model.Absence) string { return a.ID }),
+			by(IndexStudent, func(a *model.Absence) string { return a.Student.ID }),
+			by(IndexOrganisation, func(a *model.Absence) string { return a.Organisation.ID }),
+		),
+	}}
+}

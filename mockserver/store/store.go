@@ -1,0 +1,372 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"time"
+
+	"github.com/hashicorp/go-memdb"
+
+	"github.com/skolkit/skolkit/model"
+)
+
+// Dataset is the whole state of a store, table by table. Its field list is the
+// same as fixtures.Dataset so that one converts to the other.
+type Dataset struct {
+	Organisations  []model.Organisation  `json:"organisations"`
+	Persons        []model.Person        `json:"persons"`
+	Groups         []model.Group         `json:"groups"`
+	Placements     []model.Placement     `json:"placements"`
+	Syllabuses     []model.Syllabus      `json:"syllabuses"`
+	CalendarEvents []model.CalendarEvent `json:"calendarEvents"`
+	Attendances    []model.Attendance    `json:"attendances"`
+	Absences       []model.Absence       `json:"absences"`
+}
+
+// ErrNotFound is returned by writes to a record that does not exist.
+var ErrNotFound = errors.New("record not found")
+
+// RefError reports a reference to a record that does not exist.
+type RefError struct {
+	Field string // JSON path of the reference, e.g. "child.id"
+	ID    string
+}
+
+func (e *RefError) Error() string {
+	return fmt.Sprintf("%s: no record with id %q", e.Field, e.ID)
+}
+
+// Store is the in-memory state of one mock server. It is safe for concurrent
+// use: reads see consistent snapshots and writes are serialised by go-memdb.
+type Store struct {
+	db    *memdb.MemDB
+	now   func() time.Time
+	walks *walkRegistry
+}
+
+// New returns an empty store whose meta timestamps come from now.
+func New(now func() time.Time) *Store {
+	db, err := memdb.NewMemDB(schema())
+	if err != nil {
+		// The schema is a constant value; an invalid one is a programming error
+		// that every test catches.
+		panic(fmt.Sprintf("store: invalid schema: %v", err))
+	}
+	return &Store{db: db, now: now, walks: newWalkRegistry(defaultWalkCapacity, defaultWalkIdle)}
+}
+
+// Load inserts every record of ds in one transaction, keeping the meta
+// timestamps the records carry (a record with zero meta is stamped now). It
+// checks every reference and loads nothing if one dangles.
+func (s *Store) Load(ds *Dataset) error {
+	txn := s.db.Txn(true)
+	defer txn.Abort()
+	now := s.clock()
+	stamp := func(m *model.Meta) {
+		if m.Created.IsZero() {
+			m.Created = now
+		}
+		if m.Modified.IsZero() {
+			m.Modified = m.Created
+		}
+	}
+	// Insert parents before children so that reference checks see them.
+	if err := loadAll(txn, organisations, ds.Organisations, stamp); err != nil {
+		return err
+	}
+	if err := loadAll(txn, persons, ds.Persons, stamp); err != nil {
+		return err
+	}
+	if err := loadAll(txn, syllabuses, ds.Syllabuses, stamp); err != nil {
+		return err
+	}
+	if err := loadAll(txn, groups, ds.Groups, stamp); err != nil {
+		return err
+	}
+	if err := loadAll(txn, placements, ds.Placements, stamp); err != nil {
+		return err
+	}
+	if err := loadAll(txn, calendarEvents, ds.CalendarEvents, stamp); err != nil {
+		return err
+	}
+	if err := loadAll(txn, attendances, ds.Attendances, stamp); err != nil {
+		return err
+	}
+	if err := loadAll(txn, absences, ds.Absences, stamp); err != nil {
+		return err
+	}
+	// Records that refer to records of their own table (organisations'
+	// parents, persons' responsibles) are checked once all are in.
+	for _, k := range []func(*memdb.Txn) error{organisations.checkAll, persons.checkAll} {
+		if err := k(txn); err != nil {
+			return err
+		}
+	}
+	txn.Commit()
+	return nil
+}
+
+// Export returns every record of the store, each table in id order.
+func (s *Store) Export() *Dataset {
+	sn := s.Read()
+	return &Dataset{
+		Organisations:  all(sn.txn, organisations),
+		Persons:        all(sn.txn, persons),
+		Groups:         all(sn.txn, groups),
+		Placements:     all(sn.txn, placements),
+		Syllabuses:     all(sn.txn, syllabuses),
+		CalendarEvents: all(sn.txn, calendarEvents),
+		Attendances:    all(sn.txn, attendances),
+		Absences:       all(sn.txn, absences),
+	}
+}
+
+func (s *Store) clock() time.Time { return s.now().UTC().Truncate(time.Millisecond) }
+
+// Snapshot is a consistent, read-only view of the store at one instant.
+// Records it returns are shared with the store and must not be modified.
+type Snapshot struct {
+	txn *memdb.Txn
+}
+
+// Read returns a snapshot of the current state.
+func (s *Store) Read() *Snapshot { return &Snapshot{txn: s.db.Txn(false)} }
+
+// Organisation returns the organisation with the id, if any.
+func (sn *Snapshot) Organisation(id string) (*model.Organisation, bool) {
+	return first(sn.txn, organisations, id)
+}
+
+// Person returns the person with the id, if any.
+func (sn *Snapshot) Person(id string) (*model.Person, bool) { return first(sn.txn, persons, id) }
+
+// Group returns the group with the id, if any.
+func (sn *Snapshot) Group(id string) (*model.Group, bool) { return first(sn.txn, groups, id) }
+
+// Placement returns the placement with the id, if any.
+func (sn *Snapshot) Placement(id string) (*model.Placement, bool) {
+	return first(sn.txn, placements, id)
+}
+
+// Syllabus returns the syllabus with the id, if any.
+func (sn *Snapshot) Syllabus(id string) (*model.Syllabus, bool) {
+	return first(sn.txn, syllabuses, id)
+}
+
+// CalendarEvent returns the calendar event with the id, if any.
+func (sn *Snapshot) CalendarEvent(id string) (*model.CalendarEvent, bool) {
+	return first(sn.txn, calendarEvents, id)
+}
+
+// Attendance returns the attendance record with the id, if any.
+func (sn *Snapshot) Attendance(id string) (*model.Attendance, bool) {
+	return first(sn.txn, attendances, id)
+}
+
+// Absence returns the absence record with the id, if any.
+func (sn *Snapshot) Absence(id string) (*model.Absence, bool) {
+	return first(sn.txn, absences, id)
+}
+
+// Count returns the number of records in a table.
+func (sn *Snapshot) Count(table string) int {
+	it, err := sn.txn.Get(table, IndexID)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for it.Next() != nil {
+		n++
+	}
+	return n
+}
+
+// PutOrganisation creates or replaces an organisation; see put.
+func (s *Store) PutOrganisation(r model.Organisation) (model.Organisation, bool, error) {
+	return put(s, organisations, r)
+}
+
+// PutPerson creates or replaces a person; see put.
+func (s *Store) PutPerson(r model.Person) (model.Person, bool, error) { return put(s, persons, r) }
+
+// PutGroup creates or replaces a group; see put.
+func (s *Store) PutGroup(r model.Group) (model.Group, bool, error) { return put(s, groups, r) }
+
+// PutPlacement creates or replaces a placement; see put.
+func (s *Store) PutPlacement(r model.Placement) (model.Placement, bool, error) {
+	return put(s, placements, r)
+}
+
+// PutSyllabus creates or replaces a syllabus; see put.
+func (s *Store) PutSyllabus(r model.Syllabus) (model.Syllabus, bool, error) {
+	return put(s, syllabuses, r)
+}
+
+// PutCalendarEvent creates or replaces a calendar event; see put.
+func (s *Store) PutCalendarEvent(r model.CalendarEvent) (model.CalendarEvent, bool, error) {
+	return put(s, calendarEvents, r)
+}
+
+// PutAttendance creates or replaces an attendance record; see put.
+func (s *Store) PutAttendance(r model.Attendance) (model.Attendance, bool, error) {
+	return put(s, attendances, r)
+}
+
+// PutAbsence creates or replaces an absence record; see put.
+func (s *Store) PutAbsence(r model.Absence) (model.Absence, bool, error) {
+	return put(s, absences, r)
+}
+
+// Delete removes the record with the id from a table; ErrNotFound if none.
+func (s *Store) Delete(table, id string) error {
+	txn := s.db.Txn(true)
+	defer txn.Abort()
+	obj, err := txn.First(table, IndexID, id)
+	if err != nil {
+		return err
+	}
+	if obj == nil {
+		return ErrNotFound
+	}
+	if err := txn.Delete(table, obj); err != nil {
+		return err
+	}
+	txn.Commit()
+	return nil
+}
+
+// kind describes one table: how to find a record's id and meta, and which
+// references it holds.
+type kind[T any] struct {
+	table string
+	id    func(*T) string
+	meta  func(*T) *model.Meta
+	// strip clears what is not an attribute of the record itself (rendered
+	// _embedded data), before comparing and storing.
+	strip func(*T)
+	// refs lists the references of a record as (JSON path, table, id).
+	refs func(*T) []ref
+}
+
+type ref struct{ field, table, id string }
+
+// put creates the record or replaces the one with the same id, in one
+// transaction. The store maintains meta: a new record gets created = modified
+// = now; a replaced record keeps its created, and its modified moves (to now,
+// and always strictly forward) only when an attribute changed. Every
+// reference must name an existing record (RefError otherwise). It returns the
+// stored record and whether it was created.
+func put[T any](s *Store, k kind[T], rec T) (T, bool, error) {
+	var zero T
+	txn := s.db.Txn(true)
+	defer txn.Abort()
+	if k.strip != nil {
+		k.strip(&rec)
+	}
+	if err := k.check(txn, &rec); err != nil {
+		return zero, false, err
+	}
+	now := s.clock()
+	m := k.meta(&rec)
+	old, exists := first(txn, k, k.id(&rec))
+	if exists {
+		m.Created = k.meta(old).Created
+		m.Modified = k.meta(old).Modified
+		if !sameAttributes(k, old, &rec) {
+			m.Modified = now
+			if !m.Modified.After(k.meta(old).Modified) {
+				m.Modified = k.meta(old).Modified.Add(time.Millisecond)
+			}
+		}
+	} else {
+		m.Created, m.Modified = now, now
+	}
+	stored := rec
+	if err := txn.Insert(k.table, &stored); err != nil {
+		return zero, false, err
+	}
+	txn.Commit()
+	return stored, !exists, nil
+}
+
+func sameAttributes[T any](k kind[T], a, b *T) bool {
+	x, y := *a, *b
+	*k.meta(&x), *k.meta(&y) = model.Meta{}, model.Meta{}
+	return reflect.DeepEqual(x, y)
+}
+
+func (k kind[T]) check(txn *memdb.Txn, rec *T) error {
+	if k.refs == nil {
+		return nil
+	}
+	for _, r := range k.refs(rec) {
+		obj, err := txn.First(r.table, IndexID, r.id)
+		if err != nil {
+			return err
+		}
+		if obj == nil {
+			return &RefError{Field: r.field, ID: r.id}
+		}
+	}
+	return nil
+}
+
+func (k kind[T]) checkAll(txn *memdb.Txn) error {
+	it, err := txn.Get(k.table, IndexID)
+	if err != nil {
+		return err
+	}
+	for obj := it.Next(); obj != nil; obj = it.Next() {
+		if err := k.check(txn, obj.(*T)); err != nil {
+			return fmt.Errorf("%s %s: %w", k.table, k.id(obj.(*T)), err)
+		}
+	}
+	return nil
+}
+
+func loadAll[T any](txn *memdb.Txn, k kind[T], recs []T, stamp func(*model.Meta)) error {
+	selfRefs := k.table == TableOrganisations || k.table == TablePersons
+	for i := range recs {
+		rec := recs[i]
+		if k.strip != nil {
+			k.strip(&rec)
+		}
+		if k.id(&rec) == "" {
+			return fmt.Errorf("%s[%d]: record without id", k.table, i)
+		}
+		if _, dup := first(txn, k, k.id(&rec)); dup {
+			return fmt.Errorf("%s[%d]: duplicate id %s", k.table, i, k.id(&rec))
+		}
+		stamp(k.meta(&rec))
+		if !selfRefs {
+			if err := k.check(txn, &rec); err != nil {
+				return fmt.Errorf("%s %s: %w", k.table, k.id(&rec), err)
+			}
+		}
+		if err := txn.Insert(k.table, &rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func first[T any](txn *memdb.Txn, k kind[T], id string) (*T, bool) {
+	obj, err := txn.First(k.table, IndexID, id)
+	if err != nil || obj == nil {
+		return nil, false
+	}
+	return obj.(*T), true
+}
+
+func all[T any](txn *memdb.Txn, k kind[T]) []T {
+	it, err := txn.Get(k.table, IndexID)
+	if err != nil {
+		return nil
+	}
+	out := []T{}
+	for obj := it.Next(); obj != nil; obj = it.Next() {
+		out = append(out, *obj.(*T))
+	}
+	return out
+}

@@ -1,0 +1,228 @@
+package store
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skolkit/skolkit/model"
+)
+
+var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func id(kind byte, n int) string { return fmt.Sprintf("%08x-0000-4000-8000-%012x", int(kind), n) }
+
+// smallWorld builds a store with n placements spread over 3 units, 4 groups,
+// 20 children and 10 owners, with dates and timestamps that collide often.
+func smallWorld(t testing.TB, n int) (*Store, []model.Placement) {
+	r := rand.New(rand.NewPCG(1, 2))
+	ds := &Dataset{}
+	for i := range 3 {
+		ds.Organisations = append(ds.Organisations, model.Organisation{ID: id('o', i), DisplayName: fmt.Sprint("Unit ", i), OrganisationType: model.OrganisationTypeSchoolUnit})
+	}
+	for i := range 30 {
+		ds.Persons = append(ds.Persons, model.Person{ID: id('p', i), GivenName: "G", FamilyName: fmt.Sprint(i)})
+	}
+	for i := range 4 {
+		ds.Groups = append(ds.Groups, model.Group{ID: id('g', i), DisplayName: "grp", StartDate: "2020-01-01", GroupType: model.GroupTypeDepartment, Organisation: model.ObjectReference{ID: id('o', i%3)}})
+	}
+	date := func() model.Date { return model.DateOf(epoch.AddDate(0, 0, r.IntN(20)*15-150)) }
+	for i := range n {
+		p := model.Placement{
+			ID:         id('l', i),
+			PlacedAt:   model.ObjectReference{ID: id('o', r.IntN(3))},
+			Child:      model.PersonReference{ID: id('p', r.IntN(20))},
+			SchoolType: model.SchoolTypeFS,
+			StartDate:  date(),
+		}
+		if r.IntN(4) > 0 {
+			p.Group = &model.ObjectReference{ID: id('g', r.IntN(4))}
+		}
+		for range r.IntN(3) {
+			p.Owners = append(p.Owners, model.PersonReference{ID: id('p', 20+r.IntN(10))})
+		}
+		if r.IntN(3) > 0 {
+			p.EndDate = date()
+		}
+		created := epoch.Add(time.Duration(r.IntN(50)) * time.Hour)
+		p.Meta = model.Meta{Created: created, Modified: created.Add(time.Duration(r.IntN(3)) * time.Hour)}
+		ds.Placements = append(ds.Placements, p)
+	}
+	s := New(func() time.Time { return epoch.Add(1000 * time.Hour) })
+	require.NoError(t, s.Load(ds))
+	return s, ds.Placements
+}
+
+func randomQuery(r *rand.Rand) PlacementQuery {
+	var q PlacementQuery
+	pick := func(p int) bool { return r.IntN(100) < p }
+	d := func() model.Date { return model.DateOf(epoch.AddDate(0, 0, r.IntN(20)*15-150)) }
+	ts := func() *time.Time { t := epoch.Add(time.Duration(r.IntN(50)) * time.Hour); return &t }
+	if pick(20) {
+		q.Organisation = id('o', r.IntN(3))
+	}
+	if pick(15) {
+		q.Group = id('g', r.IntN(4))
+	}
+	if pick(10) {
+		q.Child = id('p', r.IntN(20))
+	}
+	if pick(15) {
+		q.Owner = id('p', 20+r.IntN(10))
+	}
+	if pick(25) {
+		q.StartOnOrBefore = d()
+	}
+	if pick(25) {
+		q.StartOnOrAfter = d()
+	}
+	if pick(25) {
+		q.EndOnOrBefore = d()
+	}
+	if pick(25) {
+		q.EndOnOrAfter = d()
+	}
+	if pick(15) {
+		q.CreatedBefore = ts()
+	}
+	if pick(15) {
+		q.CreatedAfter = ts()
+	}
+	if pick(15) {
+		q.ModifiedBefore = ts()
+	}
+	if pick(15) {
+		q.ModifiedAfter = ts()
+	}
+	if pick(60) {
+		q.Sort = model.SortKeys[r.IntN(len(model.SortKeys))]
+	}
+	return q
+}
+
+// sortValue is the spec's meaning of each sort key, written independently of
+// the index encoding: open-ended placements sort after every end date.
+func less(sort model.SortKey, a, b *model.Placement) int {
+	end := func(p *model.Placement) string {
+		if p.EndDate == "" {
+			return "~"
+		}
+		return string(p.EndDate)
+	}
+	var c int
+	switch sort {
+	case model.SortStartDateAsc:
+		c = bytes.Compare([]byte(a.StartDate), []byte(b.StartDate))
+	case model.SortStartDateDesc:
+		c = -bytes.Compare([]byte(a.StartDate), []byte(b.StartDate))
+	case model.SortEndDateAsc:
+		c = bytes.Compare([]byte(end(a)), []byte(end(b)))
+	case model.SortEndDateDesc:
+		c = -bytes.Compare([]byte(end(a)), []byte(end(b)))
+	case model.SortModifiedDesc:
+		c = -a.Meta.Modified.Compare(b.Meta.Modified)
+	}
+	return c
+}
+
+func TestPlacementWalkEqualsBruteForce(t *testing.T) {
+	s, all := smallWorld(t, 400)
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 600 {
+		q := randomQuery(r)
+		limit := 1 + r.IntN(40)
+		var want []*model.Placement
+		for j := range all {
+			if q.Match(&all[j]) {
+				want = append(want, &all[j])
+			}
+		}
+		sn := s.Read()
+		var got []*model.Placement
+		var cur Cursor
+		for pages := 0; ; pages++ {
+			require.Less(t, pages, 1000, "walk does not end")
+			page, err := sn.Placements(q, cur, limit)
+			require.NoError(t, err)
+			require.LessOrEqual(t, len(page.Items), limit)
+			got = append(got, page.Items...)
+			if page.Next == nil {
+				break
+			}
+			require.Len(t, page.Items, limit, "only the last page may be short")
+			cur = page.Next
+		}
+		ids := func(ps []*model.Placement) []string {
+			out := make([]string, len(ps))
+			for k, p := range ps {
+				out[k] = p.ID
+			}
+			return out
+		}
+		gotIDs := ids(got)
+		require.Len(t, gotIDs, len(want), "query %d %+v", i, q)
+		if q.Sort != "" {
+			for k := 1; k < len(got); k++ {
+				require.LessOrEqual(t, less(q.Sort, got[k-1], got[k]), 0, "query %d %+v not in %s order at %d", i, q, q.Sort, k)
+			}
+		}
+		wantIDs := ids(want)
+		slices.Sort(gotIDs)
+		slices.Sort(wantIDs)
+		require.Equal(t, wantIDs, gotIDs, "query %d %+v", i, q)
+	}
+}
+
+func TestPutMaintainsMeta(t *testing.T) {
+	now := epoch
+	s := New(func() time.Time { return now })
+	_, _, err := s.PutOrganisation(model.Organisation{ID: id('o', 1), DisplayName: "A", OrganisationType: model.OrganisationTypeSchoolUnit})
+	require.NoError(t, err)
+	now = now.Add(time.Minute)
+	got, created, err := s.PutOrganisation(model.Organisation{ID: id('o', 1), DisplayName: "A", OrganisationType: model.OrganisationTypeSchoolUnit})
+	require.NoError(t, err)
+	assert.False(t, created)
+	assert.Equal(t, epoch, got.Meta.Modified, "an unchanged record keeps its modified")
+	got, _, err = s.PutOrganisation(model.Organisation{ID: id('o', 1), DisplayName: "B", OrganisationType: model.OrganisationTypeSchoolUnit, Meta: model.Meta{Created: epoch.Add(-time.Hour)}})
+	require.NoError(t, err)
+	assert.Equal(t, epoch, got.Meta.Created, "created is the store's, not the caller's")
+	assert.Equal(t, now, got.Meta.Modified)
+	// A fixed clock still moves modified forward on a change.
+	got, _, err = s.PutOrganisation(model.Organisation{ID: id('o', 1), DisplayName: "C", OrganisationType: model.OrganisationTypeSchoolUnit})
+	require.NoError(t, err)
+	assert.Equal(t, now.Add(time.Millisecond), got.Meta.Modified)
+}
+
+func TestPutRejectsDanglingReference(t *testing.T) {
+	s, _ := smallWorld(t, 1)
+	_, _, err := s.PutPlacement(model.Placement{ID: id('l', 999), PlacedAt: model.ObjectReference{ID: id('o', 0)}, Child: model.PersonReference{ID: id('p', 99)}, SchoolType: model.SchoolTypeFS, StartDate: "2026-01-01"})
+	var re *RefError
+	require.ErrorAs(t, err, &re)
+	assert.Equal(t, "child.id", re.Field)
+}
+
+func TestWalkSnapshotIgnoresLaterWrites(t *testing.T) {
+	s, all := smallWorld(t, 50)
+	sn := s.Read()
+	walkID := s.KeepWalk(sn)
+	// Change every placement's start date and add new ones after the walk began.
+	for _, p := range all {
+		p.StartDate = "2030-01-01"
+		_, _, err := s.PutPlacement(p)
+		require.NoError(t, err)
+	}
+	got, kept := s.Walk(walkID)
+	require.True(t, kept)
+	page, err := got.Placements(PlacementQuery{StartOnOrBefore: "2029-01-01"}, nil, 1000)
+	require.NoError(t, err)
+	assert.Len(t, page.Items, len(all))
+	s.EndWalk(walkID)
+	_, kept = s.Walk(walkID)
+	assert.False(t, kept)
+}
