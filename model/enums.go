@@ -28,13 +28,13 @@ type SecurityMarking string
 
 // Security markings.
 const (
-	SecurityMarkingNone        SecurityMarking = "Ingen"
-	SecurityMarkingConfidental SecurityMarking = "Sekretessmarkering"
-	SecurityMarkingProtected   SecurityMarking = "Skyddad folkbokföring"
+	SecurityMarkingNone         SecurityMarking = "Ingen"
+	SecurityMarkingConfidential SecurityMarking = "Sekretessmarkering"
+	SecurityMarkingProtected    SecurityMarking = "Skyddad folkbokföring"
 )
 
 // SecurityMarkings lists every security marking.
-var SecurityMarkings = []SecurityMarking{SecurityMarkingNone, SecurityMarkingConfidental, SecurityMarkingProtected}
+var SecurityMarkings = []SecurityMarking{SecurityMarkingNone, SecurityMarkingConfidential, SecurityMarkingProtected}
 
 // Sex of a person.
 type Sex string

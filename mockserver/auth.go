@@ -1,0 +1,247 @@
+package mockserver
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Scopes a client may hold. A client's scope list in a scenario may say "all".
+const (
+	ScopePlacementsRead  = "placements:read"
+	ScopeGroupsRead      = "groups:read"
+	ScopeSyllabusesRead  = "syllabuses:read"
+	ScopeAttendancesRead = "attendances:read"
+	ScopeAbsencesRead    = "absences:read"
+)
+
+// AllScopes lists every scope the server knows.
+var AllScopes = []string{ScopePlacementsRead, ScopeGroupsRead, ScopeSyllabusesRead, ScopeAttendancesRead, ScopeAbsencesRead}
+
+const (
+	grantClientCredentials = "client_credentials"
+	tokenBodyLimit         = 64 << 10
+	// maxLiveTokens bounds the token table; past it the tokens nearest their
+	// expiry are dropped first.
+	maxLiveTokens = 100_000
+)
+
+// Client is a registered API client.
+type Client struct {
+	ID     string
+	Secret string
+	Scopes []string
+}
+
+// grant is what an access token stands for.
+type grant struct {
+	clientID string
+	scopes   []string
+	expires  time.Time
+}
+
+// tokenTable holds the issued access tokens.
+type tokenTable struct {
+	mu     sync.Mutex
+	tokens map[string]grant
+}
+
+func newTokenTable() *tokenTable { return &tokenTable{tokens: map[string]grant{}} }
+
+// issue creates a token with 256 random bits for the grant.
+func (t *tokenTable) issue(g grant, now time.Time) string {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(fmt.Sprintf("crypto/rand failed: %v", err)) // documented never to fail
+	}
+	tok := base64.RawURLEncoding.EncodeToString(b[:])
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.tokens) >= maxLiveTokens {
+		t.evict(now)
+	}
+	t.tokens[tok] = g
+	return tok
+}
+
+// evict drops expired tokens, and if that is not enough, the tenth of the
+// table nearest expiry.
+func (t *tokenTable) evict(now time.Time) {
+	for k, g := range t.tokens {
+		if !now.Before(g.expires) {
+			delete(t.tokens, k)
+		}
+	}
+	if len(t.tokens) < maxLiveTokens {
+		return
+	}
+	type kv struct {
+		k string
+		e time.Time
+	}
+	all := make([]kv, 0, len(t.tokens))
+	for k, g := range t.tokens {
+		all = append(all, kv{k, g.expires})
+	}
+	slices.SortFunc(all, func(a, b kv) int { return a.e.Compare(b.e) })
+	for _, x := range all[:len(all)/10+1] {
+		delete(t.tokens, x.k)
+	}
+}
+
+// lookup returns the grant of a live token.
+func (t *tokenTable) lookup(tok string, now time.Time) (grant, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	g, ok := t.tokens[tok]
+	if !ok {
+		return grant{}, false
+	}
+	if !now.Before(g.expires) {
+		delete(t.tokens, tok)
+		return grant{}, false
+	}
+	return g, true
+}
+
+// secretsEqual compares in constant time, whatever the lengths.
+func secretsEqual(a, b string) bool {
+	ha, hb := sha256.Sum256([]byte(a)), sha256.Sum256([]byte(b))
+	return subtle.ConstantTimeCompare(ha[:], hb[:]) == 1
+}
+
+// tokenResponse is the success body of the token endpoint.
+type tokenResponse struct {
+	AccessToken string `json:"access_token"`
+	TokenType   string `json:"token_type"`
+	ExpiresIn   int    `json:"expires_in"`
+}
+
+// handleToken serves POST /oauth/token: the client-credentials grant of
+// RFC 6749 §4.4 with client authentication by form fields or HTTP Basic
+// (§2.3.1), errors per §5.2.
+func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != contentTypeForm {
+		oauthError(w, http.StatusBadRequest, oauthInvalidRequest, "the token request must have content type "+contentTypeForm)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, tokenBodyLimit)
+	if err := r.ParseForm(); err != nil {
+		if isTooLarge(err) {
+			oauthError(w, http.StatusRequestEntityTooLarge, oauthInvalidRequest, fmt.Sprintf("the token request body is larger than %d bytes", tokenBodyLimit))
+			return
+		}
+		oauthError(w, http.StatusBadRequest, oauthInvalidRequest, "the request body is not valid form encoding")
+		return
+	}
+	form := r.PostForm
+	for k, v := range form {
+		if len(v) > 1 {
+			oauthError(w, http.StatusBadRequest, oauthInvalidRequest, fmt.Sprintf("parameter %q is repeated", k))
+			return
+		}
+	}
+	grantType := form.Get("grant_type")
+	switch {
+	case grantType == "":
+		oauthError(w, http.StatusBadRequest, oauthInvalidRequest, "grant_type is required")
+		return
+	case grantType != grantClientCredentials:
+		oauthError(w, http.StatusBadRequest, oauthUnsupportedGrantType, fmt.Sprintf("grant_type %q is not supported; use client_credentials", grantType))
+		return
+	}
+	id, secret, basic := r.BasicAuth()
+	if basic {
+		if form.Has("client_id") || form.Has("client_secret") {
+			oauthError(w, http.StatusBadRequest, oauthInvalidRequest, "use one client authentication method: HTTP Basic or the client_id and client_secret fields, not both")
+			return
+		}
+		// RFC 6749 §2.3.1: the Basic credentials are form-urlencoded first.
+		var err1, err2 error
+		id, err1 = url.QueryUnescape(id)
+		secret, err2 = url.QueryUnescape(secret)
+		if err1 != nil || err2 != nil {
+			oauthError(w, http.StatusBadRequest, oauthInvalidRequest, "the Basic credentials are not form-urlencoded")
+			return
+		}
+	} else {
+		if r.Header.Get("Authorization") != "" {
+			oauthError(w, http.StatusBadRequest, oauthInvalidRequest, "the Authorization header of a token request must use the Basic scheme")
+			return
+		}
+		id, secret = form.Get("client_id"), form.Get("client_secret")
+		var missing []string
+		if id == "" {
+			missing = append(missing, "client_id")
+		}
+		if secret == "" {
+			missing = append(missing, "client_secret")
+		}
+		if len(missing) > 0 {
+			oauthError(w, http.StatusBadRequest, oauthInvalidRequest, strings.Join(missing, " and ")+" required (or HTTP Basic client authentication)")
+			return
+		}
+	}
+	client, ok := s.clients[id]
+	if !ok || !secretsEqual(secret, client.Secret) {
+		// One answer for both cases, so the endpoint does not reveal which ids exist.
+		oauthError(w, http.StatusUnauthorized, oauthInvalidClient, "unknown client or wrong secret")
+		return
+	}
+	scopes := client.Scopes
+	if req := form.Get("scope"); req != "" {
+		asked := strings.Fields(req)
+		for _, sc := range asked {
+			if !slices.Contains(client.Scopes, sc) {
+				oauthError(w, http.StatusBadRequest, oauthInvalidScope, fmt.Sprintf("scope %q is not granted to this client", sc))
+				return
+			}
+		}
+		scopes = asked
+	}
+	now := s.now()
+	tok := s.tokens.issue(grant{clientID: id, scopes: scopes, expires: now.Add(s.tokenTTL)}, now)
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Pragma", "no-cache")
+	writeJSON(w, http.StatusOK, tokenResponse{AccessToken: tok, TokenType: "Bearer", ExpiresIn: int(s.tokenTTL / time.Second)})
+}
+
+// bearer authenticates a request by its bearer token and checks the scope.
+// It writes the 401 or 403 itself and reports whether to go on.
+func (s *Server) bearer(w http.ResponseWriter, r *http.Request, scope string) (grant, bool) {
+	h := r.Header.Get("Authorization")
+	if h == "" {
+		w.Header().Set(headerWWWAuth, `Bearer realm="skolkit"`)
+		registerError(w, http.StatusUnauthorized, CodeUnauthorized, "authentication required: send Authorization: Bearer <access token> (tokens come from POST /oauth/token)")
+		return grant{}, false
+	}
+	scheme, tok, found := strings.Cut(h, " ")
+	tok = strings.TrimSpace(tok)
+	if !found || !strings.EqualFold(scheme, "Bearer") || tok == "" || strings.ContainsAny(tok, " \t") {
+		w.Header().Set(headerWWWAuth, `Bearer realm="skolkit", error="invalid_request", error_description="malformed Authorization header"`)
+		registerError(w, http.StatusUnauthorized, CodeUnauthorized, "the Authorization header must be 'Bearer <access token>'")
+		return grant{}, false
+	}
+	g, ok := s.tokens.lookup(tok, s.now())
+	if !ok {
+		w.Header().Set(headerWWWAuth, `Bearer realm="skolkit", error="invalid_token", error_description="the access token is unknown or expired"`)
+		registerError(w, http.StatusUnauthorized, CodeUnauthorized, "the access token is unknown or expired; request a new one from POST /oauth/token")
+		return grant{}, false
+	}
+	if !slices.Contains(g.scopes, scope) {
+		w.Header().Set(headerWWWAuth, fmt.Sprintf(`Bearer realm="skolkit", error="insufficient_scope", scope=%q`, scope))
+		registerError(w, http.StatusForbidden, CodeForbidden, fmt.Sprintf("the client %q lacks the scope %q for this operation", g.clientID, scope))
+		return grant{}, false
+	}
+	return g, true
+}

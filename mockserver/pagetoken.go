@@ -1,0 +1,61 @@
+package mockserver
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/skolkit/skolkit/mockserver/store"
+)
+
+// pageState is what a placement pageToken carries: the query of the walk, the
+// cursor after the last record served, the walk's snapshot id and the
+// presentation options of the first request.
+type pageState struct {
+	Version int                  `json:"v"`
+	Query   store.PlacementQuery `json:"q"`
+	Cursor  []byte               `json:"c"`
+	Walk    string               `json:"w"`
+	Limit   int                  `json:"l,omitempty"`
+	Expand  []string             `json:"e,omitempty"`
+	Names   bool                 `json:"n,omitempty"`
+}
+
+const pageStateVersion = 1
+
+var errBadPageToken = errors.New("pageToken is not valid: it was altered, forged, truncated or issued by another server instance")
+
+// encodePageToken signs the state with the server's key: payload "." mac, both
+// base64url. The token is opaque to clients and any change to it is detected.
+func (s *Server) encodePageToken(st pageState) string {
+	st.Version = pageStateVersion
+	payload, _ := json.Marshal(st)
+	p := base64.RawURLEncoding.EncodeToString(payload)
+	return p + "." + base64.RawURLEncoding.EncodeToString(s.pageMAC(p))
+}
+
+func (s *Server) decodePageToken(tok string) (pageState, error) {
+	var st pageState
+	p, m, ok := strings.Cut(tok, ".")
+	if !ok {
+		return st, errBadPageToken
+	}
+	mac, err := base64.RawURLEncoding.DecodeString(m)
+	if err != nil || !hmac.Equal(mac, s.pageMAC(p)) {
+		return st, errBadPageToken
+	}
+	payload, err := base64.RawURLEncoding.DecodeString(p)
+	if err != nil || json.Unmarshal(payload, &st) != nil || st.Version != pageStateVersion || len(st.Cursor) == 0 {
+		return st, errBadPageToken
+	}
+	return st, nil
+}
+
+func (s *Server) pageMAC(payload string) []byte {
+	h := hmac.New(sha256.New, s.pageKey)
+	h.Write([]byte(payload))
+	return h.Sum(nil)[:16]
+}

@@ -1,0 +1,260 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"github.com/skolkit/skolkit/mockserver/store"
+	"github.com/skolkit/skolkit/model"
+)
+
+// Query parameter names of interface B.
+const (
+	paramPageToken    = "pageToken"
+	paramLimit        = "limit"
+	paramExpand       = "expand"
+	paramRefNames     = "expandReferenceNames"
+	paramSortKey      = "sortkey"
+	paramOrganisation = "organisation"
+	paramGroup        = "group"
+	paramChild        = "child"
+	paramOwner        = "owner"
+	paramStartBefore  = "startDate.onOrBefore"
+	paramStartAfter   = "startDate.onOrAfter"
+	paramEndBefore    = "endDate.onOrBefore"
+	paramEndAfter     = "endDate.onOrAfter"
+	paramCreatedBef   = "meta.created.before"
+	paramCreatedAft   = "meta.created.after"
+	paramModifiedBef  = "meta.modified.before"
+	paramModifiedAft  = "meta.modified.after"
+
+	expandChild           = "child"
+	expandOwners          = "owners"
+	expandAssignmentRoles = "assignmentRoles"
+)
+
+// presentationParams may accompany a pageToken: they change how records are
+// shown, not which records are walked.
+var presentationParams = []string{paramPageToken, paramLimit, paramExpand, paramRefNames}
+
+// placementsPage is the body of GET /placements.
+type placementsPage struct {
+	Data      []model.Placement `json:"data"`
+	PageToken *string           `json:"pageToken"`
+}
+
+func refNames(q url.Values) bool {
+	b, _ := strconv.ParseBool(q.Get(paramRefNames)) // the contract has checked it is a boolean
+	return b
+}
+
+func (s *Server) listPlacements(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	limit := 0
+	if v := q.Get(paramLimit); v != "" {
+		limit, _ = strconv.Atoi(v) // the contract has checked it is an integer ≥ 1
+	}
+	var st pageState
+	var sn *store.Snapshot
+	if q.Has(paramPageToken) {
+		var extra []string
+		for k := range q {
+			if !slices.Contains(presentationParams, k) {
+				extra = append(extra, k)
+			}
+		}
+		if len(extra) > 0 {
+			slices.Sort(extra)
+			registerError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf(
+				"pageToken cannot be combined with filters or sortkey (found %s); the token carries the query of its walk, and only limit, expand and expandReferenceNames may accompany it",
+				strings.Join(quoteAll(extra), ", ")))
+			return
+		}
+		var err error
+		if st, err = s.decodePageToken(q.Get(paramPageToken)); err != nil {
+			registerError(w, http.StatusBadRequest, CodeBadRequest, err.Error())
+			return
+		}
+		if limit == 0 {
+			limit = st.Limit
+		}
+		if q.Has(paramExpand) {
+			st.Expand = q[paramExpand]
+		}
+		if q.Has(paramRefNames) {
+			st.Names = refNames(q)
+		}
+		sn, _ = s.store.Walk(st.Walk)
+	} else {
+		query, err := placementQuery(q)
+		if err != nil {
+			registerError(w, http.StatusBadRequest, CodeBadRequest, err.Error())
+			return
+		}
+		st = pageState{Query: query, Expand: q[paramExpand], Names: refNames(q), Limit: limit}
+		sn = s.store.Read()
+	}
+	if limit == 0 {
+		limit = DefaultPageSize
+	}
+	page, err := sn.Placements(st.Query, st.Cursor, min(limit, MaxPageSize))
+	if err != nil {
+		s.log.Error("placement query", "err", err)
+		registerError(w, http.StatusInternalServerError, CodeInternal, "unexpected server error")
+		return
+	}
+	body := placementsPage{Data: make([]model.Placement, len(page.Items))}
+	rd := renderer{sn: sn, names: st.Names}
+	ex := placementExpand{child: slices.Contains(st.Expand, expandChild), owners: slices.Contains(st.Expand, expandOwners)}
+	for i, p := range page.Items {
+		body.Data[i] = rd.placement(p, ex)
+	}
+	if page.Next != nil {
+		if st.Walk == "" {
+			st.Walk = s.store.KeepWalk(sn)
+		}
+		st.Cursor = page.Next
+		tok := s.encodePageToken(st)
+		body.PageToken = &tok
+	} else if st.Walk != "" {
+		s.store.EndWalk(st.Walk)
+	}
+	writeJSON(w, http.StatusOK, body)
+}
+
+// placementQuery reads the filters and sortkey. The contract has already
+// checked every format, so parsing here does not fail on valid input.
+func placementQuery(q url.Values) (store.PlacementQuery, error) {
+	pq := store.PlacementQuery{
+		Organisation:    strings.ToLower(q.Get(paramOrganisation)),
+		Group:           strings.ToLower(q.Get(paramGroup)),
+		Child:           strings.ToLower(q.Get(paramChild)),
+		Owner:           strings.ToLower(q.Get(paramOwner)),
+		StartOnOrBefore: model.Date(q.Get(paramStartBefore)),
+		StartOnOrAfter:  model.Date(q.Get(paramStartAfter)),
+		EndOnOrBefore:   model.Date(q.Get(paramEndBefore)),
+		EndOnOrAfter:    model.Date(q.Get(paramEndAfter)),
+		Sort:            model.SortKey(q.Get(paramSortKey)),
+	}
+	for _, t := range []struct {
+		name string
+		dst  **time.Time
+	}{
+		{paramCreatedBef, &pq.CreatedBefore}, {paramCreatedAft, &pq.CreatedAfter},
+		{paramModifiedBef, &pq.ModifiedBefore}, {paramModifiedAft, &pq.ModifiedAfter},
+	} {
+		if v := q.Get(t.name); v != "" {
+			ts, err := time.Parse(time.RFC3339Nano, v)
+			if err != nil {
+				return pq, fmt.Errorf("query parameter %q: %q is not an RFC 3339 date-time", t.name, v)
+			}
+			*t.dst = &ts
+		}
+	}
+	return pq, nil
+}
+
+// pathID returns the {id} of the request in canonical (lower-case) form.
+func pathID(r *http.Request) string {
+	id, err := url.PathUnescape(mux.Vars(r)["id"])
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(id)
+}
+
+func notFoundRecord(w http.ResponseWriter, kind, id string) {
+	registerError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", kind, id))
+}
+
+func (s *Server) getPlacement(w http.ResponseWriter, r *http.Request) {
+	id, q := pathID(r), r.URL.Query()
+	sn := s.store.Read()
+	p, ok := sn.Placement(id)
+	if !ok {
+		notFoundRecord(w, "placement", id)
+		return
+	}
+	ex := placementExpand{child: slices.Contains(q[paramExpand], expandChild), owners: slices.Contains(q[paramExpand], expandOwners)}
+	writeJSON(w, http.StatusOK, renderer{sn: sn, names: refNames(q)}.placement(p, ex))
+}
+
+func (s *Server) getSyllabus(w http.ResponseWriter, r *http.Request) {
+	id := pathID(r)
+	sy, ok := s.store.Read().Syllabus(id)
+	if !ok {
+		notFoundRecord(w, "syllabus", id)
+		return
+	}
+	writeJSON(w, http.StatusOK, sy)
+}
+
+func (s *Server) getAttendance(w http.ResponseWriter, r *http.Request) {
+	id := pathID(r)
+	sn := s.store.Read()
+	a, ok := sn.Attendance(id)
+	if !ok {
+		notFoundRecord(w, "attendance record", id)
+		return
+	}
+	writeJSON(w, http.StatusOK, renderer{sn: sn, names: refNames(r.URL.Query())}.attendance(a))
+}
+
+func (s *Server) getAbsence(w http.ResponseWriter, r *http.Request) {
+	id := pathID(r)
+	sn := s.store.Read()
+	a, ok := sn.Absence(id)
+	if !ok {
+		notFoundRecord(w, "absence record", id)
+		return
+	}
+	writeJSON(w, http.StatusOK, renderer{sn: sn, names: refNames(r.URL.Query())}.absence(a))
+}
+
+func (s *Server) getGroup(w http.ResponseWriter, r *http.Request) {
+	id, q := pathID(r), r.URL.Query()
+	sn := s.store.Read()
+	g, ok := sn.Group(id)
+	if !ok {
+		notFoundRecord(w, "group", id)
+		return
+	}
+	writeJSON(w, http.StatusOK, renderer{sn: sn, names: refNames(q)}.group(g, slices.Contains(q[paramExpand], expandAssignmentRoles)))
+}
+
+// lookupRequest is the body of POST /groups/lookup.
+type lookupRequest struct {
+	IDs []string `json:"ids"`
+}
+
+func (s *Server) lookupGroups(w http.ResponseWriter, r *http.Request) {
+	var req lookupRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		registerError(w, http.StatusBadRequest, CodeBadRequest, "the request body is not a JSON object {\"ids\": [uuid, ...]}")
+		return
+	}
+	if len(req.IDs) > MaxLookupIDs {
+		registerError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("ids: %d ids asked for; at most %d per lookup", len(req.IDs), MaxLookupIDs))
+		return
+	}
+	for i := range req.IDs {
+		req.IDs[i] = strings.ToLower(req.IDs[i])
+	}
+	q := r.URL.Query()
+	sn := s.store.Read()
+	rd := renderer{sn: sn, names: refNames(q)}
+	roles := slices.Contains(q[paramExpand], expandAssignmentRoles)
+	out := []model.Group{}
+	for _, g := range sn.Groups(req.IDs) {
+		out = append(out, rd.group(g, roles))
+	}
+	writeJSON(w, http.StatusOK, out)
+}

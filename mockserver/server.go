@@ -1,0 +1,301 @@
+package mockserver
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"github.com/skolkit/skolkit/fixtures"
+	"github.com/skolkit/skolkit/mockserver/store"
+	"github.com/skolkit/skolkit/openapi"
+	"github.com/skolkit/skolkit/scenarios"
+)
+
+// Path prefixes of the surfaces served on the one listener.
+const (
+	PathToken    = "/oauth/token"
+	PrefixB      = "/api/v1"
+	pathOpenAPIB = PrefixB + "/openapi.json"
+)
+
+// Limits, documented in docs/decisions.md.
+const (
+	// DefaultPageSize is the placement page size when a request names no limit.
+	DefaultPageSize = 100
+	// MaxPageSize caps a placement page; a larger limit is served in pages of this size.
+	MaxPageSize = 1000
+	// MaxLookupIDs is the most ids one POST /groups/lookup may ask for.
+	MaxLookupIDs = 500
+	// MaxBodyBytes is the largest request body accepted.
+	MaxBodyBytes = 1 << 20
+)
+
+// Options configure a Server. The zero value serves the built-in default
+// scenario with the real clock.
+type Options struct {
+	// Scenario to load; nil means the built-in "default".
+	Scenario *scenarios.Scenario
+	// Seed, when set, replaces the scenario's seed.
+	Seed *int64
+	// ClientID and ClientSecret, when set, replace the first client's.
+	ClientID, ClientSecret string
+	// TokenTTL, when positive, replaces the scenario's token lifetime.
+	TokenTTL time.Duration
+	// Now is the server's clock; nil means time.Now.
+	Now func() time.Time
+	// Logger receives one line per request at debug level and errors; nil
+	// discards.
+	Logger *slog.Logger
+}
+
+// Server is one mock of the service. Create it with New; it is an
+// http.Handler.
+type Server struct {
+	contract *openapi.Contract
+	store    *store.Store
+	clients  map[string]Client
+	first    Client
+	tokens   *tokenTable
+	tokenTTL time.Duration
+	now      func() time.Time
+	pageKey  []byte
+	router   *mux.Router
+	log      *slog.Logger
+	scenario *scenarios.Scenario
+}
+
+// New builds a server: it loads and validates the contract (a broken contract
+// is an error), generates the scenario's data and registers the routes.
+func New(opts Options) (*Server, error) {
+	contract, err := openapi.Shared()
+	if err != nil {
+		return nil, fmt.Errorf("contract: %w", err)
+	}
+	sc := opts.Scenario
+	if sc == nil {
+		if sc, err = scenarios.Builtin("default"); err != nil {
+			return nil, err
+		}
+	}
+	scCopy := *sc
+	scCopy.Clients = slices.Clone(sc.Clients)
+	sc = &scCopy
+	if opts.Seed != nil {
+		sc.Seed = *opts.Seed
+	}
+	if opts.ClientID != "" || opts.ClientSecret != "" {
+		if len(sc.Clients) == 0 {
+			sc.Clients = []scenarios.Client{{Scopes: []string{scenarios.ScopeAll}}}
+		}
+		if opts.ClientID != "" {
+			sc.Clients[0].ID = opts.ClientID
+		}
+		if opts.ClientSecret != "" {
+			sc.Clients[0].Secret = opts.ClientSecret
+		}
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	s := &Server{
+		contract: contract,
+		clients:  map[string]Client{},
+		tokens:   newTokenTable(),
+		tokenTTL: time.Duration(sc.Lifetime()) * time.Second,
+		now:      now,
+		log:      opts.Logger,
+		scenario: sc,
+		pageKey:  make([]byte, 32),
+	}
+	if opts.TokenTTL > 0 {
+		s.tokenTTL = opts.TokenTTL
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if _, err := rand.Read(s.pageKey); err != nil {
+		return nil, err
+	}
+	for i, c := range sc.Clients {
+		scopes := slices.Clone(c.Scopes)
+		if slices.Contains(scopes, scenarios.ScopeAll) {
+			scopes = slices.Clone(AllScopes)
+		}
+		cl := Client{ID: c.ID, Secret: c.Secret, Scopes: scopes}
+		s.clients[c.ID] = cl
+		if i == 0 {
+			s.first = cl
+		}
+	}
+	s.store = store.New(now)
+	if err := s.loadData(sc); err != nil {
+		return nil, err
+	}
+	if err := s.routes(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Server) loadData(sc *scenarios.Scenario) error {
+	if sc.Generate.Profile == "none" {
+		return nil
+	}
+	ds, err := fixtures.Generate(fixtures.DefaultConfig(sc.Seed, s.now()))
+	if err != nil {
+		return fmt.Errorf("scenario %s: %w", sc.Name, err)
+	}
+	d := store.Dataset(*ds)
+	if err := s.store.Load(&d); err != nil {
+		return fmt.Errorf("scenario %s: %w", sc.Name, err)
+	}
+	return nil
+}
+
+// Store returns the server's store (for tests and the admin API).
+func (s *Server) Store() *store.Store { return s.store }
+
+// Contract returns the loaded contract.
+func (s *Server) Contract() *openapi.Contract { return s.contract }
+
+// Credentials returns the first client of the scenario: the one to print and
+// to hand to tests.
+func (s *Server) Credentials() (clientID, clientSecret string) { return s.first.ID, s.first.Secret }
+
+// ServeHTTP serves every surface.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v)
+			registerError(w, http.StatusInternalServerError, CodeInternal, "unexpected server error")
+		}
+	}()
+	s.router.ServeHTTP(w, r)
+}
+
+// endpoint is one operation: method, path template and handler, with the
+// scope it needs ("" = no authentication) and whether the contract validates
+// the request.
+type endpoint struct {
+	method, path string
+	scope        string
+	doc          openapi.Name
+	handle       http.HandlerFunc
+}
+
+// routes registers every endpoint, one mux route per path so that a wrong
+// method is answered with 405 and the Allow header.
+func (s *Server) routes() error {
+	r := mux.NewRouter()
+	r.UseEncodedPath()
+	r.NotFoundHandler = http.HandlerFunc(s.notFound)
+	byPath := map[string][]endpoint{}
+	var order []string
+	for _, e := range s.endpoints() {
+		if _, ok := byPath[e.path]; !ok {
+			order = append(order, e.path)
+		}
+		byPath[e.path] = append(byPath[e.path], e)
+	}
+	// Literal paths first, so that /groups/lookup is not taken for /groups/{id}.
+	slices.SortStableFunc(order, func(a, b string) int {
+		return strings.Count(a, "{") - strings.Count(b, "{")
+	})
+	for _, path := range order {
+		eps := byPath[path]
+		handlers := map[string]http.Handler{}
+		var allow []string
+		for _, e := range eps {
+			h, err := s.wrap(e)
+			if err != nil {
+				return err
+			}
+			handlers[e.method] = h
+			allow = append(allow, e.method)
+		}
+		allowHeader := strings.Join(allow, ", ")
+		r.Path(path).Handler(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			if h, ok := handlers[req.Method]; ok {
+				h.ServeHTTP(w, req)
+				return
+			}
+			w.Header().Set(headerAllow, allowHeader)
+			msg := fmt.Sprintf("method %s is not allowed on %s; allowed: %s", req.Method, path, allowHeader)
+			if path == PathToken {
+				oauthError(w, http.StatusMethodNotAllowed, oauthInvalidRequest, msg)
+				return
+			}
+			registerError(w, http.StatusMethodNotAllowed, CodeMethodNotAllowed, msg)
+		}))
+	}
+	s.router = r
+	return nil
+}
+
+func (s *Server) endpoints() []endpoint {
+	return []endpoint{
+		{method: http.MethodPost, path: PathToken, handle: s.handleToken},
+		{method: http.MethodGet, path: pathOpenAPIB, handle: s.serveDoc(openapi.NameRegister)},
+		{method: http.MethodGet, path: PrefixB + "/placements", scope: ScopePlacementsRead, doc: openapi.NameRegister, handle: s.listPlacements},
+		{method: http.MethodGet, path: PrefixB + "/placements/{id}", scope: ScopePlacementsRead, doc: openapi.NameRegister, handle: s.getPlacement},
+		{method: http.MethodGet, path: PrefixB + "/syllabuses/{id}", scope: ScopeSyllabusesRead, doc: openapi.NameRegister, handle: s.getSyllabus},
+		{method: http.MethodGet, path: PrefixB + "/attendances/{id}", scope: ScopeAttendancesRead, doc: openapi.NameRegister, handle: s.getAttendance},
+		{method: http.MethodGet, path: PrefixB + "/absences/{id}", scope: ScopeAbsencesRead, doc: openapi.NameRegister, handle: s.getAbsence},
+		{method: http.MethodGet, path: PrefixB + "/groups/{id}", scope: ScopeGroupsRead, doc: openapi.NameRegister, handle: s.getGroup},
+		{method: http.MethodPost, path: PrefixB + "/groups/lookup", scope: ScopeGroupsRead, doc: openapi.NameRegister, handle: s.lookupGroups},
+	}
+}
+
+// wrap puts authentication, the body limit and contract validation in front
+// of an endpoint's handler.
+func (s *Server) wrap(e endpoint) (http.Handler, error) {
+	var validate func(http.ResponseWriter, *http.Request) bool
+	if e.doc != "" {
+		v, err := newValidator(s.contract, e.doc, e.method, e.path)
+		if err != nil {
+			return nil, err
+		}
+		validate = v.validate
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if e.scope != "" {
+			if _, ok := s.bearer(w, r, e.scope); !ok {
+				return
+			}
+		}
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+		}
+		if validate != nil && !validate(w, r) {
+			return
+		}
+		e.handle(w, r)
+	}), nil
+}
+
+func (s *Server) serveDoc(name openapi.Name) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", contentTypeJSON)
+		_, _ = w.Write(s.contract.JSON(name))
+	}
+}
+
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	registerError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no operation at %s", r.URL.Path))
+}
+
+func isTooLarge(err error) bool {
+	var mbe *http.MaxBytesError
+	return errors.As(err, &mbe)
+}

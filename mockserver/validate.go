@@ -1,0 +1,189 @@
+package mockserver
+
+import (
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/gorilla/mux"
+
+	"github.com/skolkit/skolkit/openapi"
+)
+
+// validator checks requests of one operation against the contract.
+type validator struct {
+	route      *routers.Route
+	query      map[string]bool // declared query parameters: true when one takes an array
+	hasBody    bool
+	opts       *openapi3filter.Options
+	pathPrefix string
+}
+
+// newValidator finds the operation for method and full path in the named
+// document. An operation that the server serves but the contract lacks is a
+// start-up error: the two must not drift apart.
+func newValidator(c *openapi.Contract, name openapi.Name, method, fullPath string) (*validator, error) {
+	doc := c.Doc(name)
+	prefix := ""
+	if len(doc.Servers) > 0 {
+		u, err := url.Parse(doc.Servers[0].URL)
+		if err != nil {
+			return nil, fmt.Errorf("contract %s: server URL: %w", name, err)
+		}
+		prefix = strings.TrimSuffix(u.Path, "/")
+	}
+	rel := strings.TrimPrefix(fullPath, prefix)
+	item := doc.Paths.Value(rel)
+	if item == nil || item.GetOperation(method) == nil {
+		return nil, fmt.Errorf("contract %s has no operation %s %s (server prefix %q)", name, method, rel, prefix)
+	}
+	op := item.GetOperation(method)
+	v := &validator{
+		route: &routers.Route{Spec: doc, Path: rel, PathItem: item, Method: method, Operation: op},
+		query: map[string]bool{},
+		opts: &openapi3filter.Options{
+			MultiError:              true,
+			AuthenticationFunc:      openapi3filter.NoopAuthenticationFunc,
+			SchemaValidationOptions: openapi.SchemaOptions(),
+		},
+		hasBody:    op.RequestBody != nil,
+		pathPrefix: prefix,
+	}
+	for _, params := range []openapi3.Parameters{item.Parameters, op.Parameters} {
+		for _, p := range params {
+			if p.Value != nil && p.Value.In == openapi3.ParameterInQuery {
+				sch := p.Value.Schema
+				v.query[p.Value.Name] = sch != nil && sch.Value != nil && sch.Value.Type.Is(openapi3.TypeArray)
+			}
+		}
+	}
+	return v, nil
+}
+
+// validate writes a 400, 413 or 415 with every violation and reports false
+// when the request does not meet the contract.
+func (v *validator) validate(w http.ResponseWriter, r *http.Request) bool {
+	var unknown, repeated []string
+	for k, vals := range r.URL.Query() {
+		isArray, known := v.query[k]
+		switch {
+		case !known:
+			unknown = append(unknown, k)
+		case !isArray && len(vals) > 1:
+			repeated = append(repeated, k)
+		}
+	}
+	if len(repeated) > 0 && len(unknown) == 0 {
+		slices.Sort(repeated)
+		registerError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("query parameter(s) %s may be given once only", strings.Join(quoteAll(repeated), ", ")))
+		return false
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		known := make([]string, 0, len(v.query))
+		for k := range v.query {
+			known = append(known, k)
+		}
+		slices.Sort(known)
+		msg := fmt.Sprintf("unknown query parameter(s) %s", strings.Join(quoteAll(unknown), ", "))
+		if len(known) > 0 {
+			msg += "; this operation takes " + strings.Join(known, ", ")
+		} else {
+			msg += "; this operation takes none"
+		}
+		registerError(w, http.StatusBadRequest, CodeBadRequest, msg)
+		return false
+	}
+	if v.hasBody {
+		mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		if err != nil || mt != contentTypeJSON {
+			registerError(w, http.StatusUnsupportedMediaType, CodeBadRequest, "the request body must have content type "+contentTypeJSON)
+			return false
+		}
+	}
+	params := map[string]string{}
+	for k, val := range mux.Vars(r) {
+		if un, err := url.PathUnescape(val); err == nil {
+			val = un
+		}
+		params[k] = val
+	}
+	err := openapi3filter.ValidateRequest(r.Context(), &openapi3filter.RequestValidationInput{
+		Request: r, PathParams: params, Route: v.route, Options: v.opts,
+	})
+	if err == nil {
+		return true
+	}
+	if isTooLarge(err) {
+		registerError(w, http.StatusRequestEntityTooLarge, CodePayloadTooLarge, fmt.Sprintf("the request body is larger than %d bytes", MaxBodyBytes))
+		return false
+	}
+	registerError(w, http.StatusBadRequest, CodeBadRequest, describe(err))
+	return false
+}
+
+// describe turns kin-openapi's validation errors into one message listing
+// every violation as "where: what". It inspects the errors by their concrete
+// types: openapi3.MultiError implements errors.As over its elements, so
+// errors.As would look through a RequestError and lose the parameter name.
+func describe(err error) string {
+	var msgs []string
+	var walk func(where string, err error)
+	walk = func(where string, err error) {
+		switch e := err.(type) {
+		case openapi3.MultiError:
+			for _, x := range e {
+				walk(where, x)
+			}
+		case *openapi3filter.RequestError:
+			w := "request body"
+			if e.Parameter != nil {
+				w = fmt.Sprintf("%s parameter %q", e.Parameter.In, e.Parameter.Name)
+			}
+			if e.Err == nil {
+				msgs = append(msgs, w+": "+e.Reason)
+				return
+			}
+			walk(w, e.Err)
+		case *openapi3.SchemaError:
+			msg := e.Reason
+			if ptr := e.JSONPointer(); len(ptr) > 0 {
+				msg = "at /" + strings.Join(ptr, "/") + ": " + msg
+			}
+			msgs = append(msgs, prefixed(where, msg))
+		case *openapi3filter.ParseError:
+			msgs = append(msgs, prefixed(where, e.Error()))
+		default:
+			if u := errors.Unwrap(err); u != nil && where == "" {
+				walk(where, u)
+				return
+			}
+			msgs = append(msgs, prefixed(where, err.Error()))
+		}
+	}
+	walk("", err)
+	slices.Sort(msgs)
+	return strings.Join(slices.Compact(msgs), "; ")
+}
+
+func prefixed(where, msg string) string {
+	if where == "" {
+		return msg
+	}
+	return where + ": " + msg
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}

@@ -1,0 +1,136 @@
+package openapi
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+//go:embed *.yaml
+var files embed.FS
+
+// Name identifies one contract document.
+type Name string
+
+// The contract documents.
+const (
+	// NameAuth is the token endpoint (POST /oauth/token).
+	NameAuth Name = "auth"
+	// NameRegister is interface B, the register API under /api/v1.
+	NameRegister Name = "register"
+	// NameDirectory is interface A, the directory API under /directory/v1.
+	NameDirectory Name = "directory"
+	// NameExport is the data export under /data-export/v1.
+	NameExport Name = "export"
+)
+
+// documents lists the documents of the contract in a stable order. Adding a
+// document is its YAML file in this directory, a Name constant and one line
+// here. Only listed documents are loaded.
+var documents = []struct {
+	name Name
+	file string
+}{
+	{NameAuth, "auth.yaml"},
+	{NameRegister, "register.yaml"},
+	{NameDirectory, "directory.yaml"},
+	{NameExport, "export.yaml"},
+}
+
+// Contract holds every listed document, parsed and validated.
+// It is read-only after Load and safe for concurrent use; callers must not
+// modify the documents it returns.
+type Contract struct {
+	names []Name
+	docs  map[Name]*document
+}
+
+type document struct {
+	doc  *openapi3.T
+	json []byte
+	yaml []byte
+}
+
+// Load parses and validates every listed document. The error names the
+// document that failed.
+func Load() (*Contract, error) {
+	c := &Contract{docs: make(map[Name]*document, len(documents))}
+	for _, d := range documents {
+		src, err := files.ReadFile(d.file)
+		if err != nil {
+			return nil, fmt.Errorf("openapi: document %q: %w", d.name, err)
+		}
+		doc, err := LoadFrom(d.name, src)
+		if err != nil {
+			return nil, err
+		}
+		js, err := doc.MarshalJSON()
+		if err != nil {
+			return nil, fmt.Errorf("openapi: document %q: render JSON: %w", d.name, err)
+		}
+		c.names = append(c.names, d.name)
+		c.docs[d.name] = &document{doc: doc, json: js, yaml: src}
+	}
+	return c, nil
+}
+
+// MustLoad is Load that panics on error. The embedded documents are fixed at
+// build time and covered by tests, so an error is a programming error.
+func MustLoad() *Contract {
+	c, err := Load()
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// LoadFrom parses one OpenAPI document from YAML or JSON and validates it.
+// External references are not followed. name only labels errors.
+func LoadFrom(name Name, data []byte) (*openapi3.T, error) {
+	loader := openapi3.NewLoader()
+	loader.IsExternalRefsAllowed = false
+	doc, err := loader.LoadFromData(data)
+	if err != nil {
+		return nil, fmt.Errorf("openapi: document %q: parse: %w", name, err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		return nil, fmt.Errorf("openapi: document %q: invalid: %w", name, err)
+	}
+	return doc, nil
+}
+
+// Names returns the names of the documents in the contract, in a stable order.
+func (c *Contract) Names() []Name {
+	return append([]Name(nil), c.names...)
+}
+
+// Doc returns the parsed document. It panics if name is not in the contract.
+func (c *Contract) Doc(name Name) *openapi3.T { return c.get(name).doc }
+
+// JSON returns the document rendered as JSON, for serving at .../openapi.json.
+// The bytes are shared: do not modify them. It panics if name is not in the
+// contract.
+func (c *Contract) JSON(name Name) []byte { return c.get(name).json }
+
+// YAML returns the embedded YAML source of the document. The bytes are
+// shared: do not modify them. It panics if name is not in the contract.
+func (c *Contract) YAML(name Name) []byte { return c.get(name).yaml }
+
+func (c *Contract) get(name Name) *document {
+	d, ok := c.docs[name]
+	if !ok {
+		panic(fmt.Sprintf("openapi: no document named %q", name))
+	}
+	return d
+}
+
+// shared is the contract loaded once per process.
+var shared = sync.OnceValues(Load)
+
+// Shared returns the contract loaded once for the whole process. The
+// documents are read-only, so every server and runner in a process may use
+// the same one; loading (about 130 ms) is then paid once.
+func Shared() (*Contract, error) { return shared() }

@@ -1,0 +1,233 @@
+package openapi
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLoadParsesAndValidatesEveryDocument(t *testing.T) {
+	c, err := Load()
+	require.NoError(t, err)
+
+	var want []Name
+	for _, d := range documents {
+		want = append(want, d.name)
+	}
+	assert.Equal(t, want, c.Names())
+	assert.Contains(t, c.Names(), NameAuth)
+	assert.Contains(t, c.Names(), NameRegister)
+
+	for _, name := range c.Names() {
+		doc := c.Doc(name)
+		require.NotNil(t, doc, name)
+		assert.Equal(t, "3.0.3", doc.OpenAPI, "%s: OpenAPI version", name)
+		assert.NotEmpty(t, doc.Info.Title, name)
+		assert.NotZero(t, doc.Paths.Len(), "%s: no paths", name)
+	}
+}
+
+func TestMustLoadReturnsTheContract(t *testing.T) {
+	var c *Contract
+	require.NotPanics(t, func() { c = MustLoad() })
+	assert.Equal(t, len(documents), len(c.Names()))
+}
+
+func TestDocumentTableNamesAreUnique(t *testing.T) {
+	seenName := map[Name]bool{}
+	seenFile := map[string]bool{}
+	for _, d := range documents {
+		assert.False(t, seenName[d.name], "name %q listed twice", d.name)
+		assert.False(t, seenFile[d.file], "file %q listed twice", d.file)
+		seenName[d.name], seenFile[d.file] = true, true
+	}
+}
+
+func TestEveryListedDocumentIsEmbedded(t *testing.T) {
+	embedded, err := fs.Glob(files, "*.yaml")
+	require.NoError(t, err)
+	for _, d := range documents {
+		assert.Contains(t, embedded, d.file, "document %q", d.name)
+	}
+}
+
+func TestYAMLIsTheEmbeddedSource(t *testing.T) {
+	c := mustShared(t)
+	for _, d := range documents {
+		src, err := files.ReadFile(d.file)
+		require.NoError(t, err)
+		assert.Equal(t, src, c.YAML(d.name), d.name)
+	}
+}
+
+func TestJSONRoundTripsToTheSameDocument(t *testing.T) {
+	c := mustShared(t)
+	for _, name := range c.Names() {
+		t.Run(string(name), func(t *testing.T) {
+			js := c.JSON(name)
+			require.NotEmpty(t, js)
+			assert.Equal(t, byte('{'), js[0], "JSON() must be JSON, not YAML")
+
+			back, err := LoadFrom(name, js)
+			require.NoError(t, err)
+			orig := c.Doc(name)
+
+			assert.Equal(t, orig.OpenAPI, back.OpenAPI)
+			assert.Equal(t, sortedKeys(orig.Paths.Map()), sortedKeys(back.Paths.Map()))
+			for path, item := range orig.Paths.Map() {
+				assert.Equal(t, sortedKeys(item.Operations()), sortedKeys(back.Paths.Value(path).Operations()), path)
+			}
+			assert.Equal(t, sortedKeys(orig.Components.Schemas), sortedKeys(back.Components.Schemas))
+			assert.Equal(t, sortedKeys(orig.Components.SecuritySchemes), sortedKeys(back.Components.SecuritySchemes))
+		})
+	}
+}
+
+func TestJSONIsRenderedOnce(t *testing.T) {
+	c := mustShared(t)
+	a, b := c.JSON(NameRegister), c.JSON(NameRegister)
+	require.NotEmpty(t, a)
+	assert.Same(t, &a[0], &b[0], "JSON() should return the pre-rendered bytes")
+}
+
+func TestUnknownNamePanics(t *testing.T) {
+	c := mustShared(t)
+	assert.PanicsWithValue(t, `openapi: no document named "nope"`, func() { c.Doc("nope") })
+	assert.Panics(t, func() { c.JSON("nope") })
+	assert.Panics(t, func() { c.YAML("nope") })
+}
+
+func TestNamesReturnsACopy(t *testing.T) {
+	c := mustShared(t)
+	names := c.Names()
+	names[0] = "changed"
+	assert.NotEqual(t, Name("changed"), c.Names()[0])
+}
+
+func TestLoadFromAcceptsAMinimalDocument(t *testing.T) {
+	doc, err := LoadFrom("minimal", []byte(minimalDocument))
+	require.NoError(t, err)
+	assert.NotNil(t, doc.Paths.Value("/ping"))
+}
+
+func TestLoadFromRejectsABadReference(t *testing.T) {
+	broken := minimalDocument + `
+components:
+  schemas:
+    Pong:
+      $ref: '#/components/schemas/DoesNotExist'
+`
+	_, err := LoadFrom("broken", []byte(broken))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `document "broken"`)
+	assert.Contains(t, err.Error(), "DoesNotExist")
+}
+
+func TestLoadFromRejectsInvalidYAML(t *testing.T) {
+	_, err := LoadFrom("garbled", []byte("openapi: 3.0.3\ninfo: [unclosed\n  title: x\n"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `document "garbled"`)
+	assert.Contains(t, err.Error(), "parse")
+}
+
+func TestLoadFromRejectsADocumentThatDoesNotValidate(t *testing.T) {
+	// Parses, but an operation without responses is not a valid OpenAPI 3.0 document.
+	invalid := `openapi: 3.0.3
+info: {title: invalid, version: "1"}
+paths:
+  /ping:
+    get: {}
+`
+	_, err := LoadFrom("invalid", []byte(invalid))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `document "invalid"`)
+	assert.Contains(t, err.Error(), "invalid:")
+}
+
+func TestLoadFromDoesNotFollowExternalReferences(t *testing.T) {
+	external := `openapi: 3.0.3
+info: {title: external, version: "1"}
+paths:
+  /ping:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                $ref: 'auth.yaml#/components/schemas/TokenError'
+`
+	// auth.yaml exists beside the test, so only the policy can refuse it.
+	_, err := LoadFrom("external", []byte(external))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `document "external"`)
+	assert.Contains(t, err.Error(), "external reference")
+}
+
+func TestPackageDoesNotImportItsUsers(t *testing.T) {
+	sources, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	for _, file := range sources {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
+		require.NoError(t, err)
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			for _, forbidden := range []string{"/mockserver", "/conformance"} {
+				assert.NotContains(t, path, "github.com/skolkit/skolkit"+forbidden, "%s imports %s", file, path)
+			}
+		}
+	}
+}
+
+const minimalDocument = `openapi: 3.0.3
+info: {title: minimal, version: "1"}
+paths:
+  /ping:
+    get:
+      responses:
+        '200':
+          description: ok
+`
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// effectiveSecurity is the security requirement that applies to op.
+func effectiveSecurity(doc *openapi3.T, op *openapi3.Operation) openapi3.SecurityRequirements {
+	if op.Security != nil {
+		return *op.Security
+	}
+	return doc.Security
+}
+
+// mustShared returns the process-wide contract for tests that read it.
+func mustShared(t testing.TB) *Contract {
+	t.Helper()
+	c, err := Shared()
+	require.NoError(t, err)
+	return c
+}
+
+func TestSharedIsLoadedOnce(t *testing.T) {
+	a, b := mustShared(t), mustShared(t)
+	assert.Same(t, a, b)
+}
