@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-memdb"
@@ -40,28 +41,45 @@ func (e *RefError) Error() string {
 // Store is the in-memory state of one mock server. It is safe for concurrent
 // use: reads see consistent snapshots and writes are serialised by go-memdb.
 type Store struct {
-	db    *memdb.MemDB
+	dbp   atomic.Pointer[memdb.MemDB]
 	now   func() time.Time
 	walks *walkRegistry
 }
 
-// New returns an empty store whose meta timestamps come from now.
-func New(now func() time.Time) *Store {
+// loadBatch is how many records Load inserts per transaction: small enough
+// that go-immutable-radix's cache of writable nodes (8192) does not thrash.
+const loadBatch = 500
+
+// newDB returns an empty database. It is a snapshot database: go-memdb tracks
+// mutations (one channel per radix node, closed on commit) only on a primary
+// database, for watches, and the store uses no watches. Skipping that makes
+// writes several times faster and nodes smaller.
+func newDB() *memdb.MemDB {
 	db, err := memdb.NewMemDB(schema())
 	if err != nil {
-		// The schema is a constant value; an invalid one is a programming error
-		// that every test catches.
+		// The schema is a constant value; an invalid one is a programming
+		// error that every test catches.
 		panic(fmt.Sprintf("store: invalid schema: %v", err))
 	}
-	return &Store{db: db, now: now, walks: newWalkRegistry(defaultWalkCapacity, defaultWalkIdle)}
+	return db.Snapshot()
 }
 
-// Load inserts every record of ds in one transaction, keeping the meta
+func (s *Store) db() *memdb.MemDB { return s.dbp.Load() }
+
+// New returns an empty store whose meta timestamps come from now.
+func New(now func() time.Time) *Store {
+	s := &Store{now: now, walks: newWalkRegistry(defaultWalkCapacity, defaultWalkIdle)}
+	s.dbp.Store(newDB())
+	return s
+}
+
+// Load replaces the whole content of the store with ds, keeping the meta
 // timestamps the records carry (a record with zero meta is stamped now). It
-// checks every reference and loads nothing if one dangles.
+// checks every reference, and if one dangles it returns the error and the
+// store keeps its old content. Writes made while Load runs are lost with the
+// old content.
 func (s *Store) Load(ds *Dataset) error {
-	txn := s.db.Txn(true)
-	defer txn.Abort()
+	db := newDB()
 	now := s.clock()
 	stamp := func(m *model.Meta) {
 		if m.Created.IsZero() {
@@ -71,40 +89,69 @@ func (s *Store) Load(ds *Dataset) error {
 			m.Modified = m.Created
 		}
 	}
+	b := &batcher{db: db}
 	// Insert parents before children so that reference checks see them.
-	if err := loadAll(txn, organisations, ds.Organisations, stamp); err != nil {
-		return err
+	steps := []func() error{
+		func() error { return loadAll(b, organisations, ds.Organisations, stamp) },
+		func() error { return loadAll(b, persons, ds.Persons, stamp) },
+		func() error { return loadAll(b, syllabuses, ds.Syllabuses, stamp) },
+		func() error { return loadAll(b, groups, ds.Groups, stamp) },
+		func() error { return loadAll(b, placements, ds.Placements, stamp) },
+		func() error { return loadAll(b, calendarEvents, ds.CalendarEvents, stamp) },
+		func() error { return loadAll(b, attendances, ds.Attendances, stamp) },
+		func() error { return loadAll(b, absences, ds.Absences, stamp) },
 	}
-	if err := loadAll(txn, persons, ds.Persons, stamp); err != nil {
-		return err
-	}
-	if err := loadAll(txn, syllabuses, ds.Syllabuses, stamp); err != nil {
-		return err
-	}
-	if err := loadAll(txn, groups, ds.Groups, stamp); err != nil {
-		return err
-	}
-	if err := loadAll(txn, placements, ds.Placements, stamp); err != nil {
-		return err
-	}
-	if err := loadAll(txn, calendarEvents, ds.CalendarEvents, stamp); err != nil {
-		return err
-	}
-	if err := loadAll(txn, attendances, ds.Attendances, stamp); err != nil {
-		return err
-	}
-	if err := loadAll(txn, absences, ds.Absences, stamp); err != nil {
-		return err
-	}
-	// Records that refer to records of their own table (organisations'
-	// parents, persons' responsibles) are checked once all are in.
-	for _, k := range []func(*memdb.Txn) error{organisations.checkAll, persons.checkAll} {
-		if err := k(txn); err != nil {
+	for _, step := range steps {
+		if err := step(); err != nil {
+			b.abort()
 			return err
 		}
 	}
-	txn.Commit()
+	b.commit()
+	// Records that refer to records of their own table (organisations'
+	// parents, persons' responsibles) are checked once all are in.
+	txn := db.Txn(false)
+	for _, check := range []func(*memdb.Txn) error{organisations.checkAll, persons.checkAll} {
+		if err := check(txn); err != nil {
+			return err
+		}
+	}
+	s.dbp.Store(db)
 	return nil
+}
+
+// batcher spreads a bulk load over transactions of loadBatch records.
+type batcher struct {
+	db  *memdb.MemDB
+	txn *memdb.Txn
+	n   int
+}
+
+func (b *batcher) current() *memdb.Txn {
+	if b.txn == nil {
+		b.txn = b.db.Txn(true)
+	}
+	return b.txn
+}
+
+func (b *batcher) inserted() {
+	if b.n++; b.n%loadBatch == 0 {
+		b.commit()
+	}
+}
+
+func (b *batcher) commit() {
+	if b.txn != nil {
+		b.txn.Commit()
+		b.txn = nil
+	}
+}
+
+func (b *batcher) abort() {
+	if b.txn != nil {
+		b.txn.Abort()
+		b.txn = nil
+	}
 }
 
 // Export returns every record of the store, each table in id order.
@@ -131,7 +178,7 @@ type Snapshot struct {
 }
 
 // Read returns a snapshot of the current state.
-func (s *Store) Read() *Snapshot { return &Snapshot{txn: s.db.Txn(false)} }
+func (s *Store) Read() *Snapshot { return &Snapshot{txn: s.db().Txn(false)} }
 
 // Organisation returns the organisation with the id, if any.
 func (sn *Snapshot) Organisation(id string) (*model.Organisation, bool) {
@@ -220,7 +267,7 @@ func (s *Store) PutAbsence(r model.Absence) (model.Absence, bool, error) {
 
 // Delete removes the record with the id from a table; ErrNotFound if none.
 func (s *Store) Delete(table, id string) error {
-	txn := s.db.Txn(true)
+	txn := s.db().Txn(true)
 	defer txn.Abort()
 	obj, err := txn.First(table, IndexID, id)
 	if err != nil {
@@ -259,7 +306,7 @@ type ref struct{ field, table, id string }
 // stored record and whether it was created.
 func put[T any](s *Store, k kind[T], rec T) (T, bool, error) {
 	var zero T
-	txn := s.db.Txn(true)
+	txn := s.db().Txn(true)
 	defer txn.Abort()
 	if k.strip != nil {
 		k.strip(&rec)
@@ -325,9 +372,10 @@ func (k kind[T]) checkAll(txn *memdb.Txn) error {
 	return nil
 }
 
-func loadAll[T any](txn *memdb.Txn, k kind[T], recs []T, stamp func(*model.Meta)) error {
+func loadAll[T any](b *batcher, k kind[T], recs []T, stamp func(*model.Meta)) error {
 	selfRefs := k.table == TableOrganisations || k.table == TablePersons
 	for i := range recs {
+		txn := b.current()
 		rec := recs[i]
 		if k.strip != nil {
 			k.strip(&rec)
@@ -347,6 +395,7 @@ func loadAll[T any](txn *memdb.Txn, k kind[T], recs []T, stamp func(*model.Meta)
 		if err := txn.Insert(k.table, &rec); err != nil {
 			return err
 		}
+		b.inserted()
 	}
 	return nil
 }
