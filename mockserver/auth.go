@@ -24,8 +24,21 @@ const (
 	ScopeAbsencesRead    = "absences:read"
 )
 
+// Interface-A resources each have a read and a write scope,
+// "<resource>:read" and "<resource>:write"; the export has "export:read".
+var directoryScopeResources = []string{"school", "group", "student", "employee", "guardian", "student-placement", "employee-placement", "grade"}
+
+// ScopeExportRead lets a client read the data export.
+const ScopeExportRead = "export:read"
+
 // AllScopes lists every scope the server knows.
-var AllScopes = []string{ScopePlacementsRead, ScopeGroupsRead, ScopeSyllabusesRead, ScopeAttendancesRead, ScopeAbsencesRead}
+var AllScopes = func() []string {
+	all := []string{ScopePlacementsRead, ScopeGroupsRead, ScopeSyllabusesRead, ScopeAttendancesRead, ScopeAbsencesRead, ScopeExportRead}
+	for _, r := range directoryScopeResources {
+		all = append(all, r+":read", r+":write")
+	}
+	return all
+}()
 
 const (
 	grantClientCredentials = "client_credentials"
@@ -40,6 +53,8 @@ type Client struct {
 	ID     string
 	Secret string
 	Scopes []string
+	// RateLimit is the client's quota of interface-A requests per hour.
+	RateLimit int
 }
 
 // grant is what an access token stands for.

@@ -179,7 +179,7 @@ func (s *Server) getPlacement(w http.ResponseWriter, r *http.Request) {
 	id, q := pathID(r), r.URL.Query()
 	sn := s.store.Read()
 	p, ok := sn.Placement(id)
-	if !ok {
+	if !ok || !model.IsRegisterPlacement(p) {
 		notFoundRecord(w, "placement", id)
 		return
 	}

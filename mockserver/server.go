@@ -69,6 +69,9 @@ type Server struct {
 	router   *mux.Router
 	log      *slog.Logger
 	scenario *scenarios.Scenario
+	limiter  *rateLimiter
+	// listShape is how interface-A lists nest their items.
+	listShape string
 }
 
 // New builds a server: it loads and validates the contract (a broken contract
@@ -114,6 +117,8 @@ func New(opts Options) (*Server, error) {
 		log:      opts.Logger,
 		scenario: sc,
 		pageKey:  make([]byte, 32),
+		limiter:  newRateLimiter(rateWindow),
+		listShape: ListShapeData,
 	}
 	if opts.TokenTTL > 0 {
 		s.tokenTTL = opts.TokenTTL
@@ -129,7 +134,7 @@ func New(opts Options) (*Server, error) {
 		if slices.Contains(scopes, scenarios.ScopeAll) {
 			scopes = slices.Clone(AllScopes)
 		}
-		cl := Client{ID: c.ID, Secret: c.Secret, Scopes: scopes}
+		cl := Client{ID: c.ID, Secret: c.Secret, Scopes: scopes, RateLimit: DefaultRateLimit}
 		s.clients[c.ID] = cl
 		if i == 0 {
 			s.first = cl
@@ -154,6 +159,7 @@ func (s *Server) loadData(sc *scenarios.Scenario) error {
 		return fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	d := store.Dataset(*ds)
+	prepareDirectory(&d)
 	if err := s.store.Load(&d); err != nil {
 		return fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
@@ -191,8 +197,18 @@ type endpoint struct {
 	method, path string
 	scope        string
 	doc          openapi.Name
+	surface      surface
 	handle       http.HandlerFunc
 }
+
+// surface says which authentication and error body an endpoint has.
+type surface int
+
+const (
+	surfacePublic    surface = iota // the token endpoint, served contracts
+	surfaceRegister                 // interface B: bearer tokens, SS 12000 errors
+	surfaceDirectory                // interface A and the export: gate, A errors
+)
 
 // routes registers every endpoint, one mux route per path so that a wrong
 // method is answered with 405 and the Allow header.
@@ -202,7 +218,11 @@ func (s *Server) routes() error {
 	r.NotFoundHandler = http.HandlerFunc(s.notFound)
 	byPath := map[string][]endpoint{}
 	var order []string
-	for _, e := range s.endpoints() {
+	all, err := s.endpoints()
+	if err != nil {
+		return err
+	}
+	for _, e := range all {
 		if _, ok := byPath[e.path]; !ok {
 			order = append(order, e.path)
 		}
@@ -225,40 +245,56 @@ func (s *Server) routes() error {
 			allow = append(allow, e.method)
 		}
 		allowHeader := strings.Join(allow, ", ")
-		r.Path(path).Handler(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		surf := eps[0].surface
+		var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 			if h, ok := handlers[req.Method]; ok {
 				h.ServeHTTP(w, req)
 				return
 			}
 			w.Header().Set(headerAllow, allowHeader)
 			msg := fmt.Sprintf("method %s is not allowed on %s; allowed: %s", req.Method, path, allowHeader)
-			if path == PathToken {
+			switch {
+			case path == PathToken:
 				oauthError(w, http.StatusMethodNotAllowed, oauthInvalidRequest, msg)
-				return
+			case surf == surfaceDirectory:
+				directoryError(w, req, http.StatusMethodNotAllowed, CodeBadRequest, msg)
+			default:
+				registerError(w, http.StatusMethodNotAllowed, CodeMethodNotAllowed, msg)
 			}
-			registerError(w, http.StatusMethodNotAllowed, CodeMethodNotAllowed, msg)
-		}))
+		})
+		if surf == surfaceDirectory {
+			h = s.directoryGate(h, eps[0].scope == "")
+		}
+		r.Path(path).Handler(h)
 	}
 	s.router = r
 	return nil
 }
 
-func (s *Server) endpoints() []endpoint {
-	return []endpoint{
+func (s *Server) endpoints() ([]endpoint, error) {
+	eps := []endpoint{
 		{method: http.MethodPost, path: PathToken, handle: s.handleToken},
 		{method: http.MethodGet, path: pathOpenAPIB, handle: s.serveDoc(openapi.NameRegister)},
-		{method: http.MethodGet, path: PrefixB + "/placements", scope: ScopePlacementsRead, doc: openapi.NameRegister, handle: s.listPlacements},
-		{method: http.MethodGet, path: PrefixB + "/placements/{id}", scope: ScopePlacementsRead, doc: openapi.NameRegister, handle: s.getPlacement},
-		{method: http.MethodGet, path: PrefixB + "/syllabuses/{id}", scope: ScopeSyllabusesRead, doc: openapi.NameRegister, handle: s.getSyllabus},
-		{method: http.MethodGet, path: PrefixB + "/attendances/{id}", scope: ScopeAttendancesRead, doc: openapi.NameRegister, handle: s.getAttendance},
-		{method: http.MethodGet, path: PrefixB + "/absences/{id}", scope: ScopeAbsencesRead, doc: openapi.NameRegister, handle: s.getAbsence},
-		{method: http.MethodGet, path: PrefixB + "/groups/{id}", scope: ScopeGroupsRead, doc: openapi.NameRegister, handle: s.getGroup},
-		{method: http.MethodPost, path: PrefixB + "/groups/lookup", scope: ScopeGroupsRead, doc: openapi.NameRegister, handle: s.lookupGroups},
+		{method: http.MethodGet, path: PrefixA + "/openapi.json", surface: surfaceDirectory, handle: s.serveDoc(openapi.NameDirectory)},
+		{method: http.MethodGet, path: PrefixExport + "/openapi.json", surface: surfaceDirectory, handle: s.serveDoc(openapi.NameExport)},
+		{method: http.MethodGet, path: PrefixB + "/placements", surface: surfaceRegister, scope: ScopePlacementsRead, doc: openapi.NameRegister, handle: s.listPlacements},
+		{method: http.MethodGet, path: PrefixB + "/placements/{id}", surface: surfaceRegister, scope: ScopePlacementsRead, doc: openapi.NameRegister, handle: s.getPlacement},
+		{method: http.MethodGet, path: PrefixB + "/syllabuses/{id}", surface: surfaceRegister, scope: ScopeSyllabusesRead, doc: openapi.NameRegister, handle: s.getSyllabus},
+		{method: http.MethodGet, path: PrefixB + "/attendances/{id}", surface: surfaceRegister, scope: ScopeAttendancesRead, doc: openapi.NameRegister, handle: s.getAttendance},
+		{method: http.MethodGet, path: PrefixB + "/absences/{id}", surface: surfaceRegister, scope: ScopeAbsencesRead, doc: openapi.NameRegister, handle: s.getAbsence},
+		{method: http.MethodGet, path: PrefixB + "/groups/{id}", surface: surfaceRegister, scope: ScopeGroupsRead, doc: openapi.NameRegister, handle: s.getGroup},
+		{method: http.MethodPost, path: PrefixB + "/groups/lookup", surface: surfaceRegister, scope: ScopeGroupsRead, doc: openapi.NameRegister, handle: s.lookupGroups},
 	}
+	dir, err := s.directoryEndpoints()
+	if err != nil {
+		return nil, err
+	}
+	return append(eps, dir...), nil
 }
 
 // wrap puts authentication, the body limit and contract validation in front
-// of an endpoint's handler.
+// of an endpoint's handler. Interface-A endpoints are authenticated and
+// rate-limited by directoryGate before this runs; here they check the scope.
 func (s *Server) wrap(e endpoint) (http.Handler, error) {
 	var validate func(http.ResponseWriter, *http.Request) bool
 	if e.doc != "" {
@@ -267,10 +303,18 @@ func (s *Server) wrap(e endpoint) (http.Handler, error) {
 			return nil, err
 		}
 		validate = v.validate
+		if e.surface == surfaceDirectory {
+			validate = validateDirectory(v)
+		}
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if e.scope != "" {
+		switch {
+		case e.surface == surfaceRegister && e.scope != "":
 			if _, ok := s.bearer(w, r, e.scope); !ok {
+				return
+			}
+		case e.surface == surfaceDirectory && e.scope != "":
+			if !requireScope(w, r, e.scope) {
 				return
 			}
 		}
@@ -292,7 +336,14 @@ func (s *Server) serveDoc(name openapi.Name) http.HandlerFunc {
 }
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
-	registerError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no operation at %s", r.URL.Path))
+	msg := fmt.Sprintf("no operation at %s", r.URL.Path)
+	if strings.HasPrefix(r.URL.Path, PrefixA+"/") || strings.HasPrefix(r.URL.Path, PrefixExport+"/") {
+		s.directoryGate(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			directoryError(w, r, http.StatusNotFound, CodeNotFound, msg)
+		}), false).ServeHTTP(w, r)
+		return
+	}
+	registerError(w, http.StatusNotFound, CodeNotFound, msg)
 }
 
 func isTooLarge(err error) bool {

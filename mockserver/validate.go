@@ -67,9 +67,42 @@ func newValidator(c *openapi.Contract, name openapi.Name, method, fullPath strin
 	return v, nil
 }
 
-// validate writes a 400, 413 or 415 with every violation and reports false
-// when the request does not meet the contract.
+// requestProblem is why a request does not meet the contract. Each surface
+// writes it in its own error body: interface B answers 400 for every
+// violation, interface A answers 422 with details for a body that fails its
+// schema (and 400 for the rest).
+type requestProblem struct {
+	status  int // 400, 413 or 415; bodySchema problems are 400 on B and 422 on A
+	message string
+	// bodySchema is set when the body is well-formed JSON that fails the
+	// schema; details then lists each violation with its JSON Pointer.
+	bodySchema bool
+	details    []fieldProblem
+}
+
+// fieldProblem is one violation inside a request body.
+type fieldProblem struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// validate writes the problem with the interface-B error body and reports
+// false when the request does not meet the contract.
 func (v *validator) validate(w http.ResponseWriter, r *http.Request) bool {
+	p := v.check(r)
+	if p == nil {
+		return true
+	}
+	code := CodeBadRequest
+	if p.status == http.StatusRequestEntityTooLarge {
+		code = CodePayloadTooLarge
+	}
+	registerError(w, p.status, code, p.message)
+	return false
+}
+
+// check returns nil when the request meets the contract.
+func (v *validator) check(r *http.Request) *requestProblem {
 	var unknown, repeated []string
 	for k, vals := range r.URL.Query() {
 		isArray, known := v.query[k]
@@ -82,8 +115,7 @@ func (v *validator) validate(w http.ResponseWriter, r *http.Request) bool {
 	}
 	if len(repeated) > 0 && len(unknown) == 0 {
 		slices.Sort(repeated)
-		registerError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("query parameter(s) %s may be given once only", strings.Join(quoteAll(repeated), ", ")))
-		return false
+		return &requestProblem{status: http.StatusBadRequest, message: fmt.Sprintf("query parameter(s) %s may be given once only", strings.Join(quoteAll(repeated), ", "))}
 	}
 	if len(unknown) > 0 {
 		slices.Sort(unknown)
@@ -98,14 +130,12 @@ func (v *validator) validate(w http.ResponseWriter, r *http.Request) bool {
 		} else {
 			msg += "; this operation takes none"
 		}
-		registerError(w, http.StatusBadRequest, CodeBadRequest, msg)
-		return false
+		return &requestProblem{status: http.StatusBadRequest, message: msg}
 	}
 	if v.hasBody {
 		mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if err != nil || mt != contentTypeJSON {
-			registerError(w, http.StatusUnsupportedMediaType, CodeBadRequest, "the request body must have content type "+contentTypeJSON)
-			return false
+			return &requestProblem{status: http.StatusUnsupportedMediaType, message: "the request body must have content type " + contentTypeJSON}
 		}
 	}
 	params := map[string]string{}
@@ -119,14 +149,54 @@ func (v *validator) validate(w http.ResponseWriter, r *http.Request) bool {
 		Request: r, PathParams: params, Route: v.route, Options: v.opts,
 	})
 	if err == nil {
-		return true
+		return nil
 	}
 	if isTooLarge(err) {
-		registerError(w, http.StatusRequestEntityTooLarge, CodePayloadTooLarge, fmt.Sprintf("the request body is larger than %d bytes", MaxBodyBytes))
-		return false
+		return &requestProblem{status: http.StatusRequestEntityTooLarge, message: fmt.Sprintf("the request body is larger than %d bytes", MaxBodyBytes)}
 	}
-	registerError(w, http.StatusBadRequest, CodeBadRequest, describe(err))
-	return false
+	p := &requestProblem{status: http.StatusBadRequest, message: describe(err)}
+	if details, ok := bodySchemaViolations(err); ok {
+		p.bodySchema, p.details = true, details
+	}
+	return p
+}
+
+// bodySchemaViolations returns the violations of a request whose only
+// problems are schema violations of a well-formed JSON body.
+func bodySchemaViolations(err error) ([]fieldProblem, bool) {
+	var out []fieldProblem
+	ok := true
+	var walk func(err error)
+	walk = func(err error) {
+		switch e := err.(type) {
+		case openapi3.MultiError:
+			for _, x := range e {
+				walk(x)
+			}
+		case *openapi3filter.RequestError:
+			if e.Parameter != nil || e.Err == nil {
+				ok = false
+				return
+			}
+			walk(e.Err)
+		case *openapi3.SchemaError:
+			out = append(out, fieldProblem{Field: pointer(e.JSONPointer()), Message: e.Reason})
+		default:
+			ok = false
+		}
+	}
+	walk(err)
+	return out, ok && len(out) > 0
+}
+
+// pointer renders a JSON Pointer (RFC 6901).
+func pointer(parts []string) string {
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteByte('/')
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(p))
+	}
+	return b.String()
 }
 
 // describe turns kin-openapi's validation errors into one message listing

@@ -23,6 +23,13 @@ const (
 // PlacementSchoolTypes are the only school forms a Placement may have.
 var PlacementSchoolTypes = []SchoolType{SchoolTypeFS, SchoolTypeFTH, SchoolTypeOPPFTH}
 
+// IsRegisterPlacement reports whether interface B shows the placement: its
+// school form is one of PlacementSchoolTypes. Interface A's student
+// placements of other school forms share the table but not the view.
+func IsRegisterPlacement(p *Placement) bool {
+	return p.SchoolType == SchoolTypeFS || p.SchoolType == SchoolTypeFTH || p.SchoolType == SchoolTypeOPPFTH
+}
+
 // SecurityMarking mirrors the population register's protection of a person.
 type SecurityMarking string
 

@@ -74,6 +74,9 @@ type Organisation struct {
 	PhoneNumber        string               `json:"phoneNumber,omitempty"`
 	StartDate          Date                 `json:"startDate,omitempty"`
 	EndDate            Date                 `json:"endDate,omitempty"`
+	// Directory is the school's interface-A view; nil for organisation
+	// elements that are not schools in interface A.
+	Directory *SchoolExtra `json:"-"`
 }
 
 // OrganisationAddress is the address of an organisation element.
@@ -108,6 +111,8 @@ type Person struct {
 	Photo                   string               `json:"photo,omitempty"`
 	Enrolments              []Enrolment          `json:"enrolments,omitempty"`
 	Responsibles            []Responsible        `json:"responsibles,omitempty"`
+	// Directory is the person's interface-A view.
+	Directory *PersonExtra `json:"-"`
 }
 
 // DisplayName is the name shown in references to the person.
@@ -190,6 +195,8 @@ type Placement struct {
 	Reason                 PlacementReason    `json:"reason,omitempty"`
 	MaxWeeklyScheduleHours *int               `json:"maxWeeklyScheduleHours,omitempty"`
 	Embedded               *PlacementEmbedded `json:"_embedded,omitempty"`
+	// Directory makes the placement a StudentPlacement of interface A.
+	Directory *PlacementExtra `json:"-"`
 }
 
 // PlacementEmbedded carries the persons a placement refers to, on request.
@@ -214,6 +221,8 @@ type Group struct {
 	// as _embedded.assignmentRoles when expand=assignmentRoles is asked for.
 	AssignmentRoles []AssignmentRole `json:"-"`
 	Embedded        *GroupEmbedded   `json:"_embedded,omitempty"`
+	// Directory is the group's interface-A view.
+	Directory *GroupExtra `json:"-"`
 }
 
 // GroupMembership is a person's membership of a group and the period it covers.

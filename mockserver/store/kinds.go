@@ -2,6 +2,9 @@ package store
 
 import (
 	"fmt"
+	"strings"
+
+	"github.com/hashicorp/go-memdb"
 
 	"github.com/skolkit/skolkit/model"
 )
@@ -39,6 +42,16 @@ var groups = kind[model.Group]{
 	id:    func(g *model.Group) string { return g.ID },
 	meta:  func(g *model.Group) *model.Meta { return &g.Meta },
 	strip: func(g *model.Group) { g.Embedded = nil },
+	conflict: func(txn *memdb.Txn, g *model.Group) error {
+		obj, err := txn.First(TableGroups, IndexSchoolTitle, g.Organisation.ID+keySep+strings.ToLower(g.DisplayName))
+		if err != nil {
+			return err
+		}
+		if other, ok := obj.(*model.Group); ok && other.ID != g.ID {
+			return &ConflictError{Message: fmt.Sprintf("the school already has a group titled %q (%s)", other.DisplayName, other.ID)}
+		}
+		return nil
+	},
 	refs: func(g *model.Group) []ref {
 		refs := []ref{{"organisation.id", TableOrganisations, g.Organisation.ID}}
 		for i, m := range g.GroupMemberships {

@@ -30,10 +30,13 @@ type PlacementQuery struct {
 	Sort            model.SortKey `json:"s,omitempty"`
 }
 
-// Match reports whether p passes every filter of q.
+// Match reports whether p passes every filter of q. Only placements of
+// interface B's school forms (FS, FTH, OPPFTH) ever match: the placements
+// table also holds interface A's student placements of other school forms.
 func (q *PlacementQuery) Match(p *model.Placement) bool {
 	switch {
-	case q.Organisation != "" && p.PlacedAt.ID != q.Organisation,
+	case !model.IsRegisterPlacement(p),
+		q.Organisation != "" && p.PlacedAt.ID != q.Organisation,
 		q.Group != "" && (p.Group == nil || p.Group.ID != q.Group),
 		q.Child != "" && p.Child.ID != q.Child,
 		q.Owner != "" && !slices.ContainsFunc(p.Owners, func(o model.PersonReference) bool { return o.ID == q.Owner }),

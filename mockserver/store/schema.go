@@ -2,6 +2,7 @@ package store
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/go-memdb"
 
@@ -45,6 +46,16 @@ const (
 	// attendances, absences
 	IndexStudent       = "student"
 	IndexCalendarEvent = "calendarEvent"
+
+	// interface A: each view's records in list order (meta.created, then id)
+	IndexSchoolsByCreated    = "schoolsByCreated"
+	IndexGroupsByCreated     = "groupsByCreated"
+	IndexPersonsByRole       = "personsByRole" // role, then meta.created
+	IndexDirectoryPlacements = "directoryPlacements"
+	// groups: a school's group titles, folded to lower case
+	IndexSchoolTitle = "schoolTitle"
+	// persons: the guardians a person names as responsibles
+	IndexResponsible = "responsible"
 )
 
 func idIndex[T any](id func(*T) string) *memdb.IndexSchema {
@@ -119,9 +130,34 @@ func schema() *memdb.DBSchema {
 			idIndex(func(o *model.Organisation) string { return o.ID }),
 			by(IndexOrganisationType, func(o *model.Organisation) string { return string(o.OrganisationType) }),
 			by(IndexSchoolUnitCode, func(o *model.Organisation) string { return o.SchoolUnitCode }),
+			by(IndexSchoolsByCreated, func(o *model.Organisation) string {
+				if o.Directory == nil {
+					return ""
+				}
+				return timeKey(o.Meta.Created)
+			}),
 		),
 		TablePersons: table(TablePersons,
 			idIndex(func(p *model.Person) string { return p.ID }),
+			byEach(IndexPersonsByRole, func(p *model.Person) []string {
+				if p.Directory == nil {
+					return nil
+				}
+				keys := make([]string, len(p.Directory.Roles))
+				for i, r := range p.Directory.Roles {
+					keys[i] = string(r) + keySep + timeKey(p.Meta.Created)
+				}
+				return keys
+			}),
+			byEach(IndexResponsible, func(p *model.Person) []string {
+				ids := make([]string, 0, len(p.Responsibles))
+				for _, r := range p.Responsibles {
+					if !slices.Contains(ids, r.Person.ID) {
+						ids = append(ids, r.Person.ID)
+					}
+				}
+				return ids
+			}),
 		),
 		TableGroups: table(TableGroups,
 			idIndex(func(g *model.Group) string { return g.ID }),
@@ -133,12 +169,20 @@ func schema() *memdb.DBSchema {
 				}
 				return ids
 			}),
+			by(IndexGroupsByCreated, func(g *model.Group) string { return timeKey(g.Meta.Created) }),
+			by(IndexSchoolTitle, func(g *model.Group) string { return g.Organisation.ID + keySep + strings.ToLower(g.DisplayName) }),
 		),
 		TablePlacements: table(TablePlacements,
 			idIndex(func(p *model.Placement) string { return p.ID }),
 			placementIndex(IndexPlacedAt), placementIndex(IndexGroup), placementIndex(IndexChild),
 			placementIndex(IndexOwner), placementIndex(IndexStartDate), placementIndex(IndexEndDate),
 			placementIndex(IndexCreated), placementIndex(IndexModified),
+			by(IndexDirectoryPlacements, func(p *model.Placement) string {
+				if p.Directory == nil {
+					return ""
+				}
+				return timeKey(p.Meta.Created)
+			}),
 		),
 		TableSyllabuses: table(TableSyllabuses,
 			idIndex(func(s *model.Syllabus) string { return s.ID }),

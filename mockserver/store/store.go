@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -265,22 +266,10 @@ func (s *Store) PutAbsence(r model.Absence) (model.Absence, bool, error) {
 	return put(s, absences, r)
 }
 
-// Delete removes the record with the id from a table; ErrNotFound if none.
+// Delete removes the record with the id from a table in a transaction of its
+// own; see Writer.Delete.
 func (s *Store) Delete(table, id string) error {
-	txn := s.db().Txn(true)
-	defer txn.Abort()
-	obj, err := txn.First(table, IndexID, id)
-	if err != nil {
-		return err
-	}
-	if obj == nil {
-		return ErrNotFound
-	}
-	if err := txn.Delete(table, obj); err != nil {
-		return err
-	}
-	txn.Commit()
-	return nil
+	return s.Write(func(w *Writer) error { return w.Delete(table, id) })
 }
 
 // kind describes one table: how to find a record's id and meta, and which
@@ -294,27 +283,46 @@ type kind[T any] struct {
 	strip func(*T)
 	// refs lists the references of a record as (JSON path, table, id).
 	refs func(*T) []ref
+	// conflict checks the kind's uniqueness rules against the stored state.
+	conflict func(txn *memdb.Txn, rec *T) error
 }
 
 type ref struct{ field, table, id string }
 
-// put creates the record or replaces the one with the same id, in one
-// transaction. The store maintains meta: a new record gets created = modified
-// = now; a replaced record keeps its created, and its modified moves (to now,
-// and always strictly forward) only when an attribute changed. Every
-// reference must name an existing record (RefError otherwise). It returns the
-// stored record and whether it was created.
+// put runs putIn in a transaction of its own.
 func put[T any](s *Store, k kind[T], rec T) (T, bool, error) {
+	var out T
+	var created bool
+	err := s.Write(func(w *Writer) error {
+		var err error
+		out, created, err = putIn(w, k, rec)
+		return err
+	})
+	return out, created, err
+}
+
+// putIn creates the record or replaces the one with the same id. The store
+// maintains meta: a new record gets created = modified = now; a replaced
+// record keeps its created, and its modified moves (to now, and always
+// strictly forward) only when an attribute changed. Every reference must name
+// an existing record (RefError otherwise) and the kind's uniqueness rules must
+// hold (ConflictError otherwise). It returns the stored record and whether it
+// was created.
+func putIn[T any](w *Writer, k kind[T], rec T) (T, bool, error) {
 	var zero T
-	txn := s.db().Txn(true)
-	defer txn.Abort()
+	txn := w.txn
 	if k.strip != nil {
 		k.strip(&rec)
 	}
 	if err := k.check(txn, &rec); err != nil {
 		return zero, false, err
 	}
-	now := s.clock()
+	if k.conflict != nil {
+		if err := k.conflict(txn, &rec); err != nil {
+			return zero, false, err
+		}
+	}
+	now := w.now
 	m := k.meta(&rec)
 	old, exists := first(txn, k, k.id(&rec))
 	if exists {
@@ -333,8 +341,110 @@ func put[T any](s *Store, k kind[T], rec T) (T, bool, error) {
 	if err := txn.Insert(k.table, &stored); err != nil {
 		return zero, false, err
 	}
-	txn.Commit()
 	return stored, !exists, nil
+}
+
+// Writer is one write transaction: what it puts and deletes becomes visible
+// together when the function given to Write returns nil, and not at all
+// otherwise.
+type Writer struct {
+	txn *memdb.Txn
+	now time.Time
+	sn  *Snapshot
+}
+
+// Write runs fn in one write transaction and commits it when fn returns nil.
+func (s *Store) Write(fn func(w *Writer) error) error {
+	txn := s.db().Txn(true)
+	defer txn.Abort()
+	w := &Writer{txn: txn, now: s.clock()}
+	if err := fn(w); err != nil {
+		return err
+	}
+	txn.Commit()
+	return nil
+}
+
+// Read returns a view of the transaction's state, writes included.
+func (w *Writer) Read() *Snapshot {
+	if w.sn == nil {
+		w.sn = &Snapshot{txn: w.txn}
+	}
+	return w.sn
+}
+
+// Now is the instant the transaction stamps on what it changes.
+func (w *Writer) Now() time.Time { return w.now }
+
+// PutOrganisation creates or replaces an organisation; see putIn.
+func (w *Writer) PutOrganisation(r model.Organisation) (model.Organisation, bool, error) {
+	return putIn(w, organisations, r)
+}
+
+// PutPerson creates or replaces a person; see putIn.
+func (w *Writer) PutPerson(r model.Person) (model.Person, bool, error) { return putIn(w, persons, r) }
+
+// PutGroup creates or replaces a group; see putIn.
+func (w *Writer) PutGroup(r model.Group) (model.Group, bool, error) { return putIn(w, groups, r) }
+
+// PutPlacement creates or replaces a placement; see putIn.
+func (w *Writer) PutPlacement(r model.Placement) (model.Placement, bool, error) {
+	return putIn(w, placements, r)
+}
+
+// Delete removes the record with the id from a table; ErrNotFound if none,
+// ConflictError if other records still refer to it.
+func (w *Writer) Delete(table, id string) error {
+	obj, err := w.txn.First(table, IndexID, id)
+	if err != nil {
+		return err
+	}
+	if obj == nil {
+		return ErrNotFound
+	}
+	if refs := referrers(w.txn, table, id); len(refs) > 0 {
+		return &ConflictError{Message: fmt.Sprintf("%s %s is still referred to by %s", strings.TrimSuffix(table, "s"), id, strings.Join(refs, ", "))}
+	}
+	return w.txn.Delete(table, obj)
+}
+
+// ConflictError reports a write that conflicts with the stored state: a
+// duplicate where a value must be unique, or a delete of a record that others
+// still refer to.
+type ConflictError struct{ Message string }
+
+func (e *ConflictError) Error() string { return e.Message }
+
+// referrers names the records that refer to the record (at most a few of each
+// kind), for the tables whose records can be deleted.
+func referrers(txn *memdb.Txn, table, id string) []string {
+	var out []string
+	count := func(t, ix, label string) {
+		it, err := txn.Get(t, ix+"_prefix", id)
+		if err != nil {
+			return
+		}
+		n := 0
+		for it.Next() != nil {
+			n++
+		}
+		if n > 0 {
+			out = append(out, fmt.Sprintf("%d %s", n, label))
+		}
+	}
+	switch table {
+	case TableGroups:
+		count(TablePlacements, IndexGroup, "placement(s)")
+		count(TableCalendarEvents, IndexGroup, "calendar event(s)")
+	case TablePersons:
+		count(TablePlacements, IndexChild, "placement(s) as child")
+		count(TablePlacements, IndexOwner, "placement(s) as owner")
+		count(TableGroups, IndexMember, "group membership(s)")
+		count(TablePersons, IndexResponsible, "person(s) as responsible")
+		count(TableAttendances, IndexStudent, "attendance record(s)")
+		count(TableAbsences, IndexStudent, "absence record(s)")
+	}
+	return out
 }
 
 func sameAttributes[T any](k kind[T], a, b *T) bool {
@@ -419,3 +529,29 @@ func all[T any](txn *memdb.Txn, k kind[T]) []T {
 	}
 	return out
 }
+
+// Scan calls fn with the records of a table in the order of an index until
+// fn returns false. With a prefix it visits only the records whose first
+// index value is prefix (for a composite value such as a role and a time,
+// the part before the separator); "" visits every record the index holds.
+func (sn *Snapshot) Scan(table, index, prefix string, fn func(obj any) bool) error {
+	var it memdb.ResultIterator
+	var err error
+	if prefix == "" {
+		it, err = sn.txn.Get(table, index)
+	} else {
+		it, err = sn.txn.Get(table, index+"_prefix", prefix)
+	}
+	if err != nil {
+		return err
+	}
+	for obj := it.Next(); obj != nil; obj = it.Next() {
+		if !fn(obj) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// Referrers names what still refers to the record (empty when nothing does).
+func (sn *Snapshot) Referrers(table, id string) []string { return referrers(sn.txn, table, id) }

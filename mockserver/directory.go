@@ -1,0 +1,625 @@
+package mockserver
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	_ "time/tzdata" // Europe/Stockholm on machines without a zone database
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/skolkit/skolkit/mockserver/search"
+	"github.com/skolkit/skolkit/mockserver/store"
+	"github.com/skolkit/skolkit/model"
+	"github.com/skolkit/skolkit/openapi"
+)
+
+// Path prefixes of interface A and the data export.
+const (
+	PrefixA      = "/directory/v1"
+	PrefixExport = "/data-export/v1"
+)
+
+// Error codes of interface A that interface B does not use.
+const (
+	CodeConflict      = "Conflict"
+	CodeUnprocessable = "UnprocessableEntity"
+	CodeRateLimited   = "RateLimited"
+)
+
+// Headers of the older authentication method of interface A.
+const (
+	headerClientID     = "Client-ID"
+	headerClientSecret = "Client-Secret"
+	headerRequestID    = "X-Request-ID"
+)
+
+// List limits of interface A.
+const (
+	DirectoryDefaultLimit = 50
+	DirectoryMaxLimit     = 500
+)
+
+// rateWindow is the rate-limit window.
+const rateWindow = time.Hour
+
+// DirectoryError is the interface-A error body.
+type DirectoryError struct {
+	Error DirectoryErrorBody `json:"error"`
+}
+
+// DirectoryErrorBody is the inside of DirectoryError. Details lists every
+// violation of a request body that failed validation.
+type DirectoryErrorBody struct {
+	Code      string         `json:"code"`
+	Message   string         `json:"message"`
+	RequestID string         `json:"requestID"`
+	Details   []fieldProblem `json:"details,omitempty"`
+}
+
+type ctxKey int
+
+const (
+	ctxRequestID ctxKey = iota
+	ctxGrant
+)
+
+func requestIDOf(r *http.Request) string {
+	id, _ := r.Context().Value(ctxRequestID).(string)
+	return id
+}
+
+func grantOf(r *http.Request) (grant, bool) {
+	g, ok := r.Context().Value(ctxGrant).(grant)
+	return g, ok
+}
+
+// directoryError writes the interface-A error body.
+func directoryError(w http.ResponseWriter, r *http.Request, status int, code, message string, details ...fieldProblem) {
+	writeJSON(w, status, DirectoryError{Error: DirectoryErrorBody{Code: code, Message: message, RequestID: requestIDOf(r), Details: details}})
+}
+
+// dirProblem is an error a resource hook returns; the handler writes it.
+type dirProblem struct {
+	status  int
+	code    string
+	message string
+	details []fieldProblem
+}
+
+func (p *dirProblem) Error() string { return p.message }
+
+func unprocessable(details ...fieldProblem) *dirProblem {
+	msgs := make([]string, len(details))
+	for i, d := range details {
+		msgs[i] = d.Field + ": " + d.Message
+	}
+	return &dirProblem{status: http.StatusUnprocessableEntity, code: CodeUnprocessable, message: "the request failed validation: " + strings.Join(msgs, "; "), details: details}
+}
+
+// writeProblem maps a hook's error to its status and body.
+func writeProblem(w http.ResponseWriter, r *http.Request, err error) {
+	var p *dirProblem
+	var re *store.RefError
+	var ce *store.ConflictError
+	switch {
+	case errors.As(err, &p):
+		directoryError(w, r, p.status, p.code, p.message, p.details...)
+	case errors.As(err, &re):
+		directoryError(w, r, http.StatusUnprocessableEntity, CodeUnprocessable, re.Error(), fieldProblem{Field: "/" + strings.ReplaceAll(strings.TrimSuffix(re.Field, ".id"), ".", "/"), Message: fmt.Sprintf("no record with id %s", re.ID)})
+	case errors.As(err, &ce):
+		directoryError(w, r, http.StatusConflict, CodeConflict, ce.Message)
+	case errors.Is(err, store.ErrNotFound):
+		directoryError(w, r, http.StatusNotFound, CodeNotFound, "no such record")
+	default:
+		directoryError(w, r, http.StatusInternalServerError, CodeInternal, "unexpected server error")
+	}
+}
+
+// directoryGate is in front of every interface-A and export path, answered or
+// not: it gives the request an id, authenticates it (bearer token or the
+// Client-ID and Client-Secret headers), counts it against the client's hourly
+// quota (or the caller address's, when unauthenticated) and sets the three
+// RateLimit headers, then answers 401 or 429 itself or calls next. An open
+// path (a served contract) needs no credentials and is counted by caller
+// address unless the caller authenticates.
+func (s *Server) directoryGate(next http.Handler, open bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		rid := hex.EncodeToString(b[:])
+		w.Header().Set(headerRequestID, rid)
+		ctx := context.WithValue(r.Context(), ctxRequestID, rid)
+		r = r.WithContext(ctx)
+
+		g, authErr := s.authenticateDirectory(r)
+		key, quota := "addr:"+remoteHost(r), DefaultRateLimit
+		if authErr == "" {
+			key, quota = "client:"+g.clientID, s.clients[g.clientID].RateLimit
+		}
+		now := s.now()
+		d := s.limiter.take(key, quota, now)
+		d.setHeaders(w.Header(), now)
+		if authErr != "" && !open {
+			w.Header().Set(headerWWWAuth, `Bearer realm="skolkit"`)
+			directoryError(w, r, http.StatusUnauthorized, CodeUnauthorized, authErr)
+			return
+		}
+		if !d.allowed {
+			directoryError(w, r, http.StatusTooManyRequests, CodeRateLimited, fmt.Sprintf("the client %q has used its quota of %d requests per hour; the window resets at %s", g.clientID, quota, d.reset.UTC().Format(time.RFC3339)))
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, ctxGrant, g)))
+	})
+}
+
+func remoteHost(r *http.Request) string {
+	host := r.RemoteAddr
+	if i := strings.LastIndexByte(host, ':'); i >= 0 {
+		host = host[:i]
+	}
+	return host
+}
+
+// authenticateDirectory returns the grant of the request, or why there is none.
+func (s *Server) authenticateDirectory(r *http.Request) (grant, string) {
+	id, secret := r.Header.Get(headerClientID), r.Header.Get(headerClientSecret)
+	authz := r.Header.Get("Authorization")
+	switch {
+	case authz != "":
+		scheme, tok, found := strings.Cut(authz, " ")
+		tok = strings.TrimSpace(tok)
+		if !found || !strings.EqualFold(scheme, "Bearer") || tok == "" {
+			return grant{}, "the Authorization header must be 'Bearer <access token>'"
+		}
+		g, ok := s.tokens.lookup(tok, s.now())
+		if !ok {
+			return grant{}, "the access token is unknown or expired; request a new one from POST /oauth/token"
+		}
+		return g, ""
+	case id != "" || secret != "":
+		if id == "" || secret == "" {
+			return grant{}, "send both Client-ID and Client-Secret headers, or a bearer token"
+		}
+		c, ok := s.clients[id]
+		if !ok || !secretsEqual(secret, c.Secret) {
+			return grant{}, "unknown client or wrong secret"
+		}
+		return grant{clientID: c.ID, scopes: c.Scopes}, ""
+	default:
+		return grant{}, "authentication required: send Authorization: Bearer <access token> (from POST /oauth/token), or the Client-ID and Client-Secret headers"
+	}
+}
+
+// requireScope answers 403 unless the request's grant has the scope.
+func requireScope(w http.ResponseWriter, r *http.Request, scope string) bool {
+	g, _ := grantOf(r)
+	if slices.Contains(g.scopes, scope) {
+		return true
+	}
+	directoryError(w, r, http.StatusForbidden, CodeForbidden, fmt.Sprintf("the client %q lacks the scope %q for this operation", g.clientID, scope))
+	return false
+}
+
+// validateDirectory writes a contract violation with the interface-A error
+// body: 422 with every violation for a body that fails its schema, 400 (413,
+// 415) for the rest.
+func validateDirectory(v *validator) func(http.ResponseWriter, *http.Request) bool {
+	return func(w http.ResponseWriter, r *http.Request) bool {
+		p := v.check(r)
+		if p == nil {
+			return true
+		}
+		switch {
+		case p.bodySchema:
+			directoryError(w, r, http.StatusUnprocessableEntity, CodeUnprocessable, "the request body failed validation: "+p.message, p.details...)
+		case p.status == http.StatusRequestEntityTooLarge:
+			directoryError(w, r, p.status, CodeBadRequest, p.message)
+		default:
+			directoryError(w, r, p.status, CodeBadRequest, p.message)
+		}
+		return false
+	}
+}
+
+// listParams reads limit and offset (the contract has checked their ranges).
+func listParams(r *http.Request) (limit, offset int) {
+	limit, offset = DirectoryDefaultLimit, 0
+	q := r.URL.Query()
+	if v := q.Get("limit"); v != "" {
+		limit, _ = strconv.Atoi(v)
+	}
+	if v := q.Get("offset"); v != "" {
+		offset, _ = strconv.Atoi(v)
+	}
+	return limit, offset
+}
+
+// Pagination is the pagination object of interface-A lists.
+type Pagination struct {
+	Offset int `json:"offset"`
+	Limit  int `json:"limit"`
+	Total  int `json:"total"`
+}
+
+// writeList writes a list in the scenario's list shape: "data" as an array,
+// or the alternative "data.resultArray".
+func (s *Server) writeList(w http.ResponseWriter, items []any, limit, offset, total int) {
+	body := map[string]any{"pagination": Pagination{Offset: offset, Limit: limit, Total: total}}
+	if s.listShape == ListShapeResultArray {
+		body["data"] = map[string]any{"resultArray": items}
+	} else {
+		body["data"] = items
+	}
+	writeJSON(w, http.StatusOK, body)
+}
+
+// List shapes of interface A.
+const (
+	ListShapeData        = "data"
+	ListShapeResultArray = "data.resultArray"
+)
+
+// dirResource is one interface-A resource: its paths, scope, searchable
+// fields and the hooks that read and write it.
+type dirResource struct {
+	name      string // as in messages: "school"
+	path      string // "/school"
+	scope     string // scope prefix: "school" → school:read, school:write
+	schema    string // contract schema name of the record: "School"
+	canSearch bool
+	canDelete bool
+	fields    search.Fields
+
+	// scan calls fn with each stored record in list order until fn returns false.
+	scan func(sn *store.Snapshot, fn func(rec any) bool)
+	// get returns the stored record with the id, when it is of this resource.
+	get func(sn *store.Snapshot, id string) (any, bool)
+	// render turns a stored record into the wire record.
+	render func(sn *store.Snapshot, rec any) any
+	// create stores a new record from a validated body and returns its id.
+	create func(s *Server, body map[string]json.RawMessage) (string, error)
+	// patch changes the record with the id as the validated body says.
+	patch func(s *Server, id string, body map[string]json.RawMessage) error
+	// remove deletes the record with the id.
+	remove func(s *Server, id string) error
+}
+
+// endpoints returns the operations of the resource.
+func (res *dirResource) endpoints(s *Server) []endpoint {
+	read, write := res.scope+":read", res.scope+":write"
+	base := PrefixA + res.path
+	eps := []endpoint{
+		{method: http.MethodGet, path: base, scope: read, doc: openapi.NameDirectory, handle: res.list(s)},
+		{method: http.MethodPost, path: base, scope: write, doc: openapi.NameDirectory, handle: res.createHandler(s)},
+		{method: http.MethodGet, path: base + "/{id}", scope: read, doc: openapi.NameDirectory, handle: res.getHandler(s)},
+		{method: http.MethodPatch, path: base + "/{id}", scope: write, doc: openapi.NameDirectory, handle: res.patchHandler(s)},
+	}
+	if res.canSearch {
+		eps = append(eps, endpoint{method: http.MethodPost, path: base + "/_search", scope: read, doc: openapi.NameDirectory, handle: res.searchHandler(s)})
+	}
+	if res.canDelete {
+		eps = append(eps, endpoint{method: http.MethodDelete, path: base + "/{id}", scope: write, doc: openapi.NameDirectory, handle: res.deleteHandler(s)})
+	}
+	for i := range eps {
+		eps[i].surface = surfaceDirectory
+	}
+	return eps
+}
+
+func (res *dirResource) list(s *Server) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		limit, offset := listParams(r)
+		sn := s.store.Read()
+		var items []any
+		total := 0
+		res.scan(sn, func(rec any) bool {
+			if total >= offset && total < offset+limit {
+				items = append(items, res.render(sn, rec))
+			}
+			total++
+			return true
+		})
+		if items == nil {
+			items = []any{}
+		}
+		s.writeList(w, items, limit, offset, total)
+	}
+}
+
+func (res *dirResource) searchHandler(s *Server) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		body, err := readBody(r)
+		if err != nil {
+			directoryError(w, r, http.StatusBadRequest, CodeBadRequest, err.Error())
+			return
+		}
+		f, violations, err := search.Parse(body, res.fields)
+		switch {
+		case err != nil:
+			directoryError(w, r, http.StatusBadRequest, CodeBadRequest, err.Error())
+			return
+		case len(violations) > 0:
+			details := make([]fieldProblem, len(violations))
+			for i, v := range violations {
+				details[i] = fieldProblem{Field: v.Pointer, Message: v.Message}
+			}
+			writeProblem(w, r, unprocessable(details...))
+			return
+		}
+		limit, offset := listParams(r)
+		sn := s.store.Read()
+		var items []any
+		total := 0
+		res.scan(sn, func(rec any) bool {
+			wire := res.render(sn, rec)
+			if !f.Match(structRecord(wire)) {
+				return true
+			}
+			if total >= offset && total < offset+limit {
+				items = append(items, wire)
+			}
+			total++
+			return true
+		})
+		if items == nil {
+			items = []any{}
+		}
+		s.writeList(w, items, limit, offset, total)
+	}
+}
+
+func (res *dirResource) getHandler(s *Server) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id := pathID(r)
+		sn := s.store.Read()
+		rec, ok := res.get(sn, id)
+		if !ok {
+			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
+			return
+		}
+		writeJSON(w, http.StatusOK, res.render(sn, rec))
+	}
+}
+
+func (res *dirResource) createHandler(s *Server) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		body, ok := decodeObject(w, r)
+		if !ok {
+			return
+		}
+		id, err := res.create(s, body)
+		if err != nil {
+			writeProblem(w, r, err)
+			return
+		}
+		sn := s.store.Read()
+		rec, _ := res.get(sn, id)
+		w.Header().Set("Location", PrefixA+res.path+"/"+id)
+		writeJSON(w, http.StatusCreated, res.render(sn, rec))
+	}
+}
+
+func (res *dirResource) patchHandler(s *Server) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id := pathID(r)
+		if _, ok := res.get(s.store.Read(), id); !ok {
+			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
+			return
+		}
+		body, ok := decodeObject(w, r)
+		if !ok {
+			return
+		}
+		if err := res.patch(s, id, body); err != nil {
+			writeProblem(w, r, err)
+			return
+		}
+		sn := s.store.Read()
+		rec, ok := res.get(sn, id)
+		if !ok {
+			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
+			return
+		}
+		writeJSON(w, http.StatusOK, res.render(sn, rec))
+	}
+}
+
+func (res *dirResource) deleteHandler(s *Server) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id := pathID(r)
+		if _, ok := res.get(s.store.Read(), id); !ok {
+			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
+			return
+		}
+		if err := res.remove(s, id); err != nil {
+			writeProblem(w, r, err)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+func readBody(r *http.Request) ([]byte, error) {
+	b, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, fmt.Errorf("the request body could not be read")
+	}
+	return b, nil
+}
+
+// decodeObject reads a JSON object body (the contract has validated it) as
+// its members, so that an absent member and a null one can be told apart.
+func decodeObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, bool) {
+	var body map[string]json.RawMessage
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body == nil {
+		directoryError(w, r, http.StatusBadRequest, CodeBadRequest, "the request body is not a JSON object")
+		return nil, false
+	}
+	return body, true
+}
+
+// structRecord exposes a wire struct's JSON members to the search filter:
+// strings, booleans, integers (as int64), string lists, and nil for null.
+func structRecord(v any) search.Record {
+	rv := reflect.Indirect(reflect.ValueOf(v))
+	idx := jsonFields(rv.Type())
+	return search.RecordFunc(func(field string) (any, bool) {
+		i, ok := idx[field]
+		if !ok {
+			return nil, false
+		}
+		return plainValue(rv.Field(i))
+	})
+}
+
+var jsonFieldCache sync.Map // reflect.Type → map[string]int
+
+func jsonFields(t reflect.Type) map[string]int {
+	if m, ok := jsonFieldCache.Load(t); ok {
+		return m.(map[string]int)
+	}
+	m := map[string]int{}
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			m[name] = i
+		}
+	}
+	jsonFieldCache.Store(t, m)
+	return m
+}
+
+func plainValue(v reflect.Value) (any, bool) {
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil, false
+		}
+		v = v.Elem()
+	}
+	if t, ok := v.Interface().(time.Time); ok {
+		return t.UTC().Format(time.RFC3339Nano), true
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return v.String(), true
+	case reflect.Bool:
+		return v.Bool(), true
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		return v.Int(), true
+	case reflect.Slice:
+		out := make([]string, v.Len())
+		for i := range v.Len() {
+			out[i] = fmt.Sprint(v.Index(i).Interface())
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// searchFields derives a resource's searchable fields from the contract: the
+// members of its <Name>FilterFlags schema (every searchable field), typed by
+// the record schema <Name>.
+func searchFields(doc *openapi3.T, name string) (search.Fields, error) {
+	flags := doc.Components.Schemas[name+"FilterFlags"]
+	rec := doc.Components.Schemas[name]
+	if flags == nil || rec == nil {
+		return nil, fmt.Errorf("contract directory has no %sFilterFlags or %s schema", name, name)
+	}
+	fields := search.Fields{}
+	for field := range flags.Value.Properties {
+		ps := rec.Value.Properties[field]
+		if ps == nil {
+			return nil, fmt.Errorf("contract directory: %s has no property %q that %sFilterFlags names", name, field, name)
+		}
+		f := search.Field{Name: field, Nullable: ps.Value.Nullable}
+		sch := ps.Value
+		if len(sch.AllOf) == 1 {
+			sch = sch.AllOf[0].Value
+		}
+		switch {
+		case sch.Type.Is(openapi3.TypeArray):
+			f.Kind = search.StringList
+			if sch.Items != nil && sch.Items.Value.Format == "uuid" {
+				f.Kind = search.UUIDList
+			}
+		case sch.Type.Is(openapi3.TypeBoolean):
+			f.Kind = search.Bool
+		case sch.Type.Is(openapi3.TypeInteger):
+			f.Kind = search.Int
+		case len(sch.Enum) > 0:
+			f.Kind = search.Enum
+			for _, e := range sch.Enum {
+				f.Enum = append(f.Enum, fmt.Sprint(e))
+			}
+		case sch.Format == "uuid":
+			f.Kind = search.UUID
+		case sch.Format == "date":
+			f.Kind = search.Date
+		case sch.Format == "date-time":
+			f.Kind = search.DateTime
+		default:
+			f.Kind = search.String
+		}
+		fields[field] = f
+	}
+	return fields, fields.Check()
+}
+
+// Helpers for reading the members of a validated request body.
+
+// member decodes body[key] into dst when present; it reports presence.
+func member(body map[string]json.RawMessage, key string, dst any) bool {
+	raw, ok := body[key]
+	if !ok {
+		return false
+	}
+	_ = json.Unmarshal(raw, dst) // the contract has validated the type
+	return true
+}
+
+// optString returns a nullable string member: nil for null or "".
+func optString(s *string) *string {
+	if s == nil || *s == "" {
+		return nil
+	}
+	return s
+}
+
+func strPtr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// today is the clock's date in Stockholm, where the service's days are.
+func (s *Server) today() model.Date {
+	return model.DateOf(s.now().In(stockholm))
+}
+
+var stockholm = func() *time.Location {
+	if loc, err := time.LoadLocation("Europe/Stockholm"); err == nil {
+		return loc
+	}
+	return time.FixedZone("CET", 3600)
+}()
+

@@ -1,0 +1,368 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/google/uuid"
+
+	"github.com/skolkit/skolkit/mockserver/store"
+	"github.com/skolkit/skolkit/model"
+)
+
+// DirectorySchool is a School of interface A: a school unit of the store.
+type DirectorySchool struct {
+	ID               string          `json:"id"`
+	Meta             model.Meta      `json:"meta"`
+	External         *model.External `json:"external"`
+	Title            string          `json:"title"`
+	UnitID           *string         `json:"unitID"`
+	UnitCode         *string         `json:"unitCode"`
+	CSNSchoolCode    *string         `json:"csnSchoolCode"`
+	MunicipalityCode *string         `json:"municipalityCode"`
+	SchoolType       string          `json:"schoolType"`
+}
+
+// directorySchoolType is the one school form interface A shows for a unit's
+// school forms: GY for an upper-secondary school, GR for a compulsory school
+// (or preschool class), FS otherwise.
+func directorySchoolType(types []model.SchoolType) string {
+	switch {
+	case slices.Contains(types, model.SchoolTypeGY):
+		return "GY"
+	case slices.Contains(types, model.SchoolTypeGR), slices.Contains(types, model.SchoolTypeFKLASS):
+		return "GR"
+	default:
+		return "FS"
+	}
+}
+
+func renderSchool(o *model.Organisation) DirectorySchool {
+	x := o.Directory
+	return DirectorySchool{
+		ID: o.ID, Meta: o.Meta, External: x.External, Title: o.DisplayName, UnitID: x.UnitID,
+		UnitCode: strPtr(o.SchoolUnitCode), CSNSchoolCode: x.CSNSchoolCode, MunicipalityCode: strPtr(o.MunicipalityCode),
+		SchoolType: x.SchoolType,
+	}
+}
+
+func (s *Server) schoolResource() *dirResource {
+	return &dirResource{
+		name: "school", path: "/school", scope: "school", schema: "School", canSearch: true,
+		scan: func(sn *store.Snapshot, fn func(any) bool) {
+			_ = sn.Scan(store.TableOrganisations, store.IndexSchoolsByCreated, "", fn)
+		},
+		get: func(sn *store.Snapshot, id string) (any, bool) {
+			o, ok := sn.Organisation(id)
+			return o, ok && o.Directory != nil
+		},
+		render: func(_ *store.Snapshot, rec any) any { return renderSchool(rec.(*model.Organisation)) },
+		create: func(s *Server, body map[string]json.RawMessage) (string, error) {
+			o := model.Organisation{ID: uuid.NewString(), OrganisationType: model.OrganisationTypeSchoolUnit, Directory: &model.SchoolExtra{}}
+			applySchool(&o, body)
+			o.SchoolTypes = []model.SchoolType{model.SchoolType(o.Directory.SchoolType)}
+			return o.ID, s.store.Write(func(w *store.Writer) error {
+				// A new school belongs to the organiser, when there is one.
+				_ = w.Read().Scan(store.TableOrganisations, store.IndexOrganisationType, string(model.OrganisationTypeOrganiser), func(obj any) bool {
+					o.ParentOrganisation = &model.ObjectReference{ID: obj.(*model.Organisation).ID}
+					return false
+				})
+				_, _, err := w.PutOrganisation(o)
+				return err
+			})
+		},
+		patch: func(s *Server, id string, body map[string]json.RawMessage) error {
+			return s.store.Write(func(w *store.Writer) error {
+				cur, ok := w.Read().Organisation(id)
+				if !ok || cur.Directory == nil {
+					return store.ErrNotFound
+				}
+				o := *cur
+				x := *cur.Directory
+				o.Directory = &x
+				applySchool(&o, body)
+				_, _, err := w.PutOrganisation(o)
+				return err
+			})
+		},
+	}
+}
+
+// applySchool copies the members present in a validated School body.
+func applySchool(o *model.Organisation, body map[string]json.RawMessage) {
+	x := o.Directory
+	var str *string
+	if member(body, "title", &str) {
+		o.DisplayName = deref(str)
+	}
+	if member(body, "schoolType", &str) {
+		x.SchoolType = deref(str)
+	}
+	str = nil
+	if member(body, "unitCode", &str) {
+		o.SchoolUnitCode = deref(str)
+	}
+	str = nil
+	if member(body, "municipalityCode", &str) {
+		o.MunicipalityCode = deref(str)
+	}
+	str = nil
+	if member(body, "unitID", &str) {
+		x.UnitID = optString(str)
+	}
+	str = nil
+	if member(body, "csnSchoolCode", &str) {
+		x.CSNSchoolCode = optString(str)
+	}
+	var ext *model.External
+	if member(body, "external", &ext) {
+		x.External = ext
+	}
+}
+
+// DirectoryGroup is a Group of interface A: a group of the store.
+type DirectoryGroup struct {
+	ID           string          `json:"id"`
+	Meta         model.Meta      `json:"meta"`
+	External     *model.External `json:"external"`
+	SchoolID     string          `json:"schoolID"`
+	Category     string          `json:"category"`
+	Title        string          `json:"title"`
+	Types        []string        `json:"types"`
+	ModeratorIDs []string        `json:"moderatorIDs"`
+	MemberIDs    []string        `json:"memberIDs"`
+}
+
+// Interface-A group categories and types.
+const (
+	groupCategoryEducation = "Education"
+	groupCategoryOther     = "Other"
+	groupTypeClass         = "Class"
+	groupTypeChildcare     = "Childcare"
+	groupTypeMentor        = "Mentor"
+)
+
+// directoryGroupView derives interface A's category and types from an SS
+// 12000 group type, for groups that were not written through interface A.
+func directoryGroupView(t model.GroupType) (category string, types []string) {
+	switch t {
+	case model.GroupTypeClass:
+		return groupCategoryEducation, []string{groupTypeClass}
+	case model.GroupTypeDepartment:
+		return groupCategoryOther, []string{groupTypeChildcare}
+	case model.GroupTypeMentor:
+		return groupCategoryEducation, []string{groupTypeMentor}
+	case model.GroupTypeTeaching, model.GroupTypeTest, model.GroupTypeSchedule:
+		return groupCategoryEducation, []string{}
+	default:
+		return groupCategoryOther, []string{}
+	}
+}
+
+// registerGroupType is the SS 12000 group type of an interface-A group:
+// the first of its types that has one, else by category.
+func registerGroupType(category string, types []string) model.GroupType {
+	for _, t := range types {
+		switch t {
+		case groupTypeClass:
+			return model.GroupTypeClass
+		case groupTypeChildcare:
+			return model.GroupTypeDepartment
+		case groupTypeMentor:
+			return model.GroupTypeMentor
+		}
+	}
+	if category == groupCategoryEducation {
+		return model.GroupTypeTeaching
+	}
+	return model.GroupTypeOther
+}
+
+func renderGroup(g *model.Group) DirectoryGroup {
+	out := DirectoryGroup{ID: g.ID, Meta: g.Meta, SchoolID: g.Organisation.ID, Title: g.DisplayName, MemberIDs: []string{}, ModeratorIDs: []string{}}
+	for _, m := range g.GroupMemberships {
+		out.MemberIDs = append(out.MemberIDs, m.Person.ID)
+	}
+	if x := g.Directory; x != nil {
+		out.External, out.Category, out.Types = x.External, x.Category, slices.Clone(x.Types)
+		out.ModeratorIDs = append(out.ModeratorIDs, x.ModeratorIDs...)
+	} else {
+		out.Category, out.Types = directoryGroupView(g.GroupType)
+	}
+	return out
+}
+
+func (s *Server) groupResource() *dirResource {
+	return &dirResource{
+		name: "group", path: "/group", scope: "group", schema: "Group", canSearch: true, canDelete: true,
+		scan: func(sn *store.Snapshot, fn func(any) bool) {
+			_ = sn.Scan(store.TableGroups, store.IndexGroupsByCreated, "", fn)
+		},
+		get: func(sn *store.Snapshot, id string) (any, bool) {
+			return sn.Group(id)
+		},
+		render: func(_ *store.Snapshot, rec any) any { return renderGroup(rec.(*model.Group)) },
+		create: func(s *Server, body map[string]json.RawMessage) (string, error) {
+			g := model.Group{ID: uuid.NewString(), StartDate: s.today(), Directory: &model.GroupExtra{Category: groupCategoryOther, Types: []string{}, ModeratorIDs: []string{}}}
+			var schoolID string
+			member(body, "schoolID", &schoolID)
+			g.Organisation = model.ObjectReference{ID: schoolID}
+			return g.ID, s.store.Write(func(w *store.Writer) error {
+				if err := applyGroup(w.Read(), &g, body); err != nil {
+					return err
+				}
+				_, _, err := w.PutGroup(g)
+				return err
+			})
+		},
+		patch: func(s *Server, id string, body map[string]json.RawMessage) error {
+			return s.store.Write(func(w *store.Writer) error {
+				cur, ok := w.Read().Group(id)
+				if !ok {
+					return store.ErrNotFound
+				}
+				g := *cur
+				if cur.Directory == nil {
+					cat, types := directoryGroupView(cur.GroupType)
+					g.Directory = &model.GroupExtra{Category: cat, Types: types, ModeratorIDs: []string{}}
+				} else {
+					x := *cur.Directory
+					g.Directory = &x
+				}
+				if err := applyGroup(w.Read(), &g, body); err != nil {
+					return err
+				}
+				_, _, err := w.PutGroup(g)
+				return err
+			})
+		},
+		remove: func(s *Server, id string) error { return s.store.Delete(store.TableGroups, id) },
+	}
+}
+
+// applyGroup copies the members present in a validated Group body and checks
+// what it refers to: the school, the members and the moderators.
+func applyGroup(sn *store.Snapshot, g *model.Group, body map[string]json.RawMessage) error {
+	x := g.Directory
+	var problems []fieldProblem
+	if o, ok := sn.Organisation(g.Organisation.ID); !ok || o.Directory == nil {
+		problems = append(problems, fieldProblem{Field: "/schoolID", Message: fmt.Sprintf("no school with id %s", g.Organisation.ID)})
+	}
+	var title string
+	if member(body, "title", &title) {
+		g.DisplayName = title
+	}
+	var ext *model.External
+	if member(body, "external", &ext) {
+		x.External = ext
+	}
+	typesChanged := member(body, "category", &x.Category)
+	if member(body, "types", &x.Types) {
+		typesChanged = true
+	}
+	if typesChanged || g.GroupType == "" {
+		g.GroupType = registerGroupType(x.Category, x.Types)
+	}
+	checkPersons := func(field string, ids []string) {
+		for i, id := range ids {
+			if _, ok := sn.Person(id); !ok {
+				problems = append(problems, fieldProblem{Field: fmt.Sprintf("/%s/%d", field, i), Message: fmt.Sprintf("no person with id %s", id)})
+			}
+		}
+	}
+	var ids []string
+	if member(body, "moderatorIDs", &ids) {
+		checkPersons("moderatorIDs", ids)
+		x.ModeratorIDs = ids
+	}
+	ids = nil
+	if member(body, "memberIDs", &ids) {
+		checkPersons("memberIDs", ids)
+		// Members who stay keep their membership period.
+		var ms []model.GroupMembership
+		for _, id := range ids {
+			m := model.GroupMembership{Person: model.PersonReference{ID: id}}
+			for _, old := range g.GroupMemberships {
+				if old.Person.ID == id {
+					m = old
+				}
+			}
+			ms = append(ms, m)
+		}
+		g.GroupMemberships = ms
+	}
+	if len(problems) > 0 {
+		return unprocessable(problems...)
+	}
+	return nil
+}
+
+// directoryEndpoints builds every interface-A and export endpoint.
+func (s *Server) directoryEndpoints() ([]endpoint, error) {
+	var eps []endpoint
+	for _, res := range s.directoryResources() {
+		if res.canSearch {
+			f, err := searchFields(s.contract.Doc("directory"), res.schema)
+			if err != nil {
+				return nil, err
+			}
+			res.fields = f
+		}
+		eps = append(eps, res.endpoints(s)...)
+	}
+	return eps, nil
+}
+
+func (s *Server) directoryResources() []*dirResource {
+	return []*dirResource{s.schoolResource(), s.groupResource()}
+}
+
+// prepareDirectory gives generated records their interface-A view: school
+// units become Schools, preschool placements StudentPlacements, and persons
+// get the roles their records imply.
+func prepareDirectory(ds *store.Dataset) {
+	for i := range ds.Organisations {
+		o := &ds.Organisations[i]
+		if o.OrganisationType == model.OrganisationTypeSchoolUnit && o.Directory == nil {
+			o.Directory = &model.SchoolExtra{SchoolType: directorySchoolType(o.SchoolTypes)}
+		}
+	}
+	roles := map[string][]model.PersonRole{}
+	add := func(id string, r model.PersonRole) {
+		if !slices.Contains(roles[id], r) {
+			roles[id] = append(roles[id], r)
+		}
+	}
+	for i := range ds.Placements {
+		p := &ds.Placements[i]
+		add(p.Child.ID, model.RoleStudent)
+		if p.SchoolType == model.SchoolTypeFS && p.Directory == nil {
+			p.Directory = &model.PlacementExtra{SchoolType: "FS"}
+		}
+	}
+	for _, p := range ds.Persons {
+		if len(p.Enrolments) > 0 {
+			add(p.ID, model.RoleStudent)
+		}
+		for _, r := range p.Responsibles {
+			add(r.Person.ID, model.RoleGuardian)
+		}
+	}
+	for _, ev := range ds.CalendarEvents {
+		add(ev.Teacher.ID, model.RoleEmployee)
+	}
+	for _, g := range ds.Groups {
+		if g.GroupType == model.GroupTypeStaff {
+			for _, m := range g.GroupMemberships {
+				add(m.Person.ID, model.RoleEmployee)
+			}
+		}
+	}
+	for i := range ds.Persons {
+		p := &ds.Persons[i]
+		if p.Directory == nil {
+			p.Directory = &model.PersonExtra{Roles: roles[p.ID]}
+		}
+	}
+}

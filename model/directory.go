@@ -1,0 +1,65 @@
+package model
+
+import "time"
+
+// Directory extensions: the attributes that interface A (the directory API)
+// has and interface B does not. They hang off the shared records, never
+// appear on interface B's wire (json:"-" on the owning field), and are
+// documented field by field in docs/decisions.md ("One store, two views").
+
+// External identifies a record in the system it came from.
+type External struct {
+	Source   *string `json:"source"`
+	SourceID *string `json:"sourceID"`
+}
+
+// SchoolExtra holds a school unit's interface-A attributes.
+type SchoolExtra struct {
+	External      *External `json:"external,omitempty"`
+	UnitID        *string   `json:"unitID,omitempty"`
+	CSNSchoolCode *string   `json:"csnSchoolCode,omitempty"`
+	// SchoolType is the one school form interface A shows (GR, GY or FS).
+	SchoolType string `json:"schoolType"`
+}
+
+// GroupExtra holds a group's interface-A attributes.
+type GroupExtra struct {
+	External     *External `json:"external,omitempty"`
+	Category     string    `json:"category"`
+	Types        []string  `json:"types"`
+	ModeratorIDs []string  `json:"moderatorIDs"`
+}
+
+// PersonRole is a role a person has in interface A.
+type PersonRole string
+
+// Person roles.
+const (
+	RoleStudent  PersonRole = "student"
+	RoleEmployee PersonRole = "employee"
+	RoleGuardian PersonRole = "guardian"
+)
+
+// PersonExtra holds a person's interface-A attributes.
+type PersonExtra struct {
+	Roles             []PersonRole `json:"roles"`
+	External          *External    `json:"external,omitempty"`
+	IdentityTemporary bool         `json:"identityTemporary"`
+}
+
+// PlacementExtra holds a student placement's interface-A attributes. A
+// placement with an Extra is a StudentPlacement in interface A.
+type PlacementExtra struct {
+	External                       *External  `json:"external,omitempty"`
+	SchoolType                     string     `json:"schoolType"`
+	SchoolYear                     *string    `json:"schoolYear"`
+	HasChildcare                   bool       `json:"hasChildcare"`
+	MotherTongue                   *string    `json:"motherTongue"`
+	ModernLanguageAlternative      *string    `json:"modernLanguageAlternative"`
+	SwedishAsSecondLanguage        bool       `json:"swedishAsSecondLanguage"`
+	MotherTongueParticipates       bool       `json:"motherTongueParticipates"`
+	ModernLanguageInSchoolChoice   *string    `json:"modernLanguageInSchoolChoice"`
+	ModernLanguageInLanguageChoice *string    `json:"modernLanguageInLanguageChoice"`
+	ArchiveYear                    *string    `json:"archiveYear"`
+	ArchivedAt                     *time.Time `json:"archivedAt"`
+}
