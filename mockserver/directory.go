@@ -622,4 +622,3 @@ var stockholm = func() *time.Location {
 	}
 	return time.FixedZone("CET", 3600)
 }()
-

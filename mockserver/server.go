@@ -109,15 +109,15 @@ func New(opts Options) (*Server, error) {
 		now = time.Now
 	}
 	s := &Server{
-		contract: contract,
-		clients:  map[string]Client{},
-		tokens:   newTokenTable(),
-		tokenTTL: time.Duration(sc.Lifetime()) * time.Second,
-		now:      now,
-		log:      opts.Logger,
-		scenario: sc,
-		pageKey:  make([]byte, 32),
-		limiter:  newRateLimiter(rateWindow),
+		contract:  contract,
+		clients:   map[string]Client{},
+		tokens:    newTokenTable(),
+		tokenTTL:  time.Duration(sc.Lifetime()) * time.Second,
+		now:       now,
+		log:       opts.Logger,
+		scenario:  sc,
+		pageKey:   make([]byte, 32),
+		limiter:   newRateLimiter(rateWindow),
 		listShape: ListShapeData,
 	}
 	if opts.TokenTTL > 0 {
