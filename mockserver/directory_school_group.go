@@ -181,8 +181,12 @@ func registerGroupType(category string, types []string) model.GroupType {
 
 func renderGroup(g *model.Group) DirectoryGroup {
 	out := DirectoryGroup{ID: g.ID, Meta: g.Meta, SchoolID: g.Organisation.ID, Title: g.DisplayName, MemberIDs: []string{}, ModeratorIDs: []string{}}
+	// A person may hold several membership periods; memberIDs names each
+	// member once.
 	for _, m := range g.GroupMemberships {
-		out.MemberIDs = append(out.MemberIDs, m.Person.ID)
+		if !slices.Contains(out.MemberIDs, m.Person.ID) {
+			out.MemberIDs = append(out.MemberIDs, m.Person.ID)
+		}
 	}
 	if x := g.Directory; x != nil {
 		out.External, out.Category, out.Types = x.External, x.Category, slices.Clone(x.Types)
@@ -279,16 +283,18 @@ func applyGroup(sn *store.Snapshot, g *model.Group, body map[string]json.RawMess
 	ids = nil
 	if member(body, "memberIDs", &ids) {
 		checkPersons("memberIDs", ids)
-		// Members who stay keep their membership period.
+		// Members who stay keep their membership periods.
 		var ms []model.GroupMembership
 		for _, id := range ids {
-			m := model.GroupMembership{Person: model.PersonReference{ID: id}}
+			kept := false
 			for _, old := range g.GroupMemberships {
 				if old.Person.ID == id {
-					m = old
+					ms, kept = append(ms, old), true
 				}
 			}
-			ms = append(ms, m)
+			if !kept {
+				ms = append(ms, model.GroupMembership{Person: model.PersonReference{ID: id}})
+			}
 		}
 		g.GroupMemberships = ms
 	}

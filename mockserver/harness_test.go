@@ -236,3 +236,7 @@ func checkResponse(t testing.TB, c *openapi.Contract, res *result) {
 	})
 	require.NoError(t, err, "response does not match the contract: %s", res)
 }
+
+func decodeBody(resp *http.Response, v any) error {
+	return json.NewDecoder(resp.Body).Decode(v)
+}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/gorilla/mux"
 
-	"github.com/skolkit/skolkit/fixtures"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/openapi"
 	"github.com/skolkit/skolkit/scenarios"
@@ -48,7 +47,8 @@ type Options struct {
 	ClientID, ClientSecret string
 	// TokenTTL, when positive, replaces the scenario's token lifetime.
 	TokenTTL time.Duration
-	// Now is the server's clock; nil means time.Now.
+	// Now is the base of the server's clock; nil means time.Now. A scenario
+	// with a fixed clock stands still at its instant instead.
 	Now func() time.Time
 	// Logger receives one line per request at debug level and errors; nil
 	// discards.
@@ -70,6 +70,7 @@ type Server struct {
 	log      *slog.Logger
 	scenario *scenarios.Scenario
 	limiter  *rateLimiter
+	clock    *Clock
 	// listShape is how interface-A lists nest their items.
 	listShape string
 }
@@ -104,11 +105,10 @@ func New(opts Options) (*Server, error) {
 			sc.Clients[0].Secret = opts.ClientSecret
 		}
 	}
-	now := opts.Now
-	if now == nil {
-		now = time.Now
-	}
+	clock := NewClock(opts.Now, sc.Clock.Now)
+	now := clock.Now
 	s := &Server{
+		clock:     clock,
 		contract:  contract,
 		clients:   map[string]Client{},
 		tokens:    newTokenTable(),
@@ -134,7 +134,7 @@ func New(opts Options) (*Server, error) {
 		if slices.Contains(scopes, scenarios.ScopeAll) {
 			scopes = slices.Clone(AllScopes)
 		}
-		cl := Client{ID: c.ID, Secret: c.Secret, Scopes: scopes, RateLimit: DefaultRateLimit}
+		cl := Client{ID: c.ID, Secret: c.Secret, Scopes: scopes, RateLimit: c.Quota()}
 		s.clients[c.ID] = cl
 		if i == 0 {
 			s.first = cl
@@ -151,10 +151,7 @@ func New(opts Options) (*Server, error) {
 }
 
 func (s *Server) loadData(sc *scenarios.Scenario) error {
-	if sc.Generate.Profile == "none" {
-		return nil
-	}
-	ds, err := fixtures.Generate(fixtures.DefaultConfig(sc.Seed, s.now()))
+	ds, err := sc.Build(s.now())
 	if err != nil {
 		return fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
@@ -165,6 +162,9 @@ func (s *Server) loadData(sc *scenarios.Scenario) error {
 	}
 	return nil
 }
+
+// Clock returns the server's clock.
+func (s *Server) Clock() *Clock { return s.clock }
 
 // Store returns the server's store (for tests and the admin API).
 func (s *Server) Store() *store.Store { return s.store }

@@ -1,0 +1,557 @@
+package scenarios
+
+import (
+	"cmp"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/skolkit/skolkit/fixtures"
+	"github.com/skolkit/skolkit/model"
+)
+
+// profiles are the preset sizes of generated data, by name.
+var profiles = map[string]Generate{
+	// default is fixtures.DefaultConfig: four school units, about 350
+	// persons, 200 placements.
+	"default": {SchoolUnits: 4, Children: 60, Pupils: 80, Staff: 30, GuardiansPerChild: 2, Groups: 60,
+		Placements: 200, Syllabuses: 40, CalendarEvents: 300, Attendances: 300, Absences: 100},
+	// none generates nothing.
+	"none": {},
+	// large is 100 000 placements and about 20 000 persons.
+	"large": {SchoolUnits: 60, Children: 4000, Pupils: 4500, Staff: 1000, GuardiansPerChild: 2, Groups: 1500,
+		Placements: 100000, Syllabuses: 200, CalendarEvents: 20000, Attendances: 100000, Absences: 20000},
+}
+
+// Profile returns the counts of a named profile ("default", "none",
+// "large"), with Profile set to the name.
+func Profile(name string) (Generate, bool) {
+	g, ok := profiles[name]
+	g.Profile = name
+	return g, ok
+}
+
+// ProfileNames lists the profiles.
+func ProfileNames() []string {
+	names := make([]string, 0, len(profiles))
+	for n := range profiles {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Config returns the fixtures configuration of the counts.
+func (g Generate) Config(seed int64, now time.Time) fixtures.Config {
+	return fixtures.Config{
+		Seed: seed, Now: now,
+		SchoolUnits: g.SchoolUnits, Children: g.Children, Pupils: g.Pupils, Staff: g.Staff,
+		GuardiansPerChild: g.GuardiansPerChild, Groups: g.Groups, Placements: g.Placements,
+		Syllabuses: g.Syllabuses, CalendarEvents: g.CalendarEvents, Attendances: g.Attendances,
+		Absences: g.Absences,
+	}
+}
+
+// counts lists the count fields of g by their YAML key.
+func (g *Generate) counts() []struct {
+	key string
+	n   *int
+} {
+	return []struct {
+		key string
+		n   *int
+	}{
+		{"schoolUnits", &g.SchoolUnits}, {"children", &g.Children}, {"pupils", &g.Pupils},
+		{"staff", &g.Staff}, {"guardiansPerChild", &g.GuardiansPerChild}, {"groups", &g.Groups},
+		{"placements", &g.Placements}, {"syllabuses", &g.Syllabuses},
+		{"calendarEvents", &g.CalendarEvents}, {"attendances", &g.Attendances}, {"absences", &g.Absences},
+	}
+}
+
+// check validates the decoded scenario, reporting problems to d, and fills
+// in the defaults.
+func (sc *Scenario) check(d *decoder) {
+	if sc.Name == "" {
+		d.problem("name", "required")
+	}
+	if d.present("tokenLifetime") && sc.TokenLifetime <= 0 {
+		d.problem("tokenLifetime", "%d is not a positive number of seconds", sc.TokenLifetime)
+	}
+	if sc.ListShape == "" {
+		sc.ListShape = ListShapeData
+	}
+	seen := map[string]string{}
+	for i := range sc.Clients {
+		c := &sc.Clients[i]
+		p := fmt.Sprintf("clients[%d]", i)
+		if c.ID == "" {
+			d.problem(p+".id", "required")
+		} else if first, dup := seen[c.ID]; dup {
+			fn := d.at(first + ".id")
+			d.problem(p+".id", "duplicate client id %q (first at line %d:%d)", c.ID, fn.Line, fn.Column)
+		} else {
+			seen[c.ID] = p
+		}
+		if c.Secret == "" {
+			d.problem(p+".secret", "required")
+		}
+		for j, s := range c.Scopes {
+			if strings.TrimSpace(s) == "" {
+				d.problem(fmt.Sprintf("%s.scopes[%d]", p, j), "a scope cannot be empty")
+			}
+		}
+		switch {
+		case !d.present(p + ".rateLimit"):
+			c.RateLimit = DefaultRateLimit
+		case c.RateLimit < 1:
+			d.problem(p+".rateLimit", "%d is not a positive number of requests per hour", c.RateLimit)
+		}
+	}
+	sc.checkGenerate(d)
+	checkRecords(d, &sc.Records)
+	sc.checkBehaviours(d)
+}
+
+func (sc *Scenario) checkGenerate(d *decoder) {
+	g := &sc.Generate
+	if g.Profile == "" {
+		g.Profile = "default"
+	}
+	base, ok := profiles[g.Profile]
+	if !ok {
+		d.problem("generate.profile", "%q is not a profile; one of %s", g.Profile, strings.Join(ProfileNames(), ", "))
+		return
+	}
+	bad := false
+	baseCounts := base.counts()
+	for i, c := range g.counts() {
+		p := "generate." + c.key
+		if !d.present(p) {
+			*c.n = *baseCounts[i].n
+			continue
+		}
+		switch {
+		case d.failed[p]:
+			bad = true
+		case *c.n < 0:
+			d.problem(p, "%d is negative", *c.n)
+			bad = true
+		case c.key == "guardiansPerChild" && *c.n > fixtures.MaxGuardiansPerChild:
+			d.problem(p, "%d is more than %d", *c.n, fixtures.MaxGuardiansPerChild)
+			bad = true
+		}
+	}
+	if bad {
+		return
+	}
+	if err := g.Config(sc.Seed, time.Unix(0, 0)).Validate(); err != nil {
+		d.problem("generate", "%s", strings.TrimPrefix(err.Error(), fixtures.ErrInvalidConfig.Error()+": "))
+	}
+}
+
+func (sc *Scenario) checkBehaviours(d *decoder) {
+	b := &sc.Behaviours
+	for i := range b.Latency {
+		p := fmt.Sprintf("behaviours.latency[%d]", i)
+		if !d.present(p + ".route") {
+			d.problem(p+".route", "required")
+		}
+		if !d.present(p + ".delay") {
+			d.problem(p+".delay", "required")
+		}
+	}
+	for i, f := range b.Faults {
+		p := fmt.Sprintf("behaviours.faults[%d]", i)
+		if !d.present(p + ".route") {
+			d.problem(p+".route", "required")
+		}
+		switch {
+		case !d.present(p + ".status"):
+			d.problem(p+".status", "required")
+		case f.Status < 200 || f.Status > 599:
+			d.problem(p+".status", "%d is not an HTTP status from 200 to 599", f.Status)
+		}
+		var firing []string
+		for _, k := range []string{"everyNth", "firstN", "probability"} {
+			if d.present(p + "." + k) {
+				firing = append(firing, k)
+			}
+		}
+		if len(firing) > 1 {
+			d.problem(p+"."+firing[1], "give at most one of everyNth, firstN and probability (also has %s)", firing[0])
+		}
+		if d.present(p+".everyNth") && f.EveryNth < 1 {
+			d.problem(p+".everyNth", "%d is less than 1", f.EveryNth)
+		}
+		if d.present(p+".firstN") && f.FirstN < 1 {
+			d.problem(p+".firstN", "%d is less than 1", f.FirstN)
+		}
+		if f.Probability != nil && (*f.Probability < 0 || *f.Probability > 1) {
+			d.problem(p+".probability", "%v is not a probability from 0 to 1", *f.Probability)
+		}
+		for k := range f.Headers {
+			if !reHeaderName.MatchString(k) {
+				d.problem(p+".headers."+k, "%q is not an HTTP header name", k)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for i, name := range b.Deviations {
+		p := fmt.Sprintf("behaviours.deviations[%d]", i)
+		switch {
+		case seen[name]:
+			d.problem(p, "deviation %q is listed twice", name)
+		case KnownDeviations[name] == "":
+			d.problem(p, "unknown deviation %q; known: %s", name, knownDeviationNames())
+		}
+		seen[name] = true
+	}
+}
+
+var reHeaderName = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+
+func knownDeviationNames() string {
+	if len(KnownDeviations) == 0 {
+		return "(none yet)"
+	}
+	names := make([]string, 0, len(KnownDeviations))
+	for n := range KnownDeviations {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// Record kinds, as aliases name them in messages.
+type recordKind string
+
+const (
+	kindOrganiser     recordKind = "organiser"
+	kindSchool        recordKind = "school"
+	kindPerson        recordKind = "person"
+	kindGroup         recordKind = "group"
+	kindPlacement     recordKind = "placement"
+	kindSyllabus      recordKind = "syllabus"
+	kindCalendarEvent recordKind = "calendar event"
+	kindAttendance    recordKind = "attendance record"
+	kindAbsence       recordKind = "absence record"
+)
+
+var reAlias = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}_.-]*$`)
+
+// recordChecker checks the explicit records: aliases, ids, references,
+// required fields, dates and ranges.
+type recordChecker struct {
+	d       *decoder
+	aliases map[string]aliasDef
+	ids     map[string]string // explicit id -> path of its record
+}
+
+type aliasDef struct {
+	kind recordKind
+	path string
+}
+
+func checkRecords(d *decoder, r *Records) {
+	c := &recordChecker{d: d, aliases: map[string]aliasDef{}, ids: map[string]string{}}
+	// First every alias and id, in file order, so that references may point
+	// forwards and a duplicate is reported where it repeats.
+	type def struct {
+		kind            recordKind
+		path, alias, id string
+		needAlias       bool
+	}
+	var defs []def
+	add := func(kind recordKind, list string, i int, alias, id string, needAlias bool) {
+		defs = append(defs, def{kind, fmt.Sprintf("records.%s[%d]", list, i), alias, id, needAlias})
+	}
+	for i, o := range r.Organisers {
+		add(kindOrganiser, "organisers", i, o.Alias, o.ID, true)
+	}
+	for i, s := range r.Schools {
+		add(kindSchool, "schools", i, s.Alias, s.ID, true)
+	}
+	for i, p := range r.Persons {
+		add(kindPerson, "persons", i, p.Alias, p.ID, true)
+	}
+	for i, g := range r.Groups {
+		add(kindGroup, "groups", i, g.Alias, g.ID, true)
+	}
+	for i, p := range r.Placements {
+		add(kindPlacement, "placements", i, p.Alias, p.ID, false)
+	}
+	for i, s := range r.Syllabuses {
+		add(kindSyllabus, "syllabuses", i, s.Alias, s.ID, false)
+	}
+	for i, e := range r.CalendarEvents {
+		add(kindCalendarEvent, "calendarEvents", i, e.Alias, e.ID, false)
+	}
+	for i, a := range r.Attendances {
+		add(kindAttendance, "attendances", i, a.Alias, a.ID, false)
+	}
+	for i, a := range r.Absences {
+		add(kindAbsence, "absences", i, a.Alias, a.ID, false)
+	}
+	slices.SortStableFunc(defs, func(a, b def) int {
+		na, nb := d.at(a.path), d.at(b.path)
+		return cmp.Or(cmp.Compare(na.Line, nb.Line), cmp.Compare(na.Column, nb.Column))
+	})
+	for _, df := range defs {
+		c.define(df.kind, df.path, df.alias, df.id, df.needAlias)
+	}
+
+	for i, o := range r.Organisers {
+		p := fmt.Sprintf("records.organisers[%d]", i)
+		c.required(p+".displayName", o.DisplayName)
+		c.period(p, o.StartDate, o.EndDate)
+	}
+	codes := map[string]string{}
+	for i, s := range r.Schools {
+		p := fmt.Sprintf("records.schools[%d]", i)
+		c.required(p+".displayName", s.DisplayName)
+		if s.SchoolUnitCode != "" {
+			if !reSchoolUnitCode.MatchString(s.SchoolUnitCode) {
+				d.problem(p+".schoolUnitCode", "%q is not a school unit code of 8 digits", s.SchoolUnitCode)
+			} else if first, dup := codes[s.SchoolUnitCode]; dup {
+				d.problem(p+".schoolUnitCode", "school unit code %s is also used by %s", s.SchoolUnitCode, first)
+			} else {
+				codes[s.SchoolUnitCode] = p
+			}
+		}
+		if s.Organiser != "" {
+			c.ref(p+".organiser", s.Organiser, kindOrganiser)
+		}
+		c.period(p, s.StartDate, s.EndDate)
+	}
+	civic := map[string]string{}
+	for i := range r.Persons {
+		c.person(fmt.Sprintf("records.persons[%d]", i), &r.Persons[i], civic)
+	}
+	for i, g := range r.Groups {
+		p := fmt.Sprintf("records.groups[%d]", i)
+		c.required(p+".displayName", g.DisplayName)
+		c.required(p+".groupType", string(g.GroupType))
+		c.requiredRef(p+".organisation", g.Organisation, kindSchool, kindOrganiser)
+		c.required(p+".startDate", string(g.StartDate))
+		c.period(p, g.StartDate, g.EndDate)
+		members := map[string]bool{}
+		for j, m := range g.Members {
+			mp := fmt.Sprintf("%s.members[%d]", p, j)
+			if c.requiredRef(mp+".person", m.Person, kindPerson) {
+				if members[m.Person] {
+					d.problem(mp+".person", "%q is a member twice", m.Person)
+				}
+				members[m.Person] = true
+			}
+			c.period(mp, m.StartDate, m.EndDate)
+		}
+	}
+	for i, pl := range r.Placements {
+		p := fmt.Sprintf("records.placements[%d]", i)
+		c.requiredRef(p+".child", pl.Child, kindPerson)
+		c.requiredRef(p+".placedAt", pl.PlacedAt, kindSchool)
+		if pl.Group != "" {
+			c.ref(p+".group", pl.Group, kindGroup)
+		}
+		for j, o := range pl.Owners {
+			c.ref(fmt.Sprintf("%s.owners[%d]", p, j), o, kindPerson)
+		}
+		if c.required(p+".schoolType", string(pl.SchoolType)) && !slices.Contains(model.PlacementSchoolTypes, pl.SchoolType) {
+			d.problem(p+".schoolType", "%q is not a school type of placements; one of FS, FTH, OPPFTH", pl.SchoolType)
+		}
+		c.required(p+".startDate", string(pl.StartDate))
+		c.period(p, pl.StartDate, pl.EndDate)
+		if h := pl.MaxWeeklyScheduleHours; h != nil && (*h < 0 || *h > 7*24) {
+			d.problem(p+".maxWeeklyScheduleHours", "%d is not a number of hours in a week", *h)
+		}
+	}
+	for i, s := range r.Syllabuses {
+		p := fmt.Sprintf("records.syllabuses[%d]", i)
+		c.required(p+".schoolType", string(s.SchoolType))
+		c.required(p+".subjectName", s.SubjectName)
+		c.schoolYear(p+".startSchoolYear", s.StartSchoolYear)
+		c.schoolYear(p+".endSchoolYear", s.EndSchoolYear)
+		if s.StartSchoolYear != nil && s.EndSchoolYear != nil && *s.EndSchoolYear < *s.StartSchoolYear {
+			d.problem(p+".endSchoolYear", "%d is before startSchoolYear %d", *s.EndSchoolYear, *s.StartSchoolYear)
+		}
+		if s.Points != nil && *s.Points < 0 {
+			d.problem(p+".points", "%d is negative", *s.Points)
+		}
+	}
+	for i, e := range r.CalendarEvents {
+		p := fmt.Sprintf("records.calendarEvents[%d]", i)
+		c.required(p+".title", e.Title)
+		c.requiredRef(p+".organisation", e.Organisation, kindSchool)
+		c.requiredRef(p+".group", e.Group, kindGroup)
+		c.requiredRef(p+".syllabus", e.Syllabus, kindSyllabus)
+		c.requiredRef(p+".teacher", e.Teacher, kindPerson)
+		c.interval(p, e.StartTime, e.EndTime)
+	}
+	for i, a := range r.Attendances {
+		p := fmt.Sprintf("records.attendances[%d]", i)
+		c.requiredRef(p+".calendarEvent", a.CalendarEvent, kindCalendarEvent)
+		c.requiredRef(p+".student", a.Student, kindPerson)
+		if a.Reporter != "" {
+			c.ref(p+".reporter", a.Reporter, kindPerson)
+		}
+		for _, m := range []struct {
+			key string
+			n   *int
+		}{
+			{"attendanceMinutes", a.AttendanceMinutes}, {"validAbsenceMinutes", a.ValidAbsenceMinutes},
+			{"invalidAbsenceMinutes", a.InvalidAbsenceMinutes}, {"otherAttendanceMinutes", a.OtherAttendanceMinutes},
+		} {
+			if m.n != nil && *m.n < 0 {
+				d.problem(p+"."+m.key, "%d is negative", *m.n)
+			}
+		}
+	}
+	for i, a := range r.Absences {
+		p := fmt.Sprintf("records.absences[%d]", i)
+		c.requiredRef(p+".student", a.Student, kindPerson)
+		c.requiredRef(p+".organisation", a.Organisation, kindSchool)
+		c.required(p+".registrationDate", string(a.RegistrationDate))
+		c.required(p+".type", string(a.Type))
+		if a.RegisteredBy != "" {
+			c.ref(p+".registeredBy", a.RegisteredBy, kindPerson)
+		}
+		c.interval(p, a.StartTime, a.EndTime)
+	}
+}
+
+var reSchoolUnitCode = regexp.MustCompile(`^[0-9]{8}$`)
+
+func (c *recordChecker) person(p string, r *PersonRecord, civic map[string]string) {
+	d := c.d
+	c.required(p+".givenName", r.GivenName)
+	c.required(p+".familyName", r.FamilyName)
+	if r.CivicNo != nil {
+		cp := p + ".civicNo.value"
+		v := r.CivicNo.Value
+		switch {
+		case v == "":
+			d.problem(cp, "required")
+		case !fixtures.ValidCivicNo(v):
+			d.problem(cp, "%q is not a civic number: 12 characters YYYYMMDDNNNC without separators, a valid date "+
+				"(day + 60 for a coordination number) and a correct check digit, or a temporary number with letters "+
+				"in positions 9 and 10", v)
+		case civic[v] != "":
+			d.problem(cp, "civic number %s is also used by %s", v, civic[v])
+		default:
+			civic[v] = p
+		}
+	}
+	for j, e := range r.Enrolments {
+		ep := fmt.Sprintf("%s.enrolments[%d]", p, j)
+		c.requiredRef(ep+".school", e.School, kindSchool)
+		c.required(ep+".schoolType", string(e.SchoolType))
+		c.required(ep+".startDate", string(e.StartDate))
+		c.period(ep, e.StartDate, e.EndDate)
+		c.schoolYear(ep+".schoolYear", e.SchoolYear)
+	}
+	for j, resp := range r.Responsibles {
+		rp := fmt.Sprintf("%s.responsibles[%d]", p, j)
+		if c.requiredRef(rp+".person", resp.Person, kindPerson) && resp.Person == r.Alias {
+			d.problem(rp+".person", "%q cannot be responsible for themselves", resp.Person)
+		}
+	}
+}
+
+// define records the alias and explicit id of a record.
+func (c *recordChecker) define(kind recordKind, path, alias, id string, needAlias bool) {
+	d := c.d
+	switch {
+	case alias == "":
+		if needAlias && !d.failed[path+".alias"] {
+			d.problem(path+".alias", "required: other records refer to a %s by its alias", kind)
+		}
+	case !reAlias.MatchString(alias):
+		d.problem(path+".alias", "%q is not an alias: letters, digits, '_', '.' and '-', starting with a letter or digit", alias)
+	default:
+		if first, dup := c.aliases[alias]; dup {
+			fn := d.at(first.path + ".alias")
+			d.problem(path+".alias", "duplicate alias %q (first used by the %s at line %d:%d)", alias, first.kind, fn.Line, fn.Column)
+			return
+		}
+		c.aliases[alias] = aliasDef{kind: kind, path: path}
+	}
+	if id == "" {
+		return
+	}
+	if u, err := uuid.Parse(id); err != nil || u.String() != id {
+		d.problem(path+".id", "%q is not a UUID in lower-case hex with hyphens (like 5f0c7c1e-4a43-4f45-9e0a-1c2b3d4e5f60)", id)
+		return
+	}
+	if first, dup := c.ids[id]; dup {
+		d.problem(path+".id", "id %s is also the id of %s", id, first)
+		return
+	}
+	c.ids[id] = path
+}
+
+// required reports an empty required value; it returns whether the value is set.
+func (c *recordChecker) required(path, v string) bool {
+	if v == "" {
+		c.d.problem(path, "required")
+		return false
+	}
+	return true
+}
+
+// requiredRef checks a required reference; it returns whether it resolves.
+func (c *recordChecker) requiredRef(path, alias string, kinds ...recordKind) bool {
+	if !c.required(path, alias) {
+		return false
+	}
+	return c.ref(path, alias, kinds...)
+}
+
+// ref checks that alias names a record of one of the kinds.
+func (c *recordChecker) ref(path, alias string, kinds ...recordKind) bool {
+	def, ok := c.aliases[alias]
+	want := make([]string, len(kinds))
+	for i, k := range kinds {
+		want[i] = string(k)
+	}
+	switch {
+	case !ok:
+		c.d.problem(path, "no %s has the alias %q", strings.Join(want, " or "), alias)
+		return false
+	case !slices.Contains(kinds, def.kind):
+		c.d.problem(path, "%q is a %s, not a %s", alias, def.kind, strings.Join(want, " or "))
+		return false
+	}
+	return true
+}
+
+// period checks that an end date is not before its start date.
+func (c *recordChecker) period(path string, start, end model.Date) {
+	if start != "" && end != "" && end < start {
+		c.d.problem(path+".endDate", "%s is before startDate %s", end, start)
+	}
+}
+
+// interval checks a required start and end time, end not before start.
+func (c *recordChecker) interval(path string, start, end time.Time) {
+	d := c.d
+	if start.IsZero() {
+		d.problem(path+".startTime", "required")
+	}
+	if end.IsZero() {
+		d.problem(path+".endTime", "required")
+	}
+	if !start.IsZero() && !end.IsZero() && end.Before(start) {
+		d.problem(path+".endTime", "%s is before startTime %s", end.Format(time.RFC3339), start.Format(time.RFC3339))
+	}
+}
+
+func (c *recordChecker) schoolYear(path string, y *int) {
+	if y != nil && (*y < 0 || *y > 10) {
+		c.d.problem(path, "%d is not a school year from 0 to 10", *y)
+	}
+}
