@@ -31,6 +31,12 @@ const usage = `skolkit — a test kit for the Swedish school-data service (SS 12
 Usage:
   skolkit serve [flags]        run the mock server (skolkit serve -h for flags)
   skolkit spec [flags] [NAME]  print the embedded OpenAPI contract
+  skolkit conformance [flags]  test an implementation against the spec (skolkit conformance -h)
+  skolkit scenarios list       list the built-in scenarios and known deviations
+  skolkit scenarios validate FILE
+                               check a scenario file; every problem as file:line:col
+  skolkit generate --scenario NAME|FILE --out DIR
+                               write a scenario's data as JSON, one file per table
   skolkit help                 this text
 `
 
@@ -50,6 +56,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return serve(args[1:], stdout, stderr)
 	case "spec":
 		return spec(args[1:], stdout, stderr)
+	case "conformance":
+		return conformanceCmd(args[1:], stdout, stderr)
+	case "scenarios":
+		return scenariosCommand(args[1:], stdout, stderr)
+	case "generate":
+		return generateCommand(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/skolkit/skolkit/conformance"
+	"github.com/skolkit/skolkit/openapi"
+)
+
+const conformanceUsage = `Usage: skolkit conformance [flags]
+
+Sends the conformance suite to an implementation of the service and reports
+where it departs from the spec. Give the URLs of the surfaces to test; checks
+of a surface without a URL are skipped.
+
+  skolkit conformance --auth-url http://127.0.0.1:8080 \
+      --register-url http://127.0.0.1:8080/api/v1 \
+      --base-url http://127.0.0.1:8080/directory/v1 \
+      --client-id skolkit-client --report junit=conformance.xml
+
+The client secret is read from --client-secret or SKOLKIT_CLIENT_SECRET, is
+sent only to the token endpoint (and, with --legacy-auth, to interface A), and
+is never printed: reports show it as $CLIENT_SECRET and tokens as $TOKEN.
+
+Exit status: 0 when no check at the --fail-on severity failed, 1 when one
+did, 2 for usage errors and when the server could not be reached.
+
+Flags:
+`
+
+// multiFlag collects a repeatable flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(s string) error {
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*m = append(*m, p)
+		}
+	}
+	return nil
+}
+
+// reportFlag collects --report FORMAT=FILE.
+type reportFlag [][2]string
+
+func (r *reportFlag) String() string { return "" }
+func (r *reportFlag) Set(s string) error {
+	format, file, ok := strings.Cut(s, "=")
+	if !ok || file == "" || !slices.Contains(conformance.ReportFormats, format) {
+		return fmt.Errorf("want FORMAT=FILE with FORMAT one of %s", strings.Join(conformance.ReportFormats, ", "))
+	}
+	*r = append(*r, [2]string{format, file})
+	return nil
+}
+
+// idFlag collects --id KIND=UUID.
+type idFlag map[string][]string
+
+func (f idFlag) String() string { return "" }
+func (f idFlag) Set(s string) error {
+	kind, id, ok := strings.Cut(s, "=")
+	if !ok || id == "" {
+		return fmt.Errorf("want KIND=UUID with KIND one of %s", strings.Join(conformance.IDKinds, ", "))
+	}
+	f[kind] = append(f[kind], id)
+	return nil
+}
+
+func conformanceCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("skolkit conformance", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cfg conformance.Config
+	fs.StringVar(&cfg.BaseURL, "base-url", "", "interface A URL, e.g. http://host/directory/v1")
+	fs.StringVar(&cfg.RegisterURL, "register-url", "", "interface B URL, e.g. http://host/api/v1")
+	fs.StringVar(&cfg.AuthURL, "auth-url", "", "token base URL; the token endpoint is AUTH_URL/oauth/token")
+	fs.StringVar(&cfg.ExportURL, "export-url", "", "data export URL, e.g. http://host/data-export/v1")
+	fs.StringVar(&cfg.ClientID, "client-id", "", "client id (default: env SKOLKIT_CLIENT_ID)")
+	fs.StringVar(&cfg.ClientSecret, "client-secret", "", "client secret (default: env SKOLKIT_CLIENT_SECRET; prefer the environment, command lines are visible to other users)")
+	fs.BoolVar(&cfg.LegacyAuth, "legacy-auth", false, "authenticate interface A with the Client-ID and Client-Secret headers instead of a bearer token")
+	level := fs.String("level", "read", "read (safe against production data) or write (creates, changes and deletes only records it made, and removes them)")
+	var include, exclude multiFlag
+	fs.Var(&include, "include", "run only checks whose id matches `PATTERN` (glob like B.placements.*, or an id prefix); repeatable; opt-in checks must be named exactly")
+	fs.Var(&exclude, "exclude", "skip checks whose id matches `PATTERN`; repeatable")
+	fs.DurationVar(&cfg.Timeout, "timeout", conformance.DefaultTimeout, "timeout of each request")
+	fs.IntVar(&cfg.Concurrency, "concurrency", conformance.DefaultConcurrency, "checks run at once")
+	fs.IntVar(&cfg.MaxPages, "max-pages", conformance.DefaultMaxPages, "bound on the pages of every pageToken or offset walk")
+	specFile := fs.String("spec", "", "also validate every response against this OpenAPI `FILE` (YAML or JSON), matching operations by path relative to the surface URL")
+	var reports reportFlag
+	fs.Var(&reports, "report", "write a report: junit=FILE, json=FILE or html=FILE; repeatable")
+	failOn := fs.String("fail-on", "must", "exit 1 when a check of this severity or stronger fails: must or should")
+	ids := idFlag{}
+	fs.Var(ids, "id", "a record id for interface B's by-id checks: KIND=UUID with KIND syllabus, attendance, absence, group or placement; repeatable")
+	list := fs.Bool("list", false, "print the catalogue of checks and exit")
+	format := fs.String("format", "text", "format of --list: text, markdown or json")
+	quiet := fs.Bool("q", false, "no progress lines while the checks run")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, conformanceUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "skolkit conformance: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *list {
+		if err := conformance.WriteList(stdout, *format); err != nil {
+			fmt.Fprintf(stderr, "skolkit conformance: %v\n", err)
+			return 2
+		}
+		return 0
+	}
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "skolkit conformance: "+format+"\n", a...)
+		return 2
+	}
+	if cfg.ClientID == "" {
+		cfg.ClientID = os.Getenv("SKOLKIT_CLIENT_ID")
+	}
+	if cfg.ClientSecret == "" {
+		cfg.ClientSecret = os.Getenv("SKOLKIT_CLIENT_SECRET")
+	}
+	var err error
+	if cfg.Level, err = conformance.ParseLevel(*level); err != nil {
+		return usageErr("--level: %v", err)
+	}
+	if cfg.FailOn, err = conformance.ParseSeverity(*failOn); err != nil {
+		return usageErr("--fail-on: %v", err)
+	}
+	if cfg.Timeout <= 0 || cfg.Concurrency <= 0 || cfg.MaxPages <= 0 {
+		return usageErr("--timeout, --concurrency and --max-pages must be positive")
+	}
+	cfg.Include, cfg.Exclude, cfg.IDs = include, exclude, ids
+	if *specFile != "" {
+		doc, note, err := loadUserSpec(*specFile)
+		if err != nil {
+			return usageErr("--spec: %v", err)
+		}
+		cfg.UserSpec, cfg.UserSpecName = doc, *specFile
+		if note != "" {
+			cfg.Notes = append(cfg.Notes, "--spec "+*specFile+": "+note)
+		}
+	}
+	if !*quiet {
+		cfg.Progress = func(done, total int, r conformance.Result) {
+			fmt.Fprintln(stdout, conformance.ProgressLine(done, total, r))
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, err := conformance.Run(ctx, cfg)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	conformance.WriteConsole(stdout, rep)
+	for _, r := range reports {
+		if err := conformance.WriteReportFile(r[0], r[1], rep); err != nil {
+			return usageErr("--report %s=%s: %v", r[0], r[1], err)
+		}
+	}
+	return rep.ExitCode()
+}
+
+// loadUserSpec reads the --spec document. A document whose only defects are
+// invalid examples (the official SS 12000 one has some) is accepted, with a
+// note: examples play no part in validating responses.
+func loadUserSpec(file string) (*openapi3.T, string, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, "", err
+	}
+	doc, err := openapi.LoadFrom(openapi.Name(file), data)
+	if err == nil {
+		return doc, "", nil
+	}
+	strict := err
+	loader := openapi3.NewLoader()
+	loader.IsExternalRefsAllowed = false
+	doc, err = loader.LoadFromData(data)
+	if err != nil {
+		return nil, "", strict
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := doc.Validate(ctx, openapi3.DisableExamplesValidation()); err != nil {
+		return nil, "", strict
+	}
+	return doc, "the document has invalid examples; it is used with examples ignored", nil
+}

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skolkit/skolkit/model"
+	"github.com/skolkit/skolkit/scenarios"
+)
+
+// runScenarioCLI runs one command line and returns its exit code, stdout
+// and stderr.
+func runScenarioCLI(args ...string) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	code := run(args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func writeScenarioFile(t *testing.T, src string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "scenario.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
+	return path
+}
+
+func TestScenariosListNamesEveryBuiltinWithItsDescription(t *testing.T) {
+	code, out, errOut := runScenarioCLI("scenarios", "list")
+	require.Equal(t, 0, code, errOut)
+	for _, name := range scenarios.BuiltinNames() {
+		sc, err := scenarios.Builtin(name)
+		require.NoError(t, err)
+		assert.Regexp(t, `(?m)^`+name+` +`+regexpQuote(sc.Description)+`$`, out)
+	}
+	assert.Contains(t, out, "Deviations (behaviours.deviations): none yet.")
+}
+
+func regexpQuote(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`\.+*?()|[]{}^$`, r) {
+			b.WriteRune('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func TestScenariosValidatePrintsOKForAValidFile(t *testing.T) {
+	path := writeScenarioFile(t, "name: t\nclients: [{id: a, secret: b, scopes: [all]}]\ngenerate: {profile: none}\n")
+	code, out, errOut := runScenarioCLI("scenarios", "validate", path)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "ok\n", out)
+	assert.Empty(t, errOut)
+
+	code, out, _ = runScenarioCLI("scenarios", "validate", filepath.Join("..", "..", "scenarios", "builtin", "edge-cases.yaml"))
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "ok\n", out)
+}
+
+func TestScenariosValidatePrintsEveryProblemAndExits2(t *testing.T) {
+	path := writeScenarioFile(t, `name: t
+colck: real
+records:
+  placements:
+    - {child: nobody, placedAt: ekskolan, schoolType: GR, startDate: 2026-03-01, endDate: 2026-01-01}
+`)
+	code, out, errOut := runScenarioCLI("scenarios", "validate", path)
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Equal(t, path+`:2:1: colck: unknown key "colck"; did you mean "clock"?
+`+path+`:5:15: records.placements[0].child: no person has the alias "nobody"
+`+path+`:5:33: records.placements[0].placedAt: no school has the alias "ekskolan"
+`+path+`:5:55: records.placements[0].schoolType: "GR" is not a school type of placements; one of FS, FTH, OPPFTH
+`+path+`:5:91: records.placements[0].endDate: 2026-01-01 is before startDate 2026-03-01
+`, errOut)
+}
+
+func TestScenariosValidateReportsProblemsOnlyGenerationFinds(t *testing.T) {
+	path := writeScenarioFile(t, "name: t\nclock: {now: 2026-03-14T10:00:00Z}\ngenerate:\n  profile: none\n  schoolUnits: 1\n"+
+		"  children: 1\n  staff: 1\n  groups: 8\n  syllabuses: 1\n  calendarEvents: 1\n  attendances: 1000\n")
+	code, _, errOut := runScenarioCLI("scenarios", "validate", path)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, path+":4:3: generate: ")
+}
+
+func TestScenariosUsageErrorsExit2(t *testing.T) {
+	for _, args := range [][]string{
+		{"scenarios"},
+		{"scenarios", "frobnicate"},
+		{"scenarios", "validate"},
+		{"scenarios", "validate", "a.yaml", "b.yaml"},
+		{"scenarios", "validate", filepath.Join(t.TempDir(), "missing.yaml")},
+		{"scenarios", "list", "extra"},
+		{"generate"},
+		{"generate", "--scenario", "default"},
+		{"generate", "--out", t.TempDir(), "--scenario", "no-such-scenario"},
+		{"generate", "--out", t.TempDir(), "--now", "yesterday"},
+		{"generate", "--out", t.TempDir(), "extra"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, _, errOut := runScenarioCLI(args...)
+			assert.Equal(t, 2, code)
+			assert.NotEmpty(t, errOut)
+		})
+	}
+}
+
+func TestGenerateWritesOneJSONFilePerTable(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "new", "dir")
+	code, out, errOut := runScenarioCLI("generate", "--scenario", "edge-cases", "--out", dir)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, `scenario "edge-cases", seed 4711, as of 2026-11-16T07:00:00Z: wrote 6 organisations, 70 persons`)
+
+	sc, err := scenarios.Builtin("edge-cases")
+	require.NoError(t, err)
+	want, err := sc.Build(sc.Clock.Now)
+	require.NoError(t, err)
+	counts := map[string]int{
+		"organisations.json": len(want.Organisations), "persons.json": len(want.Persons), "groups.json": len(want.Groups),
+		"placements.json": len(want.Placements), "syllabuses.json": len(want.Syllabuses),
+		"calendarEvents.json": len(want.CalendarEvents), "attendances.json": len(want.Attendances),
+		"absences.json": len(want.Absences),
+	}
+	for file, n := range counts {
+		data, err := os.ReadFile(filepath.Join(dir, file))
+		require.NoError(t, err)
+		var records []json.RawMessage
+		require.NoError(t, json.Unmarshal(data, &records), file)
+		assert.Len(t, records, n, file)
+	}
+
+	// Explicit records get the generation instant as meta, and references
+	// carry the person's security marking.
+	var placements []model.Placement
+	data, err := os.ReadFile(filepath.Join(dir, "placements.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &placements))
+	for _, p := range placements {
+		require.False(t, p.Meta.Created.IsZero(), "placement %s has no meta", p.ID)
+		require.NotEmpty(t, p.Child.SecurityMarking, "placement %s: child without securityMarking", p.ID)
+	}
+	signe := scenarios.DeriveID(4711, "signe")
+	found := false
+	for _, p := range placements {
+		if p.Child.ID == signe {
+			found = true
+			assert.Equal(t, model.SecurityMarkingProtected, p.Child.SecurityMarking)
+		}
+	}
+	assert.True(t, found, "signe's placement")
+}
+
+func TestGenerateIsDeterministicForAFileWithSeedAndNow(t *testing.T) {
+	path := writeScenarioFile(t, "name: t\ngenerate: {profile: none, schoolUnits: 2, children: 10, placements: 20}\n"+
+		"records:\n  schools: [{alias: s, displayName: S}]\n")
+	gen := func() map[string]string {
+		dir := t.TempDir()
+		code, out, errOut := runScenarioCLI("generate", "--scenario", path, "--out", dir, "--seed", "7", "--now", "2026-03-14T10:00:00Z")
+		require.Equal(t, 0, code, errOut)
+		assert.Contains(t, out, `scenario "t", seed 7, as of 2026-03-14T10:00:00Z`)
+		files := map[string]string{}
+		for _, f := range tableFiles {
+			data, err := os.ReadFile(filepath.Join(dir, f))
+			require.NoError(t, err)
+			files[f] = string(data)
+		}
+		return files
+	}
+	first := gen()
+	assert.Equal(t, first, gen())
+	assert.Contains(t, first["organisations.json"], scenarios.DeriveID(7, "s"))
+}
+
+func TestGenerateReportsAnInvalidScenarioFileWithPositions(t *testing.T) {
+	path := writeScenarioFile(t, "name: t\nseed: many\n")
+	code, _, errOut := runScenarioCLI("generate", "--scenario", path, "--out", t.TempDir())
+	assert.Equal(t, 2, code)
+	assert.Equal(t, path+`:2:7: seed: expected an integer, got the string "many"`+"\n", errOut)
+}
+
+func TestUsageListsTheScenarioCommands(t *testing.T) {
+	code, out, _ := runScenarioCLI("help")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "skolkit scenarios list")
+	assert.Contains(t, out, "skolkit scenarios validate FILE")
+	assert.Contains(t, out, "skolkit generate --scenario NAME|FILE --out DIR")
+}

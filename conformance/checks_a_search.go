@@ -1,0 +1,375 @@
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+var (
+	specASearch = SpecRef{Section: "Endpoints (interface A)", Quote: "POST | /school/_search | filter body (required); query limit, offset | 200, filtered list of School", Decision: "A12"}
+	specA422    = SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 422: request data failed validation; only on create, search and update operations", Decision: "A15"}
+)
+
+// maxOwnFiltering is the largest list the runner filters itself to compare
+// a search with ("for a small data set").
+const maxOwnFiltering = 5000
+
+func aSearchChecks() []*Check {
+	a := []Surface{SurfaceA}
+	var cs []*Check
+	for _, r := range aResources {
+		p := "A." + r.name + ".search"
+		path := r.path + "/_search"
+		cs = append(cs,
+			&Check{ID: p + ".items-match", Title: "every item " + path + " returns satisfies the filter", Area: "A.search", Severity: MUST, Needs: a, Spec: specASearch, Run: checkSearchItemsMatch(r)},
+			&Check{ID: p + ".equals-own-filtering", Title: "the search result equals the runner's own filtering of the whole list", Area: "A.search", Severity: MUST, Needs: a, Spec: specASearch, Run: checkSearchOwnFiltering(r, coreFilters)},
+			&Check{ID: p + ".operators", Title: "like, contains, null, notNull and order operators select what the runner selects", Area: "A.search", Severity: SHOULD, Needs: a,
+				Spec: SpecRef{Section: specASearch.Section, Quote: specASearch.Quote, Decision: "A14"}, Run: checkSearchOwnFiltering(r, operatorFilters)},
+			&Check{ID: p + ".total", Title: "a search's pagination.total counts the matches, whatever the page", Area: "A.search", Severity: MUST, Needs: a, Spec: specATotal, Run: checkSearchTotal(r)},
+			&Check{ID: p + ".invalid-body", Title: "a search body without a filter object is 422", Area: "A.search", Severity: MUST, Needs: a, Spec: specA422, Run: checkSearchInvalid(r, `{}`, `{"filter": "everything"}`)},
+			&Check{ID: p + ".unknown-field", Title: "a filter on an unknown field or with an unknown operator is 422", Area: "A.search", Severity: SHOULD, Needs: a,
+				Spec: SpecRef{Section: specA422.Section, Quote: specA422.Quote, Decision: "A12"}, Run: checkSearchInvalid(r, `{"filter": {"equals": {"skolkitNoSuchField": "x"}, "orCondition": false}}`, `{"filter": {"skolkitNoSuchOperator": {}, "orCondition": false}}`)},
+			&Check{ID: p + ".invalid-params", Title: "a search with limit=abc is 400", Area: "A.search", Severity: MUST, Needs: a, Spec: specA400, Run: checkSearchBadParams(r)},
+		)
+	}
+	return cs
+}
+
+// filterSet builds the filters a check sends, from the records that exist.
+type filterSet func(r aResource, items []map[string]any) []map[string]any
+
+// mostCommon returns the most common string value of a field.
+func mostCommon(items []map[string]any, field string) string {
+	count := map[string]int{}
+	best := ""
+	for _, it := range items {
+		v := str(it, field)
+		if v == "" {
+			continue
+		}
+		count[v]++
+		if best == "" || count[v] > count[best] || (count[v] == count[best] && v < best) {
+			best = v
+		}
+	}
+	return best
+}
+
+// coreFilters are the filters whose meaning is plain: equals, notEquals,
+// and OR through nestedFilters, on fields that are never null.
+func coreFilters(r aResource, items []map[string]any) []map[string]any {
+	var out []map[string]any
+	if v := mostCommon(items, r.enumField); v != "" {
+		out = append(out,
+			map[string]any{"equals": map[string]any{r.enumField: v}, "orCondition": false},
+			map[string]any{"notEquals": map[string]any{r.enumField: v}, "orCondition": false},
+		)
+	}
+	if r.refField != "" {
+		if v := mostCommon(items, r.refField); v != "" {
+			out = append(out, map[string]any{"equals": map[string]any{r.refField: v}, "orCondition": false})
+		}
+	}
+	names := []string{}
+	for _, it := range items {
+		if n := str(it, r.nameField); n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	if len(names) > 0 {
+		a := names[len(names)/2]
+		out = append(out, map[string]any{"equals": map[string]any{r.nameField: a}, "orCondition": false})
+		if len(names) > 1 {
+			b := names[0]
+			out = append(out, map[string]any{
+				"equals":        map[string]any{r.nameField: a},
+				"nestedFilters": []any{map[string]any{"equals": map[string]any{r.nameField: b}, "orCondition": false}},
+				"orCondition":   true,
+			})
+		}
+	}
+	return out
+}
+
+// operatorFilters exercise the other operators (decisions A13, A14).
+func operatorFilters(r aResource, items []map[string]any) []map[string]any {
+	var out []map[string]any
+	name := ""
+	for _, it := range items {
+		if n := str(it, r.nameField); len([]rune(n)) >= 3 {
+			name = n
+			break
+		}
+	}
+	if name != "" {
+		rs := []rune(name)
+		out = append(out,
+			map[string]any{"like": map[string]any{r.nameField: string(rs[:2]) + "%"}, "orCondition": false},
+			map[string]any{"contains": map[string]any{r.nameField: strings.ToLower(string(rs[1:3]))}, "orCondition": false},
+			map[string]any{"notContains": map[string]any{r.nameField: strings.ToLower(string(rs[1:3]))}, "orCondition": false},
+			map[string]any{"greaterOrEqual": map[string]any{r.nameField: name}, "orCondition": false},
+			map[string]any{"smallerThan": map[string]any{r.nameField: name}, "orCondition": false},
+		)
+	}
+	if r.nullable != "" {
+		out = append(out,
+			map[string]any{"null": map[string]any{r.nullable: true}, "orCondition": false},
+			map[string]any{"notNull": map[string]any{r.nullable: true}, "orCondition": false},
+		)
+	}
+	return out
+}
+
+// searchAll walks every page of a search.
+func (t *T) searchAll(r aResource, filter map[string]any) *offsetWalk {
+	w := t.env.walkOffsets(t.doer(), SurfaceA, http.MethodPost, r.path+"/_search", map[string]any{"filter": filter}, aListPageSize)
+	if w.problem != "" {
+		t.Fatalf(w.problemResp, "200 with a list", "search %s: %s", compact(filter), w.problem)
+	}
+	return w
+}
+
+func checkSearchItemsMatch(r aResource) func(*T) {
+	return func(t *T) {
+		w := t.requireAList(r.path)
+		filters := coreFilters(r, w.items)
+		if len(filters) == 0 {
+			t.Skipf("no %s records to pick filter values from", r.name)
+		}
+		for _, f := range filters {
+			res := t.searchAll(r, f)
+			for _, it := range res.items {
+				if !matchFilter(f, it) {
+					t.Failf(res.first, "only items that satisfy "+compact(f), "%s %s does not satisfy the filter: %s", r.name, str(it, "id"), compact(it))
+					break
+				}
+			}
+		}
+	}
+}
+
+func checkSearchOwnFiltering(r aResource, build filterSet) func(*T) {
+	return func(t *T) {
+		w := t.requireAList(r.path)
+		if len(w.items) > maxOwnFiltering {
+			t.Skipf("%d %s records: more than the %d the runner filters itself", len(w.items), r.name, maxOwnFiltering)
+		}
+		filters := build(r, w.items)
+		if len(filters) == 0 {
+			t.Skipf("no %s records to pick filter values from", r.name)
+		}
+		for _, f := range filters {
+			want := map[string]bool{}
+			for _, it := range w.items {
+				if matchFilter(f, it) {
+					want[str(it, "id")] = true
+				}
+			}
+			res := t.searchAll(r, f)
+			got := map[string]bool{}
+			for _, it := range res.items {
+				got[str(it, "id")] = true
+			}
+			var missing, extra []string
+			for id := range want {
+				if !got[id] {
+					missing = append(missing, id)
+				}
+			}
+			for id := range got {
+				if !want[id] {
+					extra = append(extra, id)
+				}
+			}
+			slices.Sort(missing)
+			slices.Sort(extra)
+			if len(missing)+len(extra) > 0 {
+				t.Failf(res.first, fmt.Sprintf("the %d records the runner's filtering selects", len(want)),
+					"filter %s: %d missing (e.g. %v), %d that should not be there (e.g. %v)", compact(f), len(missing), first(missing, 3), len(extra), first(extra, 3))
+			}
+		}
+		t.Notef("%d filters compared over %d records", len(filters), len(w.items))
+	}
+}
+
+func checkSearchTotal(r aResource) func(*T) {
+	return func(t *T) {
+		w := t.requireAList(r.path)
+		filters := coreFilters(r, w.items)
+		if len(filters) == 0 {
+			t.Skipf("no %s records to pick filter values from", r.name)
+		}
+		f := filters[0]
+		want := 0
+		for _, it := range w.items {
+			if matchFilter(f, it) {
+				want++
+			}
+		}
+		for _, q := range []url.Values{{"limit": {"1"}}, {"limit": {"1"}, "offset": {"1"}}} {
+			resp := t.Do(Request{Surface: SurfaceA, Method: http.MethodPost, Path: r.path + "/_search", Query: q, JSON: map[string]any{"filter": f}})
+			t.RequireStatus(resp, http.StatusOK)
+			items, _, total, err := listPage(resp)
+			if err != nil {
+				t.Fatalf(resp, "a list", "%v", err)
+			}
+			if total != want {
+				t.Failf(resp, fmt.Sprintf("pagination.total %d (the matches)", want), "pagination.total is %d for %s with %s", total, compact(f), q.Encode())
+			}
+			if len(items) > 1 {
+				t.Failf(resp, "at most 1 item", "limit=1 returned %d items", len(items))
+			}
+		}
+	}
+}
+
+func checkSearchInvalid(r aResource, bodies ...string) func(*T) {
+	return func(t *T) {
+		t.requireAuth(SurfaceA)
+		for _, b := range bodies {
+			t.ExpectStatus(t.Do(Request{Surface: SurfaceA, Method: http.MethodPost, Path: r.path + "/_search", Body: []byte(b), ContentType: mimeJSON}), http.StatusUnprocessableEntity)
+		}
+	}
+}
+
+func checkSearchBadParams(r aResource) func(*T) {
+	return func(t *T) {
+		t.requireAuth(SurfaceA)
+		body := map[string]any{"filter": map[string]any{"orCondition": false}}
+		t.ExpectStatus(t.Do(Request{Surface: SurfaceA, Method: http.MethodPost, Path: r.path + "/_search", Query: url.Values{"limit": {"abc"}}, JSON: body}), http.StatusBadRequest)
+	}
+}
+
+// matchFilter is the runner's own evaluation of a search filter on a record
+// (vendor operators, semantics of decision A14): every field of every
+// operator and every nested filter is one condition; orCondition joins them
+// with OR, else AND; no condition matches everything.
+func matchFilter(f map[string]any, item map[string]any) bool {
+	var conds []bool
+	for op, arg := range f {
+		fields, _ := arg.(map[string]any)
+		for field, want := range fields {
+			got, present := item[field]
+			if !present {
+				got = nil
+			}
+			switch op {
+			case "null", "notNull":
+				if b, _ := want.(bool); b {
+					conds = append(conds, (got == nil) == (op == "null"))
+				}
+			default:
+				conds = append(conds, evalOp(op, got, want))
+			}
+		}
+	}
+	for _, n := range arr(f, "nestedFilters") {
+		if nf, ok := n.(map[string]any); ok {
+			conds = append(conds, matchFilter(nf, item))
+		}
+	}
+	if len(conds) == 0 {
+		return true
+	}
+	if or, _ := f["orCondition"].(bool); or {
+		return slices.Contains(conds, true)
+	}
+	return !slices.Contains(conds, false)
+}
+
+func evalOp(op string, got, want any) bool {
+	switch op {
+	case "equals":
+		return got != nil && jsonEqual(got, want)
+	case "notEquals":
+		return !(got != nil && jsonEqual(got, want))
+	case "greaterThan", "smallerThan", "greaterOrEqual", "smallerOrEqual":
+		c, ok := compareValues(got, want)
+		if !ok {
+			return false
+		}
+		switch op {
+		case "greaterThan":
+			return c > 0
+		case "smallerThan":
+			return c < 0
+		case "greaterOrEqual":
+			return c >= 0
+		default:
+			return c <= 0
+		}
+	case "contains", "notContains":
+		s, ok := got.(string)
+		w, _ := want.(string)
+		has := ok && strings.Contains(strings.ToLower(s), strings.ToLower(w))
+		if op == "contains" {
+			return has
+		}
+		return !has
+	case "like", "notLike":
+		s, ok := got.(string)
+		w, _ := want.(string)
+		m := ok && likePattern(w).MatchString(s)
+		if op == "like" {
+			return m
+		}
+		return !m
+	}
+	return false
+}
+
+// compareValues orders numbers numerically and strings lexically; null and
+// mixed types do not compare.
+func compareValues(a, b any) (int, bool) {
+	if as, ok := a.(string); ok {
+		bs, ok := b.(string)
+		return strings.Compare(as, bs), ok
+	}
+	af, ok1 := toFloat(a)
+	bf, ok2 := toFloat(b)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	switch {
+	case af < bf:
+		return -1, true
+	case af > bf:
+		return 1, true
+	}
+	return 0, true
+}
+
+func toFloat(v any) (float64, bool) {
+	switch n := v.(type) {
+	case json.Number:
+		f, err := n.Float64()
+		return f, err == nil
+	case float64:
+		return n, true
+	}
+	return 0, false
+}
+
+// likePattern turns a LIKE pattern (% any run, _ one character) into a
+// case-insensitive regular expression.
+func likePattern(p string) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString("(?is)^")
+	for _, r := range p {
+		switch r {
+		case '%':
+			b.WriteString(".*")
+		case '_':
+			b.WriteString(".")
+		default:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	b.WriteString("$")
+	return regexp.MustCompile(b.String())
+}

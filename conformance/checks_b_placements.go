@@ -1,0 +1,529 @@
+package conformance
+
+import (
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Sentences of the spec about the placement list of interface B.
+var (
+	specPageToken     = SpecRef{Section: "Endpoints (interface B): placement list query parameters", Quote: "`pageToken` | string | opaque value from an earlier response; cannot be combined with other filters, but can be combined with `limit`", Decision: "B5"}
+	specPageTokenNull = SpecRef{Section: "Endpoints (interface B)", Quote: "When the response `pageToken` is null, nothing more can be fetched.", Decision: "B5"}
+	specLimitB        = SpecRef{Section: "Limits", Quote: "Interface B placement list: `limit` is at least 1. Without `limit` the server chooses the page size.", Decision: "B5"}
+	specLimitParam    = SpecRef{Section: "Endpoints (interface B): placement list query parameters", Quote: "`limit` | integer, at least 1 | number of records; when omitted the server returns as many as it chooses, continued through `pageToken`", Decision: "B5"}
+	specSort          = SpecRef{Section: "Endpoints (interface B)", Quote: "Name of the sort parameter: not shown. Its allowed values are `StartDateAsc`, `StartDateDesc`, `EndDateAsc`, `EndDateDesc`, `ModifiedDesc`.", Decision: "B3"}
+	specExpand        = SpecRef{Section: "Resources: Placement (interface B)", Quote: "_embedded | object | present when `expand` asks for it: `child` (Person) and `owners` (array of Person)"}
+	specRefNames      = SpecRef{Section: "Resources: Conventions", Quote: "Reference objects carry `id`. They carry `displayName` only when the query parameter `expandReferenceNames` is `true`. Person references also carry `securityMarking`."}
+	specSecMarking    = SpecRef{Section: "Resources: Conventions", Quote: "`securityMarking` reflects the population register. Allowed values: `Ingen`, `Sekretessmarkering`, `Skyddad folkbokföring`."}
+	specSchoolTypeP   = SpecRef{Section: "Resources: Placement (interface B)", Quote: "schoolType | enum | only `FS`, `FTH`, `OPPFTH`"}
+	specModified      = SpecRef{Section: "Resources: Conventions", Quote: "Data that appears only through `expand` or `expandReferenceNames` does not affect `modified`."}
+	specMetaModified  = SpecRef{Section: "Resources: Conventions", Quote: "`modified` is the last time an attribute directly belonging to the entity changed."}
+	specBIDFormat     = SpecRef{Section: "Resources: Conventions", Quote: "`id`: string, format uuid.", Decision: "B9"}
+	specBErrors       = SpecRef{Section: "Errors", Quote: "Error statuses of interface B: not shown.", Decision: "B9"}
+)
+
+var (
+	securityMarkings     = []string{"Ingen", "Sekretessmarkering", "Skyddad folkbokföring"}
+	placementSchoolTypes = []string{"FS", "FTH", "OPPFTH"}
+	sortKeys             = []string{"StartDateAsc", "StartDateDesc", "EndDateAsc", "EndDateDesc", "ModifiedDesc"}
+)
+
+func bPlacementChecks() []*Check {
+	b := []Surface{SurfaceB}
+	cs := []*Check{
+		{ID: "B.placements.walk", Title: "the pageToken walk of the unfiltered list ends with a null pageToken, without repeats", Area: "B.placements", Severity: MUST, Needs: b, Spec: specPageTokenNull, Run: checkPlacementWalk},
+		{ID: "B.placements.limit-walk", Title: "a walk with a small limit keeps every page within limit and yields the unpaged set", Area: "B.placements", Severity: MUST, Needs: b, Spec: specLimitParam, Run: checkPlacementLimitWalk},
+		{ID: "B.placements.limit-honoured", Title: "limit=1 and limit=3 return at most that many records", Area: "B.placements", Severity: MUST, Needs: b, Spec: specLimitParam, Run: checkPlacementLimitHonoured},
+		{ID: "B.placements.limit-below-one", Title: "limit=0 and limit=-1 are 400", Area: "B.placements", Severity: MUST, Needs: b, Spec: specLimitB, Run: badLimits("0", "-1")},
+		{ID: "B.placements.limit-not-integer", Title: "limit=abc and limit=1.5 are 400", Area: "B.placements", Severity: MUST, Needs: b, Spec: specLimitParam, Run: badLimits("abc", "1.5")},
+		{ID: "B.placements.limit-above-max", Title: "limit above the documented maximum of 1000 is 400", Area: "B.placements", Severity: SHOULD, Needs: b,
+			Spec: SpecRef{Section: "Limits", Quote: "Numeric rate quota, upper bound of `limit`, and maximum size of `ids` in group lookup: not shown.", Decision: "B5"}, Run: badLimits("1001")},
+		{ID: "B.placements.pagetoken-with-filter", Title: "pageToken combined with a filter is 400", Area: "B.placements", Severity: MUST, Needs: b, Spec: specPageToken, Run: checkPageTokenWithFilter},
+		{ID: "B.placements.pagetoken-with-sortkey", Title: "pageToken combined with sortkey is 400", Area: "B.placements", Severity: SHOULD, Needs: b, Spec: specPageToken, Run: checkPageTokenWithSortkey},
+		{ID: "B.placements.pagetoken-with-limit", Title: "pageToken combined with limit is accepted and sizes the next page", Area: "B.placements", Severity: MUST, Needs: b, Spec: specPageToken, Run: checkPageTokenWithLimit},
+		{ID: "B.placements.pagetoken-unknown", Title: "a pageToken the server never issued is 400", Area: "B.placements", Severity: SHOULD, Needs: b, Spec: specPageToken, Run: checkPageTokenUnknown},
+	}
+	for _, key := range sortKeys {
+		cs = append(cs, &Check{ID: "B.placements.sort." + key, Title: "sortkey=" + key + " orders the whole walk and keeps every record", Area: "B.placements", Severity: MUST, Needs: b, Spec: specSort, Run: checkSort(key)})
+	}
+	cs = append(cs,
+		&Check{ID: "B.placements.sort.open-ended-position", Title: "EndDateAsc puts open-ended placements last, EndDateDesc first", Area: "B.placements", Severity: SHOULD, Needs: b,
+			Spec: SpecRef{Section: specSort.Section, Quote: specSort.Quote, Decision: "B5"}, Run: checkSortOpenEnded},
+		&Check{ID: "B.placements.sort.invalid", Title: "an unknown sortkey is 400", Area: "B.placements", Severity: SHOULD, Needs: b, Spec: specSort, Run: checkSortInvalid},
+		&Check{ID: "B.placements.expand", Title: "expand=child&expand=owners embeds the referenced persons", Area: "B.placements", Severity: MUST, Needs: b, Spec: specExpand, Run: checkPlacementExpand},
+		&Check{ID: "B.placements.no-embedded-without-expand", Title: "without expand no _embedded is sent", Area: "B.placements", Severity: SHOULD, Needs: b, Spec: specExpand, Run: checkNoEmbedded},
+		&Check{ID: "B.placements.reference-names", Title: "displayName is on every reference exactly when expandReferenceNames=true", Area: "B.placements", Severity: MUST, Needs: b, Spec: specRefNames, Run: checkPlacementRefNames},
+		&Check{ID: "B.placements.security-marking", Title: "child and owner references carry an allowed securityMarking", Area: "B.placements", Severity: MUST, Needs: b, Spec: specSecMarking, Run: checkPlacementSecurityMarking},
+		&Check{ID: "B.placements.school-type", Title: "every placement's schoolType is FS, FTH or OPPFTH", Area: "B.placements", Severity: MUST, Needs: b, Spec: specSchoolTypeP, Run: checkPlacementSchoolType},
+		&Check{ID: "B.placements.modified-unchanged-by-expand", Title: "expand and expandReferenceNames leave meta.modified as it is", Area: "B.placements", Severity: MUST, Needs: b, Spec: specModified, Run: checkModifiedUnchangedByExpand},
+		&Check{ID: "B.placements.meta-order", Title: "meta.modified is never before meta.created", Area: "B.placements", Severity: SHOULD, Needs: b, Spec: specMetaModified, Run: checkMetaOrder},
+		&Check{ID: "B.placements.by-id", Title: "GET /placements/{id} returns the record the list returned", Area: "B.placements", Severity: MUST, Needs: b,
+			Spec: SpecRef{Section: "Endpoints (interface B)", Quote: "GET | /placements/{id} | path id (uuid); query `expand`, `expandReferenceNames` | 200, Placement"}, Run: checkPlacementByID},
+		&Check{ID: "B.placements.by-id-expand", Title: "GET /placements/{id}?expand=child&expand=owners embeds the referenced persons", Area: "B.placements", Severity: MUST, Needs: b, Spec: specExpand, Run: checkPlacementByIDExpand},
+	)
+	return cs
+}
+
+func checkPlacementWalk(t *T) {
+	t.requireAuth(SurfaceB)
+	w := t.env.allPlacements(t.ctx)
+	if len(w.pages) == 0 {
+		t.Skipf("the walk sent no request: %s", w.problem)
+	}
+	t.checkWalkIntegrity(w)
+	t.Notef("%d placements in %d pages (page sizes %v)", len(w.items), len(w.pages), w.sizes)
+}
+
+// checkWalkIntegrity fails a walk that was cut short or repeated records.
+func (t *T) checkWalkIntegrity(w *bWalk) {
+	if len(w.dups) > 0 {
+		t.Failf(w.pages[len(w.pages)-1], "each record exactly once", "the walk returned %d records more than once, e.g. %s", len(w.dups), strings.Join(first(w.dups, 3), ", "))
+	}
+	if w.problem != "" {
+		resp := w.problemResp
+		if resp == nil && len(w.pages) > 0 {
+			resp = w.pages[len(w.pages)-1]
+		}
+		t.Fatalf(resp, "pageToken null on the last page", "%s", w.problem)
+	}
+}
+
+func first[S ~[]E, E any](s S, n int) S {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+func checkPlacementLimitWalk(t *T) {
+	all := t.requirePlacements()
+	k := max(1, len(all)/7)
+	w := t.env.walkPlacements(t.doer(), nil, k)
+	t.checkWalkIntegrity(w)
+	for i, n := range w.sizes {
+		if n > k {
+			t.Failf(w.pages[i], fmt.Sprintf("at most %d records", k), "page %d holds %d records with limit=%d", i+1, n, k)
+		}
+	}
+	t.compareSets(w.pages[0], "the unpaged walk", idsOf(all), w, all, func(p placement) string { return p.ID })
+	t.Notef("limit=%d: %d pages", k, len(w.pages))
+}
+
+func checkPlacementLimitHonoured(t *T) {
+	all := t.requirePlacements()
+	for _, limit := range []int{1, 3} {
+		resp := t.Get(SurfaceB, "/placements", url.Values{"limit": {strconv.Itoa(limit)}})
+		t.RequireStatus(resp, http.StatusOK)
+		n := len(arr(t.RequireObject(resp), "data"))
+		if n > limit {
+			t.Failf(resp, fmt.Sprintf("at most %d records", limit), "limit=%d returned %d records", limit, n)
+		}
+		if n == 0 && len(all) > 0 {
+			t.Failf(resp, "at least one record", "limit=%d returned no record though %d exist", limit, len(all))
+		}
+	}
+}
+
+func badLimits(values ...string) func(*T) {
+	return func(t *T) {
+		for _, v := range values {
+			t.ExpectStatus(t.Get(SurfaceB, "/placements", url.Values{"limit": {v}}), http.StatusBadRequest)
+		}
+	}
+}
+
+// firstPageToken returns the pageToken of GET /placements?limit=1, or skips.
+func (t *T) firstPageToken() (string, []placement) {
+	all := t.requirePlacements()
+	resp := t.Get(SurfaceB, "/placements", url.Values{"limit": {"1"}})
+	t.RequireStatus(resp, http.StatusOK)
+	tok := str(t.RequireObject(resp), "pageToken")
+	if tok == "" {
+		t.Skipf("GET /placements?limit=1 returned no pageToken (%d placements exist), so there is no token to combine", len(all))
+	}
+	return tok, all
+}
+
+func checkPageTokenWithFilter(t *T) {
+	tok, all := t.firstPageToken()
+	p := all[0]
+	filters := []url.Values{
+		{"startDate.onOrBefore": {"2100-01-01"}},
+		{"endDate.onOrAfter": {"1900-01-01"}},
+		{"organisation": {orDefault(p.PlacedAt, unknownID)}},
+		{"child": {orDefault(p.Child, unknownID)}},
+		{"meta.modified.after": {"2000-01-01T00:00:00Z"}},
+	}
+	for _, f := range filters {
+		f.Set("pageToken", tok)
+		t.ExpectStatus(t.Get(SurfaceB, "/placements", f), http.StatusBadRequest)
+	}
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func checkPageTokenWithSortkey(t *T) {
+	tok, _ := t.firstPageToken()
+	t.ExpectStatus(t.Get(SurfaceB, "/placements", url.Values{"pageToken": {tok}, "sortkey": {"StartDateAsc"}}), http.StatusBadRequest)
+}
+
+func checkPageTokenWithLimit(t *T) {
+	tok, all := t.firstPageToken()
+	resp := t.Get(SurfaceB, "/placements", url.Values{"pageToken": {tok}, "limit": {"2"}})
+	t.RequireStatus(resp, http.StatusOK)
+	n := len(arr(t.RequireObject(resp), "data"))
+	if n > 2 {
+		t.Failf(resp, "at most 2 records", "pageToken with limit=2 returned %d records", n)
+	}
+	if n == 0 && len(all) > 1 {
+		t.Failf(resp, "the next record", "the second page is empty though %d placements exist", len(all))
+	}
+}
+
+func checkPageTokenUnknown(t *T) {
+	t.requireAuth(SurfaceB)
+	t.ExpectStatus(t.Get(SurfaceB, "/placements", url.Values{"pageToken": {"skolkit-conformance-not-a-page-token"}}), http.StatusBadRequest)
+}
+
+func idsOf(ps []placement) map[string]bool {
+	out := make(map[string]bool, len(ps))
+	for _, p := range ps {
+		out[p.ID] = true
+	}
+	return out
+}
+
+// compareSets fails when the walk's ids differ from want: records missing
+// (described from all) and records that should not be there (described
+// from the walk).
+func (t *T) compareSets(resp *Response, wantName string, want map[string]bool, w *bWalk, all []placement, describe func(placement) string) {
+	got := w.ids()
+	var missing, extra []string
+	for _, p := range all {
+		if want[p.ID] && !got[p.ID] {
+			missing = append(missing, describe(p))
+		}
+	}
+	for _, p := range w.items {
+		if !want[p.ID] {
+			extra = append(extra, describe(p))
+		}
+	}
+	if len(missing) > 0 {
+		t.Failf(resp, fmt.Sprintf("the %d records of %s", len(want), wantName), "%d records are missing, e.g. %s", len(missing), strings.Join(first(missing, 3), "; "))
+	}
+	if len(extra) > 0 {
+		t.Failf(resp, fmt.Sprintf("only the %d records of %s", len(want), wantName), "%d records should not be there, e.g. %s", len(extra), strings.Join(first(extra, 3), "; "))
+	}
+}
+
+// sortKeyOf returns what a sortkey orders by, and whether the record has it.
+func sortKeyOf(key string, p placement) (string, bool) {
+	switch key {
+	case "StartDateAsc", "StartDateDesc":
+		return p.StartDate, p.StartDate != ""
+	case "EndDateAsc", "EndDateDesc":
+		return p.EndDate, p.EndDate != ""
+	default:
+		return p.Modified.UTC().Format("2006-01-02T15:04:05.000000000Z"), !p.Modified.IsZero()
+	}
+}
+
+// sortWalk walks the list with a sortkey, or ends the check.
+func (t *T) sortWalk(key string) (*bWalk, []placement) {
+	all := t.requirePlacements()
+	w := t.env.walkPlacements(t.doer(), url.Values{"sortkey": {key}}, 0)
+	t.checkWalkIntegrity(w)
+	return w, all
+}
+
+func checkSort(key string) func(*T) {
+	desc := strings.HasSuffix(key, "Desc")
+	return func(t *T) {
+		w, all := t.sortWalk(key)
+		t.compareSets(w.pages[0], "the unfiltered list", idsOf(all), w, all, func(p placement) string { return p.ID })
+		var prev *placement
+		var missingKey []int
+		for i := range w.items {
+			p := &w.items[i]
+			k, ok := sortKeyOf(key, *p)
+			if !ok {
+				missingKey = append(missingKey, i)
+				continue
+			}
+			if prev != nil {
+				pk, _ := sortKeyOf(key, *prev)
+				if (!desc && k < pk) || (desc && k > pk) {
+					t.Fatalf(w.pages[p.page], fmt.Sprintf("records ordered by %s", key), "record %d (%s, key %s) comes after a record with key %s", i+1, p.ID, k, pk)
+				}
+			}
+			prev = p
+		}
+		if len(missingKey) > 0 && !contiguousAtEnd(missingKey, len(w.items)) {
+			t.Failf(w.pages[w.items[missingKey[0]].page], "records without the key grouped at one end", "%d records without the sort key are spread through the order (positions %v)", len(missingKey), first(missingKey, 5))
+		}
+		t.Notef("%d records in order", len(w.items))
+	}
+}
+
+// contiguousAtEnd reports whether the positions form one run at the start
+// or the end of n.
+func contiguousAtEnd(pos []int, n int) bool {
+	for i := 1; i < len(pos); i++ {
+		if pos[i] != pos[i-1]+1 {
+			return false
+		}
+	}
+	return pos[0] == 0 || pos[len(pos)-1] == n-1
+}
+
+func checkSortOpenEnded(t *T) {
+	all := t.requirePlacements()
+	open, dated := 0, 0
+	for _, p := range all {
+		if p.EndDate == "" {
+			open++
+		} else {
+			dated++
+		}
+	}
+	if open == 0 || dated == 0 {
+		t.Skipf("needs placements with and without endDate (%d open-ended, %d with endDate)", open, dated)
+	}
+	for _, key := range []string{"EndDateAsc", "EndDateDesc"} {
+		w, _ := t.sortWalk(key)
+		wantLast := key == "EndDateAsc"
+		for i, p := range w.items {
+			atOpenEnd := (wantLast && i >= len(w.items)-open) || (!wantLast && i < open)
+			if (p.EndDate == "") != atOpenEnd {
+				where := "last"
+				if !wantLast {
+					where = "first"
+				}
+				t.Failf(w.pages[p.page], "open-ended placements "+where, "with sortkey=%s, record %d (%s, endDate %q) is out of place", key, i+1, p.ID, p.EndDate)
+				break
+			}
+		}
+	}
+}
+
+func checkSortInvalid(t *T) {
+	t.requireAuth(SurfaceB)
+	t.ExpectStatus(t.Get(SurfaceB, "/placements", url.Values{"sortkey": {"StartDateSideways"}}), http.StatusBadRequest)
+}
+
+// samplePage fetches one page of placements with extra query parameters.
+func (t *T) samplePage(extra url.Values) (*Response, []map[string]any) {
+	all := t.requirePlacements()
+	q := url.Values{"limit": {strconv.Itoa(min(20, len(all)))}}
+	maps.Copy(q, extra)
+	resp := t.Get(SurfaceB, "/placements", q)
+	t.RequireStatus(resp, http.StatusOK)
+	data := objects(arr(t.RequireObject(resp), "data"))
+	if len(data) == 0 {
+		t.Fatalf(resp, "records", "the page is empty though %d placements exist", len(all))
+	}
+	return resp, data
+}
+
+// checkEmbedded compares a placement's _embedded persons with its
+// references and reports what is wrong.
+func checkEmbedded(p map[string]any) []string {
+	var out []string
+	emb := obj(p, "_embedded")
+	if emb == nil {
+		return []string{"no _embedded object"}
+	}
+	if cid := refID(p, "child"); cid != "" {
+		if got := str(obj(emb, "child"), "id"); got != cid {
+			out = append(out, fmt.Sprintf("_embedded.child.id is %q, child.id is %q", got, cid))
+		}
+	}
+	var want, got []string
+	for _, o := range objects(arr(p, "owners")) {
+		want = append(want, str(o, "id"))
+	}
+	for _, o := range objects(arr(emb, "owners")) {
+		got = append(got, str(o, "id"))
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(want, got) {
+		out = append(out, fmt.Sprintf("_embedded.owners ids %v, owners ids %v", got, want))
+	}
+	return out
+}
+
+func checkPlacementExpand(t *T) {
+	resp, data := t.samplePage(url.Values{"expand": {"child", "owners"}})
+	for _, p := range data {
+		if problems := checkEmbedded(p); len(problems) > 0 {
+			t.Failf(resp, "_embedded.child and _embedded.owners matching the references", "placement %s: %s", str(p, "id"), strings.Join(problems, "; "))
+		}
+	}
+}
+
+func checkNoEmbedded(t *T) {
+	all := t.requirePlacements()
+	for _, p := range all {
+		if _, ok := p.raw["_embedded"]; ok {
+			t.Fatalf(t.env.allPlacements(t.ctx).pages[p.page], "no _embedded without expand", "placement %s carries _embedded", p.ID)
+		}
+	}
+}
+
+// placementRefs lists the references of a placement (path → object).
+func placementRefs(p map[string]any) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for _, k := range []string{"placedAt", "group", "child"} {
+		if o := obj(p, k); o != nil {
+			out[k] = o
+		}
+	}
+	for i, o := range objects(arr(p, "owners")) {
+		out[fmt.Sprintf("owners[%d]", i)] = o
+	}
+	return out
+}
+
+func checkPlacementRefNames(t *T) {
+	resp, data := t.samplePage(url.Values{"expandReferenceNames": {"true"}})
+	for _, p := range data {
+		for path, ref := range placementRefs(p) {
+			if str(ref, "displayName") == "" {
+				t.Failf(resp, "displayName on every reference", "placement %s: %s has no displayName with expandReferenceNames=true", str(p, "id"), path)
+				break
+			}
+		}
+	}
+	resp, data = t.samplePage(url.Values{"expandReferenceNames": {"false"}})
+	t.expectNoDisplayNames(resp, data, "expandReferenceNames=false")
+	resp, data = t.samplePage(nil)
+	t.expectNoDisplayNames(resp, data, "no expandReferenceNames")
+}
+
+func (t *T) expectNoDisplayNames(resp *Response, data []map[string]any, what string) {
+	for _, p := range data {
+		for path, ref := range placementRefs(p) {
+			if _, ok := ref["displayName"]; ok {
+				t.Failf(resp, "no displayName", "placement %s: %s carries displayName with %s", str(p, "id"), path, what)
+				return
+			}
+		}
+	}
+}
+
+func checkPlacementSecurityMarking(t *T) {
+	all := t.requirePlacements()
+	walk := t.env.allPlacements(t.ctx)
+	for _, p := range all {
+		refs := map[string]map[string]any{"child": obj(p.raw, "child")}
+		for i, o := range objects(arr(p.raw, "owners")) {
+			refs[fmt.Sprintf("owners[%d]", i)] = o
+		}
+		for path, ref := range refs {
+			if ref == nil {
+				continue
+			}
+			if m := str(ref, "securityMarking"); !slices.Contains(securityMarkings, m) {
+				t.Fatalf(walk.pages[p.page], "securityMarking one of "+strings.Join(securityMarkings, ", "), "placement %s: %s.securityMarking is %s", p.ID, path, compact(ref["securityMarking"]))
+			}
+		}
+	}
+}
+
+func checkPlacementSchoolType(t *T) {
+	all := t.requirePlacements()
+	walk := t.env.allPlacements(t.ctx)
+	for _, p := range all {
+		if !slices.Contains(placementSchoolTypes, p.SchoolType) {
+			t.Fatalf(walk.pages[p.page], "schoolType FS, FTH or OPPFTH", "placement %s has schoolType %q", p.ID, p.SchoolType)
+		}
+	}
+}
+
+// sampleIDs picks up to n placements spread over the list, plus --id
+// placement=... ids.
+func (t *T) samplePlacements(n int) []placement {
+	all := t.requirePlacements()
+	var out []placement
+	for i := 0; i < n && i < len(all); i++ {
+		out = append(out, all[i*len(all)/min(n, len(all))])
+	}
+	return out
+}
+
+func checkModifiedUnchangedByExpand(t *T) {
+	for _, p := range t.samplePlacements(5) {
+		plain := t.Get(SurfaceB, "/placements/"+p.ID, nil)
+		t.RequireStatus(plain, http.StatusOK)
+		rich := t.Get(SurfaceB, "/placements/"+p.ID, url.Values{"expand": {"child", "owners"}, "expandReferenceNames": {"true"}})
+		t.RequireStatus(rich, http.StatusOK)
+		a, b := obj(t.RequireObject(plain), "meta"), obj(t.RequireObject(rich), "meta")
+		if str(a, "modified") != str(b, "modified") {
+			t.Failf(rich, "meta.modified "+str(a, "modified"), "placement %s: meta.modified is %s with expand and expandReferenceNames, %s without", p.ID, str(b, "modified"), str(a, "modified"))
+		}
+	}
+}
+
+func checkMetaOrder(t *T) {
+	all := t.requirePlacements()
+	walk := t.env.allPlacements(t.ctx)
+	for _, p := range all {
+		if !p.Created.IsZero() && !p.Modified.IsZero() && p.Modified.Before(p.Created) {
+			t.Fatalf(walk.pages[p.page], "meta.modified at or after meta.created", "placement %s: modified %s is before created %s", p.ID, p.ModifiedRaw, p.CreatedRaw)
+		}
+	}
+}
+
+func checkPlacementByID(t *T) {
+	for _, p := range t.samplePlacements(5) {
+		resp := t.Get(SurfaceB, "/placements/"+p.ID, nil)
+		if !t.ExpectStatus(resp, http.StatusOK) {
+			continue
+		}
+		got := t.RequireObject(resp)
+		if diff := diffKeys(p.raw, got); len(diff) > 0 {
+			t.Failf(resp, "the record as the list returned it", "placement %s differs from the list in %s", p.ID, strings.Join(diff, ", "))
+		}
+	}
+	for _, id := range t.env.cfg.IDs["placement"] {
+		t.ExpectStatus(t.Get(SurfaceB, "/placements/"+id, nil), http.StatusOK)
+	}
+}
+
+// diffKeys names the top-level members in which two objects differ.
+func diffKeys(a, b map[string]any) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(a)) {
+		if !jsonEqual(a[k], b[k]) {
+			out = append(out, k)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(b)) {
+		if _, ok := a[k]; !ok {
+			out = append(out, k+" (only in the second)")
+		}
+	}
+	return out
+}
+
+func checkPlacementByIDExpand(t *T) {
+	for _, p := range t.samplePlacements(3) {
+		resp := t.Get(SurfaceB, "/placements/"+p.ID, url.Values{"expand": {"child", "owners"}})
+		t.RequireStatus(resp, http.StatusOK)
+		if problems := checkEmbedded(t.RequireObject(resp)); len(problems) > 0 {
+			t.Failf(resp, "_embedded.child and _embedded.owners matching the references", "placement %s: %s", p.ID, strings.Join(problems, "; "))
+		}
+	}
+}

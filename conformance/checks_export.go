@@ -1,0 +1,108 @@
+package conformance
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// The data export: the spec names only its path; its paging and shape are
+// the vendor's (decisions E1, E2), so these checks are SHOULD.
+
+var (
+	specExport      = SpecRef{Section: "Endpoints (interface A)", Quote: "Endpoints for resources named only in the change history (…), and the shape of the data export interface whose attendance resource is at /data-export/v1/attendance: not shown.", Decision: "E1"}
+	specExportItems = SpecRef{Section: "Endpoints (interface A)", Quote: specExport.Quote, Decision: "E2"}
+)
+
+func exportChecks() []*Check {
+	x := []Surface{SurfaceExport}
+	return []*Check{
+		{ID: "export.attendance.defaults", Title: "GET /attendance pages with limit 50 and offset 0 by default", Area: "export", Severity: SHOULD, Needs: x, Spec: specExport, Run: checkExportDefaults},
+		{ID: "export.attendance.total", Title: "walking offset pages yields pagination.total items", Area: "export", Severity: SHOULD, Needs: x, Spec: specExport, Run: checkExportTotal},
+		{ID: "export.attendance.past-end", Title: "an offset at or past total gives an empty data", Area: "export", Severity: SHOULD, Needs: x, Spec: specExport, Run: checkExportPastEnd},
+		{ID: "export.attendance.invalid-params", Title: "limit=abc and offset=-1 are 400", Area: "export", Severity: SHOULD, Needs: x, Spec: specExport, Run: checkExportInvalid},
+		{ID: "export.attendance.report-consistent", Title: "report.week is the ISO week of report.date, and absence minutes do not exceed the lesson", Area: "export", Severity: SHOULD, Needs: x, Spec: specExportItems, Run: checkExportReport},
+	}
+}
+
+func (t *T) exportPage(q url.Values) (*Response, []map[string]any, int) {
+	t.requireAuth(SurfaceExport)
+	resp := t.Get(SurfaceExport, "/attendance", q)
+	t.RequireStatus(resp, http.StatusOK)
+	items, _, total, err := listPage(resp)
+	if err != nil {
+		t.Fatalf(resp, "a list with data and pagination", "%v", err)
+	}
+	return resp, items, total
+}
+
+func checkExportDefaults(t *T) {
+	resp, items, total := t.exportPage(nil)
+	offset, limit, _, ok := pagination(resp)
+	if !ok || limit != 50 || offset != 0 {
+		t.Failf(resp, "pagination.limit 50, pagination.offset 0", "pagination is %s", compact(obj(t.RequireObject(resp), "pagination")))
+	}
+	if want := min(50, total); len(items) != want {
+		t.Failf(resp, fmt.Sprintf("%d items", want), "the first page holds %d items (total %d)", len(items), total)
+	}
+}
+
+func checkExportTotal(t *T) {
+	_, _, total := t.exportPage(url.Values{"limit": {"1"}})
+	const size = 50
+	if total/size+1 > t.env.cfg.MaxPages {
+		t.Skipf("%d items would take more than --max-pages=%d pages of %d", total, t.env.cfg.MaxPages, size)
+	}
+	w := t.env.walkOffsets(t.doer(), SurfaceExport, http.MethodGet, "/attendance", nil, size)
+	if w.problem != "" {
+		t.Fatalf(w.problemResp, "every page 200", "%s", w.problem)
+	}
+	// Export items have no id: count them all.
+	n := len(w.items) + len(w.dups)
+	if n != total {
+		t.Failf(w.first, fmt.Sprintf("%d items (pagination.total)", total), "walking pages of %d yields %d items", size, n)
+	}
+	t.Notef("%d items in %d pages", n, len(w.pages))
+}
+
+func checkExportPastEnd(t *T) {
+	_, _, total := t.exportPage(url.Values{"limit": {"1"}})
+	resp, items, _ := t.exportPage(url.Values{"offset": {strconv.Itoa(total)}})
+	if len(items) != 0 {
+		t.Failf(resp, "an empty data", "offset=%d (total %d) returned %d items", total, total, len(items))
+	}
+}
+
+func checkExportInvalid(t *T) {
+	t.requireAuth(SurfaceExport)
+	for _, q := range []url.Values{{"limit": {"abc"}}, {"offset": {"-1"}}} {
+		t.ExpectStatus(t.Get(SurfaceExport, "/attendance", q), http.StatusBadRequest)
+	}
+}
+
+func checkExportReport(t *T) {
+	resp, items, _ := t.exportPage(url.Values{"limit": {"50"}})
+	if len(items) == 0 {
+		t.Skipf("the export holds no items")
+	}
+	for _, it := range items {
+		rep := obj(it, "report")
+		d, err := time.Parse(time.DateOnly, str(rep, "date"))
+		if err != nil {
+			continue
+		}
+		_, wk := d.ISOWeek()
+		if w, ok := intOf(rep["week"]); !ok || int(w) != wk {
+			t.Failf(resp, fmt.Sprintf("week %d (ISO week of %s)", wk, str(rep, "date")), "report.week is %s", compact(rep["week"]))
+			return
+		}
+		lesson, ok1 := intOf(rep["lessonDurationMinutes"])
+		absent, ok2 := intOf(rep["absenceDurationMinutes"])
+		if ok1 && ok2 && absent > lesson {
+			t.Failf(resp, "absenceDurationMinutes ≤ lessonDurationMinutes", "absence %d minutes in a lesson of %d", absent, lesson)
+			return
+		}
+	}
+}

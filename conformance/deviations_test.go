@@ -1,0 +1,126 @@
+package conformance
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// notOnFake are checks the small fake does not serve the operations for
+// (students, employees, placements in A, grades, the export, the contract:
+// the fake is not contract-complete).
+var notOnFake = []string{"*.contract", "*.errors.*", "A.student*", "A.employee*", "A.guardian*", "A.grade*", "export*", "all.*", "auth.A.legacy*",
+	"A.*.search.unknown-field", "A.*.search.invalid-params", "A.*.list.limit-zero", "B.syllabuses*", "B.attendances*", "B.absences*", "B.groups.expand-assignment-roles", "A.ratelimit.headers-on-204", "A.group.delete"}
+
+func runFake(t *testing.T, dev deviations, include ...string) *Report {
+	t.Helper()
+	srv := newFake(dev).start(t)
+	cfg := fakeConfig(srv.URL, include...)
+	if len(include) == 0 {
+		cfg.Exclude = notOnFake
+	}
+	rep, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	return rep
+}
+
+func resultOf(t *testing.T, rep *Report, id string) Result {
+	t.Helper()
+	for _, r := range rep.Results {
+		if r.ID == id {
+			return r
+		}
+	}
+	t.Fatalf("no result for %s", id)
+	return Result{}
+}
+
+// TestFakeConforms runs the catalogue against the fake without deviations:
+// a second, independent implementation of the spec must not fail the checks
+// that apply to it.
+func TestFakeConforms(t *testing.T) {
+	t.Parallel()
+	rep := runFake(t, deviations{})
+	passed := 0
+	for _, r := range rep.Results {
+		switch r.Status {
+		case StatusFail, StatusError:
+			var msgs []string
+			for _, f := range r.Failures {
+				msgs = append(msgs, f.Message)
+			}
+			t.Errorf("%s %s: %s %s", r.Status, r.ID, r.Reason, strings.Join(msgs, " | "))
+		case StatusPass:
+			passed++
+		case StatusSkip:
+			assert.NotEmpty(t, r.Reason, r.ID)
+		}
+	}
+	assert.Greater(t, passed, 80)
+}
+
+// TestDeviationsAreCaught switches on one deviation at a time and checks
+// that the checks the Deviations table names for it fail.
+func TestDeviationsAreCaught(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		dev    deviations
+		checks []string
+	}{
+		{"pagination-total-wrong", deviations{totalWrong: true}, []string{"A.school.list.total", "A.group.list.total", "A.school.search.total"}},
+		{"endDate-filter-drops-open-ended", deviations{dropOpenEnded: true}, []string{"B.placements.filter.endDate-keeps-open-ended", "B.placements.filter.endDate-onOrBefore", "B.placements.filter.endDate-onOrAfter", "B.placements.filter.active-on-day"}},
+		{"ratelimit-reset-in-seconds", deviations{resetSeconds: true}, []string{"A.ratelimit.reset-epoch-ms", "A.ratelimit.headers-on-204"}},
+		{"ratelimit-headers-missing-on-204", deviations{no204Headers: true}, []string{"A.ratelimit.headers-on-204"}},
+		{"meta-after-inclusive", deviations{afterInclusive: true}, []string{"B.placements.filter.created-after", "B.placements.filter.modified-after"}},
+		{"pagetoken-with-filter-accepted", deviations{pageTokenFilter: true}, []string{"B.placements.pagetoken-with-filter"}},
+		{"pagetoken-duplicates", deviations{duplicatePage: true}, []string{"B.placements.walk", "B.placements.limit-walk"}},
+		{"limit-ignored", deviations{limitIgnored: true}, []string{"B.placements.limit-honoured", "B.placements.limit-walk"}},
+		{"token-cacheable", deviations{noStore: true}, []string{"auth.token.no-store"}},
+		{"display-name-always", deviations{displayNames: true}, []string{"B.placements.reference-names"}},
+		{"expand-changes-modified", deviations{modifiedExpand: true}, []string{"B.placements.modified-unchanged-by-expand"}},
+		{"lookup-returns-unknown", deviations{lookupUnknown: true}, []string{"B.groups.lookup"}},
+		{"patch-replaces", deviations{patchReplaces: true}, []string{"A.group.update"}},
+		{"delete-not-204", deviations{delete200: true}, []string{"A.group.delete"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			clean := runFake(t, deviations{}, tc.checks...)
+			bad := runFake(t, tc.dev, tc.checks...)
+			for _, id := range tc.checks {
+				c := resultOf(t, clean, id)
+				assert.Equal(t, StatusPass, c.Status, "%s on the clean fake: %s %v", id, c.Reason, c.Failures)
+				b := resultOf(t, bad, id)
+				assert.Equal(t, StatusFail, b.Status, "%s with %s: %s", id, tc.name, b.Reason)
+				if b.Status == StatusFail {
+					f := b.Failures[0]
+					assert.NotEmpty(t, f.Message)
+					if f.Exchange != nil {
+						assert.Contains(t, f.Exchange.Curl, "curl ")
+						assert.NotContains(t, f.Exchange.Curl, fakeSecret)
+						assert.NotContains(t, f.Exchange.Curl, fakeToken)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestDeviationTableNamesRealChecks keeps the Deviations table honest.
+func TestDeviationTableNamesRealChecks(t *testing.T) {
+	ids := map[string]bool{}
+	for _, c := range Catalogue() {
+		ids[c.ID] = true
+	}
+	for _, d := range Deviations {
+		for _, id := range d.Checks {
+			if id == "(every check)" {
+				continue
+			}
+			assert.True(t, ids[id], "deviation %s names unknown check %s", d.Kind, id)
+		}
+	}
+}

@@ -1,0 +1,588 @@
+package conformance
+
+// A small fake of the service, written in the test from the spec (never the
+// mock): the token endpoint, interface B's placement list with its filters,
+// sort keys and page tokens, placements and groups by id, the group lookup,
+// and interface A's school and group lists, searches and group writes with
+// rate-limit headers. Deviations can be switched on to prove that the checks
+// catch them.
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+const (
+	fakeClient = "fake-client"
+	fakeSecret = "fake-secret-0123456789"
+	fakeToken  = "fake-access-token-abcdef"
+)
+
+// deviations the fake can be told to make.
+type deviations struct {
+	totalWrong      bool // A: pagination.total one more than exists
+	dropOpenEnded   bool // B: endDate filters drop placements without endDate
+	resetSeconds    bool // A: RateLimit-Reset in epoch seconds
+	afterInclusive  bool // B: meta.*.after keeps the bound
+	pageTokenFilter bool // B: pageToken combined with a filter is accepted
+	duplicatePage   bool // B: the second page repeats the first record
+	limitIgnored    bool // B: limit is ignored
+	noStore         bool // token: no Cache-Control
+	displayNames    bool // B: displayName always sent
+	modifiedExpand  bool // B: expand changes meta.modified
+	lookupUnknown   bool // B: lookup returns a group for an unknown id
+	patchReplaces   bool // A: PATCH drops the fields it did not send
+	delete200       bool // A: DELETE answers 200 with a body
+	no204Headers    bool // A: the 204 has no RateLimit headers
+}
+
+type fakePlacement struct {
+	id, placedAt, group, child, start, end string
+	owners                                 []string
+	created, modified                      time.Time
+}
+
+type fake struct {
+	dev        deviations
+	placements []fakePlacement
+	schools    []map[string]any
+	mu         sync.Mutex
+	groups     []map[string]any
+	remaining  int
+	nextID     int
+}
+
+func uuidN(kind, n int) string { return fmt.Sprintf("%08x-0000-4000-8000-%012x", kind, n) }
+
+func newFake(dev deviations) *fake {
+	f := &fake{dev: dev, remaining: 1500}
+	base := time.Date(2025, 1, 1, 8, 0, 0, 0, time.UTC)
+	for i := 0; i < 30; i++ {
+		p := fakePlacement{
+			id:       uuidN(1, i),
+			placedAt: uuidN(2, i%3),
+			group:    uuidN(3, i%4),
+			child:    uuidN(4, i%10),
+			owners:   []string{uuidN(5, i%6), uuidN(5, 6+i%2)},
+			start:    base.AddDate(0, 0, 10*(i%12)).Format(time.DateOnly),
+			created:  base.Add(time.Duration(i) * time.Hour),
+			modified: base.Add(time.Duration(i*7%30) * time.Hour).Add(48 * time.Hour),
+		}
+		if i%3 != 0 {
+			p.end = base.AddDate(1, 0, 15*(i%9)).Format(time.DateOnly)
+		}
+		f.placements = append(f.placements, p)
+	}
+	for i := 0; i < 7; i++ {
+		f.schools = append(f.schools, map[string]any{
+			"id": uuidN(6, i), "meta": fakeMeta(base), "title": fmt.Sprintf("Skola %c", 'A'+i),
+			"schoolType": []string{"GR", "GY", "FS"}[i%3], "unitCode": nil, "external": nil, "unitID": nil, "csnSchoolCode": nil, "municipalityCode": nil,
+		})
+	}
+	for i := 0; i < 12; i++ {
+		f.groups = append(f.groups, map[string]any{
+			"id": uuidN(3, i), "meta": fakeMeta(base), "title": fmt.Sprintf("Grupp %d", i), "schoolID": uuidN(6, i%7),
+			"category": []string{"Education", "Other"}[i%2], "types": []any{}, "moderatorIDs": []any{}, "memberIDs": []any{}, "external": nil,
+		})
+	}
+	return f
+}
+
+func fakeMeta(t time.Time) map[string]any {
+	s := t.Format("2006-01-02T15:04:05.000Z")
+	return map[string]any{"created": s, "modified": s}
+}
+
+func (f *fake) start(t *testing.T) *httptest.Server {
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func bErr(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]any{"code": http.StatusText(status), "message": msg})
+}
+
+func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.URL.Path == "/oauth/token":
+		f.token(w, r)
+	case strings.HasPrefix(r.URL.Path, "/api/v1/"):
+		if r.Header.Get("Authorization") != "Bearer "+fakeToken {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="fake"`)
+			bErr(w, 401, "no token")
+			return
+		}
+		f.serveB(w, r, strings.TrimPrefix(r.URL.Path, "/api/v1"))
+	case strings.HasPrefix(r.URL.Path, "/directory/v1/"):
+		f.rateLimit(w)
+		if r.Header.Get("Authorization") != "Bearer "+fakeToken {
+			aErr(w, 401, "Unauthorized")
+			return
+		}
+		f.serveA(w, r, strings.TrimPrefix(r.URL.Path, "/directory/v1"))
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func (f *fake) token(w http.ResponseWriter, r *http.Request) {
+	_ = r.ParseForm()
+	id, secret := r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
+	if u, p, ok := r.BasicAuth(); ok {
+		id, secret = u, p
+	}
+	if !f.dev.noStore {
+		w.Header().Set("Cache-Control", "no-store")
+	}
+	w.Header().Set("Pragma", "no-cache")
+	switch {
+	case r.PostForm.Get("grant_type") == "":
+		writeJSON(w, 400, map[string]any{"error": "invalid_request"})
+	case r.PostForm.Get("grant_type") != "client_credentials":
+		writeJSON(w, 400, map[string]any{"error": "unsupported_grant_type"})
+	case id != fakeClient || secret != fakeSecret:
+		w.Header().Set("WWW-Authenticate", `Basic realm="fake"`)
+		writeJSON(w, 401, map[string]any{"error": "invalid_client"})
+	default:
+		writeJSON(w, 200, map[string]any{"access_token": fakeToken, "token_type": "Bearer", "expires_in": 3600})
+	}
+}
+
+// --- interface B ---
+
+func (f *fake) render(p fakePlacement, q url.Values) map[string]any {
+	names := q.Get("expandReferenceNames") == "true" || f.dev.displayNames
+	ref := func(id string, person bool) map[string]any {
+		m := map[string]any{"id": id}
+		if names {
+			m["displayName"] = "Namn " + id[len(id)-3:]
+		}
+		if person {
+			m["securityMarking"] = "Ingen"
+		}
+		return m
+	}
+	modified := p.modified
+	var owners []any
+	for _, o := range p.owners {
+		owners = append(owners, ref(o, true))
+	}
+	m := map[string]any{
+		"id": p.id, "placedAt": ref(p.placedAt, false), "group": ref(p.group, false), "child": ref(p.child, true),
+		"owners": owners, "schoolType": "FS", "startDate": p.start,
+	}
+	if p.end != "" {
+		m["endDate"] = p.end
+	}
+	if exp := q["expand"]; len(exp) > 0 {
+		emb := map[string]any{}
+		if slices.Contains(exp, "child") {
+			emb["child"] = map[string]any{"id": p.child, "meta": fakeMeta(p.created), "givenName": "Barn", "familyName": "Fake"}
+		}
+		if slices.Contains(exp, "owners") {
+			var os []any
+			for _, o := range p.owners {
+				os = append(os, map[string]any{"id": o, "meta": fakeMeta(p.created), "givenName": "Vuxen", "familyName": "Fake"})
+			}
+			emb["owners"] = os
+		}
+		m["_embedded"] = emb
+		if f.dev.modifiedExpand {
+			modified = modified.Add(time.Minute)
+		}
+	}
+	m["meta"] = map[string]any{"created": p.created.Format("2006-01-02T15:04:05.000Z"), "modified": modified.Format("2006-01-02T15:04:05.000Z")}
+	return m
+}
+
+var filterParams = []string{"startDate.onOrBefore", "startDate.onOrAfter", "endDate.onOrBefore", "endDate.onOrAfter", "organisation", "group", "child", "owner",
+	"meta.created.before", "meta.created.after", "meta.modified.before", "meta.modified.after", "sortkey"}
+
+func (f *fake) keep(p fakePlacement, q url.Values) bool {
+	open := p.end == ""
+	if d := q.Get("startDate.onOrBefore"); d != "" && p.start > d {
+		return false
+	}
+	if d := q.Get("startDate.onOrAfter"); d != "" && p.start < d {
+		return false
+	}
+	for _, k := range []string{"endDate.onOrBefore", "endDate.onOrAfter"} {
+		d := q.Get(k)
+		if d == "" {
+			continue
+		}
+		if open {
+			if f.dev.dropOpenEnded {
+				return false
+			}
+			continue
+		}
+		if (k == "endDate.onOrBefore" && p.end > d) || (k == "endDate.onOrAfter" && p.end < d) {
+			return false
+		}
+	}
+	for k, v := range map[string]string{"organisation": p.placedAt, "group": p.group, "child": p.child} {
+		if x := q.Get(k); x != "" && x != v {
+			return false
+		}
+	}
+	if x := q.Get("owner"); x != "" && !slices.Contains(p.owners, x) {
+		return false
+	}
+	for k, tm := range map[string]time.Time{"meta.created": p.created, "meta.modified": p.modified} {
+		if x := q.Get(k + ".before"); x != "" {
+			b, _ := time.Parse(time.RFC3339Nano, x)
+			if tm.After(b) {
+				return false
+			}
+		}
+		if x := q.Get(k + ".after"); x != "" {
+			a, _ := time.Parse(time.RFC3339Nano, x)
+			if tm.Before(a) || (tm.Equal(a) && !f.dev.afterInclusive) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (f *fake) serveB(w http.ResponseWriter, r *http.Request, path string) {
+	q := r.URL.Query()
+	switch {
+	case path == "/placements":
+		f.listPlacements(w, q)
+	case strings.HasPrefix(path, "/placements/"):
+		id := strings.TrimPrefix(path, "/placements/")
+		if !isUUID(id) {
+			bErr(w, 400, "bad id")
+			return
+		}
+		for _, p := range f.placements {
+			if p.id == id {
+				writeJSON(w, 200, f.render(p, q))
+				return
+			}
+		}
+		bErr(w, 404, "no such placement")
+	case path == "/groups/lookup":
+		var body struct {
+			IDs []string `json:"ids"`
+		}
+		if json.NewDecoder(r.Body).Decode(&body) != nil || body.IDs == nil || len(body.IDs) > 500 {
+			bErr(w, 400, "bad lookup")
+			return
+		}
+		out := []any{}
+		for _, id := range body.IDs {
+			if !isUUID(id) {
+				bErr(w, 400, "bad id")
+				return
+			}
+			if g := f.bGroup(id, q); g != nil {
+				out = append(out, g)
+			} else if f.dev.lookupUnknown {
+				out = append(out, f.bGroup(uuidN(3, 0), q))
+			}
+		}
+		writeJSON(w, 200, out)
+	case strings.HasPrefix(path, "/groups/"):
+		id := strings.TrimPrefix(path, "/groups/")
+		if !isUUID(id) {
+			bErr(w, 400, "bad id")
+			return
+		}
+		if g := f.bGroup(id, q); g != nil {
+			writeJSON(w, 200, g)
+			return
+		}
+		bErr(w, 404, "no such group")
+	default:
+		id := path[strings.LastIndex(path, "/")+1:]
+		if !isUUID(id) {
+			bErr(w, 400, "bad id")
+			return
+		}
+		bErr(w, 404, "not found")
+	}
+}
+
+func (f *fake) bGroup(id string, q url.Values) map[string]any {
+	for i := 0; i < 4; i++ {
+		if uuidN(3, i) == id {
+			org := map[string]any{"id": uuidN(2, i%3)}
+			member := map[string]any{"id": uuidN(4, i), "securityMarking": "Ingen"}
+			if q.Get("expandReferenceNames") == "true" {
+				org["displayName"] = "Förskolan"
+				member["displayName"] = "Barn"
+			}
+			return map[string]any{"id": id, "meta": fakeMeta(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)), "displayName": fmt.Sprintf("Avdelning %d", i),
+				"startDate": "2024-01-01", "groupType": "Avdelning", "organisation": org,
+				"groupMemberships": []any{map[string]any{"person": member, "startDate": "2024-01-01"}}}
+		}
+	}
+	return nil
+}
+
+func (f *fake) listPlacements(w http.ResponseWriter, q url.Values) {
+	limit := 10
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 1000 {
+			bErr(w, 400, "bad limit")
+			return
+		}
+		if !f.dev.limitIgnored {
+			limit = n
+		}
+	}
+	offset := 0
+	if tok := q.Get("pageToken"); tok != "" {
+		for _, k := range filterParams {
+			if q.Has(k) && !f.dev.pageTokenFilter {
+				bErr(w, 400, "pageToken cannot be combined with "+k)
+				return
+			}
+		}
+		raw, err := base64.RawURLEncoding.DecodeString(tok)
+		orig, off, ok := strings.Cut(string(raw), "#")
+		if err != nil || !ok {
+			bErr(w, 400, "unknown pageToken")
+			return
+		}
+		offset, _ = strconv.Atoi(off)
+		q2, _ := url.ParseQuery(orig)
+		q2["expand"], q2["expandReferenceNames"] = q["expand"], q["expandReferenceNames"]
+		q = q2
+	}
+	for _, k := range []string{"startDate.onOrBefore", "startDate.onOrAfter", "endDate.onOrBefore", "endDate.onOrAfter"} {
+		if v := q.Get(k); v != "" && !isDate(v) {
+			bErr(w, 400, "bad date")
+			return
+		}
+	}
+	var sel []fakePlacement
+	for _, p := range f.placements {
+		if f.keep(p, q) {
+			sel = append(sel, p)
+		}
+	}
+	switch key := q.Get("sortkey"); key {
+	case "":
+	case "StartDateAsc", "StartDateDesc":
+		sort.SliceStable(sel, func(i, j int) bool {
+			return (sel[i].start < sel[j].start) == (key == "StartDateAsc") && sel[i].start != sel[j].start
+		})
+	case "EndDateAsc", "EndDateDesc":
+		asc := key == "EndDateAsc"
+		sort.SliceStable(sel, func(i, j int) bool {
+			a, b := sel[i].end, sel[j].end
+			if a == b {
+				return false
+			}
+			if a == "" || b == "" {
+				return (b == "") == asc
+			}
+			return (a < b) == asc
+		})
+	case "ModifiedDesc":
+		sort.SliceStable(sel, func(i, j int) bool { return sel[i].modified.After(sel[j].modified) })
+	default:
+		bErr(w, 400, "bad sortkey")
+		return
+	}
+	end := min(offset+limit, len(sel))
+	var data []any
+	for _, p := range sel[min(offset, len(sel)):end] {
+		data = append(data, f.render(p, q))
+	}
+	if f.dev.duplicatePage && offset > 0 && len(sel) > 0 {
+		data = append(data, f.render(sel[0], q))
+	}
+	if data == nil {
+		data = []any{}
+	}
+	var next any
+	if end < len(sel) {
+		orig := url.Values{}
+		for _, k := range filterParams {
+			if q.Has(k) {
+				orig[k] = q[k]
+			}
+		}
+		next = base64.RawURLEncoding.EncodeToString([]byte(orig.Encode() + "#" + strconv.Itoa(end)))
+	}
+	writeJSON(w, 200, map[string]any{"data": data, "pageToken": next})
+}
+
+// --- interface A ---
+
+func aErr(w http.ResponseWriter, status int, code string) {
+	writeJSON(w, status, map[string]any{"error": map[string]any{"code": code, "message": code, "requestID": "req-1"}})
+}
+
+func (f *fake) rateLimit(w http.ResponseWriter) {
+	f.mu.Lock()
+	f.remaining--
+	rem := f.remaining
+	f.mu.Unlock()
+	reset := time.Now().Add(30 * time.Minute)
+	w.Header().Set("RateLimit-Limit", "1500")
+	w.Header().Set("RateLimit-Remaining", strconv.Itoa(rem))
+	if f.dev.resetSeconds {
+		w.Header().Set("RateLimit-Reset", strconv.FormatInt(reset.Unix(), 10))
+	} else {
+		w.Header().Set("RateLimit-Reset", strconv.FormatInt(reset.UnixMilli(), 10))
+	}
+}
+
+func (f *fake) serveA(w http.ResponseWriter, r *http.Request, path string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var coll *[]map[string]any
+	var rest string
+	switch {
+	case path == "/school" || strings.HasPrefix(path, "/school/"):
+		coll, rest = &f.schools, strings.TrimPrefix(path, "/school")
+	case path == "/group" || strings.HasPrefix(path, "/group/"):
+		coll, rest = &f.groups, strings.TrimPrefix(path, "/group")
+	default:
+		aErr(w, 404, "NotFound")
+		return
+	}
+	q := r.URL.Query()
+	switch {
+	case rest == "" && r.Method == http.MethodGet:
+		f.aList(w, q, *coll)
+	case rest == "/_search" && r.Method == http.MethodPost:
+		var body map[string]any
+		if json.NewDecoder(r.Body).Decode(&body) != nil {
+			aErr(w, 400, "BadRequest")
+			return
+		}
+		filter, ok := body["filter"].(map[string]any)
+		if !ok {
+			aErr(w, 422, "UnprocessableEntity")
+			return
+		}
+		var sel []map[string]any
+		for _, it := range *coll {
+			if matchFilter(filter, it) {
+				sel = append(sel, it)
+			}
+		}
+		f.aList(w, q, sel)
+	case rest == "" && r.Method == http.MethodPost:
+		var body map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		if _, ok := body["title"].(string); !ok {
+			aErr(w, 422, "UnprocessableEntity")
+			return
+		}
+		f.nextID++
+		body["id"] = uuidN(9, f.nextID)
+		body["meta"] = fakeMeta(time.Now().UTC())
+		*coll = append(*coll, body)
+		writeJSON(w, 201, body)
+	default:
+		id := strings.TrimPrefix(rest, "/")
+		if !isUUID(id) {
+			aErr(w, 400, "BadRequest")
+			return
+		}
+		i := slices.IndexFunc(*coll, func(m map[string]any) bool { return m["id"] == id })
+		if i < 0 {
+			aErr(w, 404, "NotFound")
+			return
+		}
+		switch r.Method {
+		case http.MethodGet:
+			writeJSON(w, 200, (*coll)[i])
+		case http.MethodPatch:
+			var body map[string]any
+			_ = json.NewDecoder(r.Body).Decode(&body)
+			if t, ok := body["title"]; ok {
+				if _, ok := t.(string); !ok {
+					aErr(w, 422, "UnprocessableEntity")
+					return
+				}
+			}
+			rec := (*coll)[i]
+			if f.dev.patchReplaces {
+				rec = map[string]any{"id": rec["id"], "meta": rec["meta"]}
+			}
+			for k, v := range body {
+				rec[k] = v
+			}
+			meta := rec["meta"].(map[string]any)
+			rec["meta"] = map[string]any{"created": meta["created"], "modified": time.Now().UTC().Format("2006-01-02T15:04:05.000Z")}
+			(*coll)[i] = rec
+			writeJSON(w, 200, rec)
+		case http.MethodDelete:
+			*coll = slices.Delete(*coll, i, i+1)
+			if f.dev.no204Headers {
+				w.Header().Del("RateLimit-Limit")
+				w.Header().Del("RateLimit-Remaining")
+				w.Header().Del("RateLimit-Reset")
+			}
+			if f.dev.delete200 {
+				writeJSON(w, 200, map[string]any{"deleted": id})
+				return
+			}
+			w.WriteHeader(204)
+		}
+	}
+}
+
+func (f *fake) aList(w http.ResponseWriter, q url.Values, items []map[string]any) {
+	limit, offset := 50, 0
+	var err error
+	if v := q.Get("limit"); v != "" {
+		if limit, err = strconv.Atoi(v); err != nil || limit < 1 {
+			aErr(w, 400, "BadRequest")
+			return
+		}
+	}
+	if v := q.Get("offset"); v != "" {
+		if offset, err = strconv.Atoi(v); err != nil || offset < 0 {
+			aErr(w, 400, "BadRequest")
+			return
+		}
+	}
+	total := len(items)
+	page := items[min(offset, total):min(offset+limit, total)]
+	if f.dev.totalWrong {
+		total++
+	}
+	data := []any{}
+	for _, it := range page {
+		data = append(data, it)
+	}
+	writeJSON(w, 200, map[string]any{"data": data, "pagination": map[string]any{"offset": offset, "limit": limit, "total": total}})
+}
+
+// fakeConfig points a run at a fake server.
+func fakeConfig(url string, include ...string) Config {
+	return Config{
+		AuthURL: url, RegisterURL: url + "/api/v1", BaseURL: url + "/directory/v1",
+		ClientID: fakeClient, ClientSecret: fakeSecret, Include: include, Level: LevelWrite,
+		Timeout: 5 * time.Second,
+	}
+}

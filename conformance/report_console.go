@@ -1,0 +1,142 @@
+package conformance
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// ProgressLine is the console line for a check that just ended.
+func ProgressLine(done, total int, r Result) string {
+	w := len(fmt.Sprint(total))
+	line := fmt.Sprintf("[%*d/%d] %-5s %s", w, done, total, strings.ToUpper(string(r.Status)), r.ID)
+	if r.Status == StatusSkip || r.Status == StatusError {
+		line += "  (" + oneLine(r.Reason, 120) + ")"
+	}
+	return line
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return excerpt(s, n)
+	}
+	return s
+}
+
+// WriteConsole writes the end-of-run report: every failure with its
+// request, response excerpt, expectation and curl line; the skipped checks
+// with their reasons; a summary by area; the rate-limit waits and records
+// left behind.
+func WriteConsole(w io.Writer, rep *Report) {
+	var fails, errs, skips []Result
+	for _, r := range rep.Results {
+		switch r.Status {
+		case StatusFail:
+			fails = append(fails, r)
+		case StatusError:
+			errs = append(errs, r)
+		case StatusSkip:
+			skips = append(skips, r)
+		}
+	}
+	if len(fails) > 0 {
+		fmt.Fprintf(w, "\nFAILURES (%d)\n", len(fails))
+		for _, r := range fails {
+			writeConsoleResult(w, r)
+		}
+	}
+	if len(errs) > 0 {
+		fmt.Fprintf(w, "\nERRORS (%d): the server could not be reached or did not answer in time\n", len(errs))
+		for _, r := range errs {
+			fmt.Fprintf(w, "  %s: %s\n", r.ID, oneLine(r.Reason, 400))
+		}
+	}
+	if len(skips) > 0 {
+		fmt.Fprintf(w, "\nSKIPPED (%d)\n", len(skips))
+		for _, r := range skips {
+			fmt.Fprintf(w, "  %s: %s\n", r.ID, oneLine(r.Reason, 300))
+		}
+	}
+	if len(rep.Waits) > 0 {
+		var total time.Duration
+		for _, wt := range rep.Waits {
+			total += wt.Duration
+		}
+		fmt.Fprintf(w, "\nRATE LIMITS: waited %d times, %s in all, as the server asked\n", len(rep.Waits), total.Round(time.Millisecond))
+		for _, wt := range rep.Waits {
+			fmt.Fprintf(w, "  %s: %s for %s (%s)\n", wt.Check, wt.Duration.Round(time.Millisecond), wt.URL, wt.Basis)
+		}
+	}
+	if len(rep.Leftovers) > 0 {
+		fmt.Fprintf(w, "\nRECORDS LEFT BEHIND (%d)\n", len(rep.Leftovers))
+		for _, l := range rep.Leftovers {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "\nNOTE: %s\n", n)
+	}
+	writeSummary(w, rep)
+}
+
+func writeConsoleResult(w io.Writer, r Result) {
+	fmt.Fprintf(w, "\n--- FAIL %s (%s, %s)\n    %s\n", r.ID, r.Severity, r.Level, r.Title)
+	fmt.Fprintf(w, "    spec (%s): %q", r.Spec.Section, r.Spec.Quote)
+	if r.Spec.Decision != "" {
+		fmt.Fprintf(w, " [decision %s]", r.Spec.Decision)
+	}
+	fmt.Fprintln(w)
+	for i, f := range r.Failures {
+		if i == 10 {
+			fmt.Fprintf(w, "    … and %d more failures (see the JSON or HTML report)\n", len(r.Failures)-10)
+			break
+		}
+		fmt.Fprintf(w, "    • %s\n", f.Message)
+		if f.Expected != "" {
+			fmt.Fprintf(w, "      expected: %s\n", f.Expected)
+		}
+		if ex := f.Exchange; ex != nil {
+			fmt.Fprintf(w, "      request:  %s %s\n", ex.Method, ex.URL)
+			if ex.RequestBody != "" {
+				fmt.Fprintf(w, "      body:     %s\n", oneLine(ex.RequestBody, 300))
+			}
+			fmt.Fprintf(w, "      response: %d %s\n", ex.Status, oneLine(ex.ResponseBody, 300))
+			fmt.Fprintf(w, "      %s\n", ex.Curl)
+		}
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "    note: %s\n", n)
+	}
+}
+
+func writeSummary(w io.Writer, rep *Report) {
+	areas, by := rep.ByArea()
+	fmt.Fprintf(w, "\nSUMMARY BY AREA\n  %-14s %5s %5s %5s %5s\n", "area", "pass", "fail", "skip", "error")
+	for _, a := range areas {
+		c := by[a]
+		fmt.Fprintf(w, "  %-14s %5d %5d %5d %5d\n", a, c.Pass, c.Fail, c.Skip, c.Error)
+	}
+	c := rep.Counts()
+	fmt.Fprintf(w, "  %-14s %5d %5d %5d %5d\n", "total", c.Pass, c.Fail, c.Skip, c.Error)
+	must, should := 0, 0
+	for _, r := range rep.Results {
+		if r.Status == StatusFail {
+			if r.Severity == MUST {
+				must++
+			} else {
+				should++
+			}
+		}
+	}
+	verdict := "PASS"
+	switch rep.ExitCode() {
+	case 1:
+		verdict = "FAIL"
+	case 2:
+		verdict = "ERROR"
+	}
+	fmt.Fprintf(w, "\n%s: %d MUST and %d SHOULD checks failed (failing on %s), %d errors, in %s\n", verdict, must, should, rep.FailOn, c.Error, rep.Duration.Round(time.Millisecond))
+	fmt.Fprintf(w, "%d passed, %d failed, %d skipped\n", c.Pass, c.Fail, c.Skip)
+}

@@ -1,0 +1,235 @@
+package conformance
+
+import (
+	"bytes"
+	"encoding/xml"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+type nopCloser struct{ io.Reader }
+
+func (nopCloser) Close() error { return nil }
+
+func readAll(r io.Reader) ([]byte, error) { return io.ReadAll(r) }
+
+// sampleReport has one result of every status, with a failure that holds
+// characters XML and HTML must escape.
+func sampleReport() *Report {
+	ex := &Exchange{Surface: SurfaceB, Method: "GET", URL: "http://127.0.0.1:8080/api/v1/placements?limit=0", Status: 200,
+		ResponseBody: `{"data": [], "note": "<script>alert(1)</script> & ]]>"}`, Curl: `curl -sS -i 'http://127.0.0.1:8080/api/v1/placements?limit=0' -H "Authorization: Bearer $TOKEN"`}
+	mk := func(id, area string, s Status) Result {
+		return Result{ID: id, Title: "title of " + id, Area: area, Level: "read", Severity: MUST, Spec: SpecRef{Section: "Limits", Quote: "`limit` is at least 1", Decision: "B5"}, Status: s, Duration: 12 * time.Millisecond}
+	}
+	fail := mk("B.placements.limit-below-one", "B.placements", StatusFail)
+	fail.Failures = []Failure{{Message: "GET answered 200 <not 400>", Expected: "status 400", Exchange: ex}}
+	skip := mk("B.syllabuses.by-id", "B.records", StatusSkip)
+	skip.Reason = "no syllabus id to test with"
+	errd := mk("auth.B.no-token", "auth", StatusError)
+	errd.Reason = "GET http://127.0.0.1:8080/api/v1/placements: dial tcp: connection refused"
+	return &Report{
+		Started: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC), Duration: 1500 * time.Millisecond, Level: "read", FailOn: MUST,
+		URLs:    map[string]string{"register-url": "http://127.0.0.1:8080/api/v1", "auth-url": "http://127.0.0.1:8080"},
+		Results: []Result{mk("auth.token.success", "auth", StatusPass), errd, fail, skip},
+	}
+}
+
+// junitNode is any element of a JUnit document, kept generically so that
+// the checker sees exactly what was written.
+type junitNode struct {
+	XMLName  xml.Name
+	Attrs    []xml.Attr  `xml:",any,attr"`
+	Children []junitNode `xml:",any"`
+	Text     string      `xml:",chardata"`
+}
+
+func (n junitNode) attr(name string) (string, bool) {
+	for _, a := range n.Attrs {
+		if a.Name.Local == name {
+			return a.Value, true
+		}
+	}
+	return "", false
+}
+
+// junitSchema is the structure of the Ant/Jenkins JUnit XSD
+// (jenkins-junit.xsd) that CI systems accept: for each element, its required
+// and optional attributes with their types, and the children it may have.
+// Go has no XSD validator in its standard library, so the test checks this
+// structure with encoding/xml.
+var junitSchema = map[string]struct {
+	required, optional map[string]string // attribute → type: int, decimal, string, datetime
+	children           []string
+}{
+	"testsuites": {required: map[string]string{"name": "string", "tests": "int", "failures": "int", "errors": "int", "skipped": "int", "time": "decimal"}, optional: map[string]string{"disabled": "int"}, children: []string{"testsuite"}},
+	"testsuite": {required: map[string]string{"name": "string", "tests": "int", "failures": "int", "errors": "int", "skipped": "int", "time": "decimal"},
+		optional: map[string]string{"timestamp": "datetime", "hostname": "string", "id": "string", "package": "string", "disabled": "int"},
+		children: []string{"properties", "testcase", "system-out", "system-err"}},
+	"properties": {children: []string{"property"}},
+	"property":   {required: map[string]string{"name": "string", "value": "string"}},
+	"testcase": {required: map[string]string{"name": "string"}, optional: map[string]string{"classname": "string", "time": "decimal", "assertions": "string", "status": "string"},
+		children: []string{"skipped", "error", "failure", "system-out", "system-err"}},
+	"failure":    {optional: map[string]string{"message": "string", "type": "string"}},
+	"error":      {optional: map[string]string{"message": "string", "type": "string"}},
+	"skipped":    {optional: map[string]string{"message": "string"}},
+	"system-out": {},
+	"system-err": {},
+}
+
+var typeCheck = map[string]*regexp.Regexp{
+	"int":      regexp.MustCompile(`^[0-9]+$`),
+	"decimal":  regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`),
+	"datetime": regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}$`),
+	"string":   regexp.MustCompile(`(?s).*`),
+}
+
+func checkJUnitNode(t *testing.T, n junitNode, path string) {
+	name := n.XMLName.Local
+	spec, ok := junitSchema[name]
+	if !assert.True(t, ok, "%s: element <%s> is not in the JUnit schema", path, name) {
+		return
+	}
+	for a, typ := range spec.required {
+		v, ok := n.attr(a)
+		if assert.True(t, ok, "%s/%s: required attribute %s missing", path, name, a) {
+			assert.Regexp(t, typeCheck[typ], v, "%s/%s@%s is not %s", path, name, a, typ)
+		}
+	}
+	for _, a := range n.Attrs {
+		typ, ok := spec.required[a.Name.Local]
+		if !ok {
+			typ, ok = spec.optional[a.Name.Local]
+		}
+		if assert.True(t, ok, "%s/%s: attribute %s not in the schema", path, name, a.Name.Local) {
+			assert.Regexp(t, typeCheck[typ], a.Value, "%s/%s@%s is not %s", path, name, a.Name.Local, typ)
+		}
+	}
+	counts := map[string]int{}
+	for _, c := range n.Children {
+		assert.Contains(t, spec.children, c.XMLName.Local, "%s/%s: child <%s> not allowed", path, name, c.XMLName.Local)
+		counts[c.XMLName.Local]++
+		checkJUnitNode(t, c, path+"/"+name)
+	}
+	if name == "testcase" {
+		assert.LessOrEqual(t, counts["skipped"]+counts["error"]+counts["failure"], 1, "%s: a testcase has at most one outcome element", path)
+	}
+	if name == "testsuite" {
+		for attr, child := range map[string]string{"failures": "failure", "errors": "error", "skipped": "skipped"} {
+			want := 0
+			for _, tc := range n.Children {
+				for _, c := range tc.Children {
+					if c.XMLName.Local == child {
+						want++
+					}
+				}
+			}
+			got, _ := n.attr(attr)
+			assert.Equal(t, strconv.Itoa(want), got, "%s: testsuite@%s", path, attr)
+		}
+		tests, _ := n.attr("tests")
+		assert.Equal(t, strconv.Itoa(counts["testcase"]), tests, "testsuite@tests")
+	}
+}
+
+func TestJUnitMatchesTheJenkinsSchema(t *testing.T) {
+	var b bytes.Buffer
+	require.NoError(t, WriteJUnit(&b, sampleReport()))
+	var root junitNode
+	require.NoError(t, xml.Unmarshal(b.Bytes(), &root), b.String())
+	assert.Equal(t, "testsuites", root.XMLName.Local)
+	checkJUnitNode(t, root, "")
+	out := b.String()
+	assert.Contains(t, out, `<failure message="GET answered 200 &lt;not 400&gt;" type="MUST">`)
+	assert.Contains(t, out, `<skipped message="no syllabus id to test with">`)
+	assert.Contains(t, out, `tests="4" failures="1" errors="1" skipped="1"`)
+	assert.Contains(t, out, "$TOKEN")
+}
+
+func TestHTMLIsSelfContained(t *testing.T) {
+	var b bytes.Buffer
+	require.NoError(t, WriteHTML(&b, sampleReport()))
+	html := b.String()
+	assert.Contains(t, html, "<style>")
+	assert.NotContains(t, html, "<script>alert", "response bodies are escaped")
+	assert.Contains(t, html, "&lt;script&gt;")
+	// No resource is loaded from anywhere: no src, no link, no url(), no
+	// @import, and the only http(s) URLs are the server URLs in text.
+	for _, re := range []string{`(?i)\ssrc\s*=`, `(?i)<link\b`, `(?i)url\(`, `(?i)@import`, `(?i)href\s*=\s*["']?https?:`} {
+		assert.NotRegexp(t, re, html)
+	}
+	for _, u := range regexp.MustCompile(`https?://[^\s"'<>]+`).FindAllString(html, -1) {
+		assert.True(t, strings.HasPrefix(u, "http://127.0.0.1:8080"), "unexpected URL %s", u)
+	}
+	for _, want := range []string{"B.placements.limit-below-one", "status 400", "curl -sS -i", "Summary by area", "ERROR"} {
+		assert.Contains(t, html, want)
+	}
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	var b bytes.Buffer
+	rep := sampleReport()
+	require.NoError(t, WriteJSON(&b, rep))
+	back, err := ReadJSON(&b)
+	require.NoError(t, err)
+	assert.Equal(t, rep.Results, back.Results)
+	assert.Equal(t, 2, back.ExitCode())
+}
+
+func TestConsoleShowsFailuresAndSummary(t *testing.T) {
+	var b bytes.Buffer
+	WriteConsole(&b, sampleReport())
+	out := b.String()
+	for _, want := range []string{"--- FAIL B.placements.limit-below-one (MUST, read)", "expected: status 400", "request:  GET http://127.0.0.1:8080/api/v1/placements?limit=0",
+		`-H "Authorization: Bearer $TOKEN"`, "SKIPPED (1)", "no syllabus id to test with", "SUMMARY BY AREA", "ERROR: 1 MUST and 0 SHOULD checks failed"} {
+		assert.Contains(t, out, want)
+	}
+	assert.Equal(t, "[ 3/12] FAIL  B.placements.limit-below-one", ProgressLine(3, 12, sampleReport().Results[2]))
+}
+
+func TestExitCodes(t *testing.T) {
+	rep := &Report{FailOn: MUST, Results: []Result{{Status: StatusFail, Severity: SHOULD}}}
+	assert.Equal(t, 0, rep.ExitCode(), "a SHOULD failure with --fail-on must")
+	rep.FailOn = SHOULD
+	assert.Equal(t, 1, rep.ExitCode())
+	rep.Results = append(rep.Results, Result{Status: StatusError})
+	assert.Equal(t, 2, rep.ExitCode())
+}
+
+var update = flag.Bool("update", false, "rewrite docs/conformance.md from the catalogue")
+
+// TestMarkdownUpToDate fails when docs/conformance.md is not what the
+// catalogue generates. Regenerate with
+// go run ./cmd/skolkit conformance --list --format markdown > docs/conformance.md
+// or go test ./conformance -run TestMarkdownUpToDate -update.
+func TestMarkdownUpToDate(t *testing.T) {
+	if *update {
+		require.NoError(t, os.WriteFile("../docs/conformance.md", []byte(Markdown()), 0o644))
+	}
+	have, err := os.ReadFile("../docs/conformance.md")
+	require.NoError(t, err)
+	if string(have) != Markdown() {
+		t.Fatalf("docs/conformance.md is stale: regenerate it with\n  go run ./cmd/skolkit conformance --list --format markdown > docs/conformance.md")
+	}
+}
+
+func TestListFormats(t *testing.T) {
+	for _, f := range ListFormats {
+		var b bytes.Buffer
+		require.NoError(t, WriteList(&b, f), f)
+		assert.Contains(t, b.String(), "B.placements.walk", f)
+	}
+	assert.Error(t, WriteList(io.Discard, "pdf"))
+	md := Markdown()
+	assert.Contains(t, md, "## Spec statements no check covers yet")
+	assert.Contains(t, md, fmt.Sprintf("%d checks", len(Catalogue())))
+}

@@ -1,0 +1,168 @@
+package conformance
+
+import (
+	"time"
+)
+
+// Status is the outcome of one check.
+type Status string
+
+// The outcomes. A check that cannot decide is skipped with its reason; it is
+// never passed silently.
+const (
+	StatusPass  Status = "pass"
+	StatusFail  Status = "fail"
+	StatusSkip  Status = "skip"
+	StatusError Status = "error" // the server could not be reached or answered too slowly
+)
+
+// Result is the outcome of one check.
+type Result struct {
+	ID       string        `json:"id"`
+	Title    string        `json:"title"`
+	Area     string        `json:"area"`
+	Level    string        `json:"level"`
+	Severity Severity      `json:"severity"`
+	Spec     SpecRef       `json:"spec"`
+	Status   Status        `json:"status"`
+	Reason   string        `json:"reason,omitempty"` // why skipped, or the error
+	Failures []Failure     `json:"failures,omitempty"`
+	Notes    []string      `json:"notes,omitempty"`
+	Requests int           `json:"requests"`
+	Duration time.Duration `json:"durationNs"`
+}
+
+// Failure is one way the server departed from the spec.
+type Failure struct {
+	Message  string    `json:"message"`
+	Expected string    `json:"expected,omitempty"`
+	Exchange *Exchange `json:"exchange,omitempty"`
+}
+
+// Exchange is one request and its response as reports show them: secrets
+// redacted (the client secret as $CLIENT_SECRET, access tokens as $TOKEN),
+// bodies cut to an excerpt, and a curl line that reproduces the request.
+type Exchange struct {
+	Surface        Surface           `json:"surface"`
+	Method         string            `json:"method"`
+	URL            string            `json:"url"`
+	RequestHeader  map[string]string `json:"requestHeader,omitempty"`
+	RequestBody    string            `json:"requestBody,omitempty"`
+	Status         int               `json:"status,omitempty"`
+	ResponseHeader map[string]string `json:"responseHeader,omitempty"`
+	ResponseBody   string            `json:"responseBody,omitempty"`
+	Error          string            `json:"error,omitempty"`
+	Duration       time.Duration     `json:"durationNs"`
+	Curl           string            `json:"curl"`
+	Waited         time.Duration     `json:"waitedNs,omitempty"` // time spent waiting on 429 before this answer
+}
+
+// Report is the outcome of a run.
+type Report struct {
+	Started  time.Time         `json:"started"`
+	Duration time.Duration     `json:"durationNs"`
+	Level    string            `json:"level"`
+	FailOn   Severity          `json:"failOn"`
+	URLs     map[string]string `json:"urls"`
+	Results  []Result          `json:"results"`
+	// Waits lists the rate-limit waits the runner made (429 answers it
+	// waited out as Retry-After or RateLimit-Reset said).
+	Waits []Wait `json:"waits,omitempty"`
+	// Notes are run-wide remarks (a --spec document loaded without
+	// example validation, a derived auth URL, ...).
+	Notes []string `json:"notes,omitempty"`
+	// Leftovers are records the runner created and could not delete.
+	Leftovers []string `json:"leftovers,omitempty"`
+}
+
+// Wait is one wait on a 429.
+type Wait struct {
+	Check    string        `json:"check"`
+	URL      string        `json:"url"`
+	Duration time.Duration `json:"durationNs"`
+	Basis    string        `json:"basis"` // "Retry-After: 2" or "RateLimit-Reset"
+}
+
+// Counts tallies results.
+type Counts struct {
+	Pass, Fail, Skip, Error int
+}
+
+// Total is the number of results counted.
+func (c Counts) Total() int { return c.Pass + c.Fail + c.Skip + c.Error }
+
+func (c *Counts) add(s Status) {
+	switch s {
+	case StatusPass:
+		c.Pass++
+	case StatusFail:
+		c.Fail++
+	case StatusSkip:
+		c.Skip++
+	case StatusError:
+		c.Error++
+	}
+}
+
+// Counts tallies every result of the report.
+func (r *Report) Counts() Counts {
+	var c Counts
+	for _, res := range r.Results {
+		c.add(res.Status)
+	}
+	return c
+}
+
+// ByArea tallies results per area, in catalogue order.
+func (r *Report) ByArea() ([]string, map[string]Counts) {
+	m := map[string]Counts{}
+	var order []string
+	for _, a := range Areas() {
+		for _, res := range r.Results {
+			if res.Area == a {
+				order = append(order, a)
+				break
+			}
+		}
+	}
+	for _, res := range r.Results {
+		c := m[res.Area]
+		c.add(res.Status)
+		m[res.Area] = c
+	}
+	return order, m
+}
+
+// Failed reports whether a check at or above the severity failed: with
+// failOn MUST only MUST checks count, with SHOULD both do.
+func (r *Report) Failed(failOn Severity) bool {
+	for _, res := range r.Results {
+		if res.Status == StatusFail && (res.Severity == MUST || failOn == SHOULD) {
+			return true
+		}
+	}
+	return false
+}
+
+// Errored reports whether a check could not talk to the server.
+func (r *Report) Errored() bool {
+	for _, res := range r.Results {
+		if res.Status == StatusError {
+			return true
+		}
+	}
+	return false
+}
+
+// ExitCode is the process exit code for the report: 2 when a check could
+// not reach the server, 1 when a check at the chosen severity failed, 0
+// otherwise.
+func (r *Report) ExitCode() int {
+	switch {
+	case r.Errored():
+		return 2
+	case r.Failed(r.FailOn):
+		return 1
+	}
+	return 0
+}

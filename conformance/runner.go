@@ -1,0 +1,411 @@
+package conformance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/skolkit/skolkit/openapi"
+)
+
+// Config is what a run needs. The zero values of the limits take the
+// defaults below.
+type Config struct {
+	// BaseURL is interface A (…/directory/v1), RegisterURL interface B
+	// (…/api/v1), AuthURL the token base ({auth_url}: the token endpoint is
+	// AuthURL + /oauth/token), ExportURL the data export (…/data-export/v1).
+	// A surface without a URL is not tested; its checks are skipped.
+	BaseURL, RegisterURL, AuthURL, ExportURL string
+	// ClientID and ClientSecret are the client credentials. The secret is
+	// sent to the token endpoint only, and with LegacyAuth to interface A.
+	ClientID, ClientSecret string
+	// LegacyAuth authenticates interface A requests with the Client-ID and
+	// Client-Secret headers instead of a bearer token.
+	LegacyAuth bool
+	// Level is read (safe against production data) or write.
+	Level Level
+	// Include and Exclude are check-id patterns (see matchID). Opt-in checks
+	// run only when Include names them exactly.
+	Include, Exclude []string
+	// FailOn is the severity at which a failure makes the run fail.
+	FailOn Severity
+	// Timeout bounds each request (default 30 s).
+	Timeout time.Duration
+	// Concurrency is the number of checks run at once (default 4).
+	Concurrency int
+	// MaxPages bounds every pageToken and offset walk (default 1000).
+	MaxPages int
+	// IDs are record ids to test interface B's by-id operations with, by
+	// kind: syllabus, attendance, absence (interface B has no list of them),
+	// and placement, group (added to those found in the placement list).
+	IDs map[string][]string
+	// UserSpec is an extra OpenAPI document every response is validated
+	// against too (--spec), matched by path relative to the surface URL.
+	UserSpec     *openapi3.T
+	UserSpecName string
+	// MaxBodyBytes caps every response body (default 10 MiB).
+	MaxBodyBytes int64
+	// MaxWalkBytes caps the bytes one pageToken or offset walk keeps
+	// (default 128 MiB).
+	MaxWalkBytes int64
+	// MaxRateLimitWait is the longest the runner waits on one 429 as
+	// Retry-After or RateLimit-Reset say (default 60 s).
+	MaxRateLimitWait time.Duration
+	// MaxTokenWait is the longest the runner waits for an access token to
+	// expire, for the expired-token checks (default 10 s).
+	MaxTokenWait time.Duration
+	// Notes are remarks to carry into the report (how --spec was loaded).
+	Notes []string
+	// Progress, when set, is called as each check ends.
+	Progress func(done, total int, r Result)
+	// Transport replaces the HTTP transport (tests).
+	Transport http.RoundTripper
+	// Now replaces the clock for dates the checks compute (tests).
+	Now func() time.Time
+}
+
+// Defaults of the limits.
+const (
+	DefaultTimeout          = 30 * time.Second
+	DefaultConcurrency      = 4
+	DefaultMaxPages         = 1000
+	DefaultMaxBodyBytes     = 10 << 20
+	DefaultMaxWalkBytes     = 128 << 20
+	DefaultMaxRateLimitWait = 60 * time.Second
+	DefaultMaxTokenWait     = 10 * time.Second
+)
+
+// IDKinds are the record kinds --id accepts.
+var IDKinds = []string{"syllabus", "attendance", "absence", "placement", "group"}
+
+func (c *Config) setDefaults() {
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.Concurrency <= 0 {
+		c.Concurrency = DefaultConcurrency
+	}
+	if c.MaxPages <= 0 {
+		c.MaxPages = DefaultMaxPages
+	}
+	if c.MaxBodyBytes <= 0 {
+		c.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if c.MaxWalkBytes <= 0 {
+		c.MaxWalkBytes = DefaultMaxWalkBytes
+	}
+	if c.MaxRateLimitWait <= 0 {
+		c.MaxRateLimitWait = DefaultMaxRateLimitWait
+	}
+	if c.MaxTokenWait <= 0 {
+		c.MaxTokenWait = DefaultMaxTokenWait
+	}
+	if c.FailOn == "" {
+		c.FailOn = MUST
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+}
+
+// UsageError is a configuration the runner cannot use.
+type UsageError struct{ msg string }
+
+func (e *UsageError) Error() string { return e.msg }
+
+// ConnectionError is a surface that could not be reached before any check
+// ran.
+type ConnectionError struct {
+	Surface Surface
+	Err     error
+}
+
+func (e *ConnectionError) Error() string {
+	return fmt.Sprintf("cannot reach %s (%s): %v", e.Surface, e.Surface.flag(), e.Err)
+}
+
+func (e *ConnectionError) Unwrap() error { return e.Err }
+
+// env is the state of one run that checks share.
+type env struct {
+	cfg      Config
+	urls     map[Surface]*url.URL
+	http     *http.Client
+	tokens   *tokenSource
+	red      *redactor
+	ledger   *ledger
+	mu       sync.Mutex
+	waits    []Wait
+	created  map[string]string // record path → check id, while the record exists
+	leftover []string
+	data     sharedData
+}
+
+func (e *env) token() (string, error) {
+	if e.cfg.ClientID == "" || e.cfg.ClientSecret == "" {
+		return "", fmt.Errorf("%w: no client credentials (--client-id, --client-secret or SKOLKIT_CLIENT_ID, SKOLKIT_CLIENT_SECRET)", errNoToken)
+	}
+	if e.tokens == nil {
+		return "", fmt.Errorf("%w: no token endpoint (--auth-url)", errNoToken)
+	}
+	return e.tokens.token()
+}
+
+func (e *env) has(s Surface) bool { _, ok := e.urls[s]; return ok }
+
+// parseSurfaceURL checks a surface URL.
+func parseSurfaceURL(s Surface, raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return nil, &UsageError{fmt.Sprintf("%s %q: want an absolute http or https URL without query", s.flag(), raw)}
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	u.RawPath = ""
+	return u, nil
+}
+
+// newEnv checks the configuration and builds the run's state.
+func newEnv(ctx context.Context, cfg Config) (*env, error) {
+	cfg.setDefaults()
+	e := &env{cfg: cfg, urls: map[Surface]*url.URL{}, red: &redactor{secret: cfg.ClientSecret}, created: map[string]string{}}
+	for s, raw := range map[Surface]string{SurfaceA: cfg.BaseURL, SurfaceB: cfg.RegisterURL, SurfaceAuth: cfg.AuthURL, SurfaceExport: cfg.ExportURL} {
+		if raw == "" {
+			continue
+		}
+		u, err := parseSurfaceURL(s, raw)
+		if err != nil {
+			return nil, err
+		}
+		e.urls[s] = u
+	}
+	if !e.has(SurfaceA) && !e.has(SurfaceB) && !e.has(SurfaceExport) && !e.has(SurfaceAuth) {
+		return nil, &UsageError{"nothing to test: give at least one of --base-url, --register-url, --auth-url, --export-url"}
+	}
+	if cfg.LegacyAuth && !e.has(SurfaceA) {
+		return nil, &UsageError{"--legacy-auth applies to interface A: give --base-url"}
+	}
+	for _, p := range slices.Concat(cfg.Include, cfg.Exclude) {
+		if err := ValidatePattern(p); err != nil {
+			return nil, &UsageError{err.Error()}
+		}
+	}
+	for kind, ids := range cfg.IDs {
+		if !slices.Contains(IDKinds, kind) {
+			return nil, &UsageError{fmt.Sprintf("--id %s=...: unknown kind (want one of %s)", kind, strings.Join(IDKinds, ", "))}
+		}
+		for _, id := range ids {
+			if !isUUID(id) {
+				return nil, &UsageError{fmt.Sprintf("--id %s=%s: not a UUID", kind, id)}
+			}
+		}
+	}
+	e.http = newHTTPClient(&e.cfg)
+	if u, ok := e.urls[SurfaceAuth]; ok {
+		e.tokens = newTokenSource(ctx, &e.cfg, e.http, u.String()+pathToken, e.red)
+	}
+	contract, err := openapi.Shared()
+	if err != nil {
+		return nil, fmt.Errorf("contract: %w", err)
+	}
+	validators := map[Surface]*docValidator{
+		SurfaceAuth:   newDocValidator(string(openapi.NameAuth), contract.Doc(openapi.NameAuth)),
+		SurfaceA:      newDocValidator(string(openapi.NameDirectory), contract.Doc(openapi.NameDirectory)),
+		SurfaceB:      newDocValidator(string(openapi.NameRegister), contract.Doc(openapi.NameRegister)),
+		SurfaceExport: newDocValidator(string(openapi.NameExport), contract.Doc(openapi.NameExport)),
+	}
+	var user *docValidator
+	if cfg.UserSpec != nil {
+		user = newDocValidator(cfg.UserSpecName, cfg.UserSpec)
+	}
+	e.ledger = newLedger(validators, user)
+	return e, nil
+}
+
+// preflight makes sure every configured surface answers HTTP at all, so that
+// a wrong URL is one clear error instead of a hundred failed checks, and that
+// the token endpoint accepts the credentials.
+func (e *env) preflight(ctx context.Context) error {
+	for _, s := range []Surface{SurfaceAuth, SurfaceA, SurfaceB, SurfaceExport} {
+		u, ok := e.urls[s]
+		if !ok {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
+		req, _ := http.NewRequestWithContext(ctx, http.MethodHead, u.String()+"/", nil)
+		resp, err := e.http.Do(req)
+		cancel()
+		if err != nil {
+			return &ConnectionError{Surface: s, Err: errors.New(e.red.redact(err.Error()))}
+		}
+		resp.Body.Close()
+	}
+	if e.tokens != nil && e.cfg.ClientID != "" && e.cfg.ClientSecret != "" {
+		if _, err := e.token(); err != nil && strings.Contains(err.Error(), "invalid_client") {
+			return &UsageError{fmt.Sprintf("the token endpoint rejected the client credentials: %v", err)}
+		}
+	}
+	return nil
+}
+
+// Run runs the selected checks and returns the report. It returns a
+// *UsageError for a configuration it cannot use and a *ConnectionError when
+// a surface cannot be reached at all; both mean exit status 2.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	e, err := newEnv(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	started := time.Now()
+	if err := e.preflight(ctx); err != nil {
+		return nil, err
+	}
+	rep := &Report{Started: started, Level: e.cfg.Level.String(), FailOn: e.cfg.FailOn, URLs: map[string]string{}}
+	for s, u := range e.urls {
+		rep.URLs[s.flag()[2:]] = u.String()
+	}
+	checks := selectChecks(e.cfg.Include, e.cfg.Exclude)
+	results := make([]Result, len(checks))
+	var done int
+	var progressMu sync.Mutex
+	finish := func(i int, r Result) {
+		results[i] = r
+		if e.cfg.Progress != nil {
+			progressMu.Lock()
+			done++
+			e.cfg.Progress(done, len(checks), r)
+			progressMu.Unlock()
+		}
+	}
+	for _, ph := range []phase{phaseRead, phaseWrite, phaseQuota, phaseLedger} {
+		var idx []int
+		for i, c := range checks {
+			if c.phaseOf() != ph {
+				continue
+			}
+			if reason := e.gate(c); reason != "" {
+				finish(i, newResult(c, StatusSkip, reason))
+				continue
+			}
+			idx = append(idx, i)
+		}
+		e.runPhase(ctx, checks, idx, finish)
+	}
+	e.listLeftovers()
+	rep.Results = results
+	rep.Duration = time.Since(started)
+	rep.Waits = e.waits
+	rep.Notes = e.cfg.Notes
+	rep.Leftovers = e.leftover
+	return rep, nil
+}
+
+// gate says why a check cannot run in this configuration ("" when it can).
+func (e *env) gate(c *Check) string {
+	if c.Level > e.cfg.Level {
+		return "a write check: it runs with --level write"
+	}
+	if c.OptIn != "" && !named(e.cfg.Include, c.ID) {
+		return "opt-in (" + c.OptIn + "): it runs only when named with --include " + c.ID
+	}
+	for _, s := range c.Needs {
+		if !e.has(s) {
+			return fmt.Sprintf("%s not configured: give %s", surfaceName(s), s.flag())
+		}
+	}
+	return ""
+}
+
+func surfaceName(s Surface) string {
+	switch s {
+	case SurfaceA:
+		return "interface A"
+	case SurfaceB:
+		return "interface B"
+	case SurfaceAuth:
+		return "the token endpoint"
+	default:
+		return "the data export"
+	}
+}
+
+func newResult(c *Check, s Status, reason string) Result {
+	return Result{ID: c.ID, Title: c.Title, Area: c.Area, Level: c.Level.String(), Severity: c.Severity, Spec: c.Spec, Status: s, Reason: reason}
+}
+
+// runPhase runs the checks at idx with at most Concurrency at once.
+func (e *env) runPhase(ctx context.Context, checks []*Check, idx []int, finish func(int, Result)) {
+	sem := make(chan struct{}, e.cfg.Concurrency)
+	var wg sync.WaitGroup
+	for _, i := range idx {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			finish(i, e.runCheck(ctx, checks[i]))
+		}()
+	}
+	wg.Wait()
+}
+
+// runCheck runs one check and turns its recorded outcome into a Result.
+func (e *env) runCheck(ctx context.Context, c *Check) Result {
+	res := newResult(c, "", "")
+	t := &T{ctx: ctx, env: e, check: c, res: &res}
+	start := time.Now()
+	func() {
+		defer func() {
+			if v := recover(); v != nil {
+				if _, ok := v.(stop); ok {
+					return
+				}
+				res.Status = StatusError
+				res.Reason = fmt.Sprintf("internal error in the check: %v\n%s", v, debug.Stack())
+			}
+		}()
+		if ctx.Err() != nil {
+			t.Skipf("the run was cancelled")
+		}
+		c.Run(t)
+	}()
+	e.runCleanups(t)
+	res.Duration = time.Since(start)
+	switch {
+	case len(res.Failures) > 0 && res.Status != StatusError:
+		res.Status = StatusFail
+	case res.Status == "":
+		res.Status = StatusPass
+	}
+	return res
+}
+
+// runCleanups runs a check's cleanups in reverse order, each with a fresh
+// context; a cleanup that panics with stop has recorded its failure.
+func (e *env) runCleanups(t *T) {
+	for i := len(t.cleanups) - 1; i >= 0; i-- {
+		func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*e.cfg.Timeout)
+			defer cancel()
+			saved := t.ctx
+			t.ctx = ctx
+			defer func() {
+				t.ctx = saved
+				if v := recover(); v != nil {
+					if _, ok := v.(stop); !ok {
+						t.Failf(nil, "", "cleanup panicked: %v", v)
+					}
+				}
+			}()
+			t.cleanups[i](ctx)
+		}()
+	}
+}

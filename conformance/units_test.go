@@ -1,0 +1,183 @@
+package conformance
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestMatchID(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, id string
+		want        bool
+	}{
+		{"B.placements.*", "B.placements.filter.group", true},
+		{"B.placements.*", "B.placementsX", false},
+		{"B.placements", "B.placements.walk", true},
+		{"B.placements", "B.placements", true},
+		{"B.place", "B.placements.walk", false},
+		{"*.contract", "A.contract", true},
+		{"A.*.search.total", "A.group.search.total", true},
+		{"auth.?.no-token", "auth.B.no-token", true},
+	} {
+		assert.Equal(t, tc.want, matchID(tc.pattern, tc.id), "%s ~ %s", tc.pattern, tc.id)
+	}
+	assert.Error(t, ValidatePattern("B.[x"))
+	assert.Error(t, ValidatePattern(""))
+}
+
+func TestCatalogueIsComplete(t *testing.T) {
+	for _, c := range Catalogue() {
+		assert.Regexp(t, `^(auth|A|B|export|all)\.[A-Za-z0-9.-]+$`, c.ID)
+		assert.NotEmpty(t, c.Spec.Quote, c.ID)
+		if c.OptIn != "" {
+			assert.NotEqual(t, phaseLedger, c.phaseOf(), c.ID)
+		}
+	}
+	assert.Greater(t, len(Catalogue()), 150)
+}
+
+func TestGateExplainsEverySkip(t *testing.T) {
+	e := &env{cfg: Config{Level: LevelRead}, urls: map[Surface]*url.URL{SurfaceB: {}}}
+	write := &Check{ID: "A.group.create", Level: LevelWrite, Needs: []Surface{SurfaceA}}
+	assert.Contains(t, e.gate(write), "--level write")
+	optIn := &Check{ID: "A.ratelimit.exhaust-429", OptIn: "spends the quota", Needs: []Surface{SurfaceB}}
+	assert.Contains(t, e.gate(optIn), "--include A.ratelimit.exhaust-429")
+	e.cfg.Include = []string{"A.*"}
+	assert.NotEmpty(t, e.gate(optIn), "a glob does not name an opt-in check")
+	e.cfg.Include = []string{"A.ratelimit.exhaust-429"}
+	assert.Empty(t, e.gate(optIn))
+	needsA := &Check{ID: "A.school.list.total", Needs: []Surface{SurfaceA}}
+	assert.Contains(t, e.gate(needsA), "--base-url")
+}
+
+func TestRedactionAndCurl(t *testing.T) {
+	e := &env{cfg: Config{ClientSecret: "s3cret'$x", ClientID: "client"}, red: &redactor{secret: "s3cret'$x"}}
+	e.red.addToken("tok-123456")
+	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {"client"}, "client_secret": {"s3cret'$x"}}
+	req := &Request{Surface: SurfaceAuth, Method: http.MethodPost, Path: "/oauth/token", Form: form}
+	h := http.Header{"Content-Type": {mimeForm}}
+	ex := e.exchange(req, "http://auth.example/oauth/token", h, []byte(form.Encode()), &Response{Status: 200, Body: []byte(`{"access_token":"tok-123456"}`)}, time.Millisecond)
+	for _, s := range []string{ex.URL, ex.RequestBody, ex.ResponseBody, ex.Curl} {
+		assert.NotContains(t, s, "s3cret")
+		assert.NotContains(t, s, "tok-123456")
+	}
+	assert.Contains(t, ex.Curl, `--data-urlencode "client_secret=$CLIENT_SECRET"`)
+	assert.Contains(t, ex.ResponseBody, "$TOKEN")
+
+	req = &Request{Surface: SurfaceB, Method: http.MethodGet, Path: "/placements"}
+	ex = e.exchange(req, "http://b.example/api/v1/placements?x=it's", http.Header{"Authorization": {"Bearer tok-123456"}}, nil, nil, 0)
+	assert.Equal(t, `curl -sS -i 'http://b.example/api/v1/placements?x=it'\''s' -H "Authorization: Bearer $TOKEN"`, ex.Curl)
+	// An unknown (deliberately wrong) token is shown as sent.
+	ex = e.exchange(req, "http://b.example/api/v1/placements", http.Header{"Authorization": {"Bearer " + garbageToken}}, nil, nil, 0)
+	assert.Contains(t, ex.Curl, garbageToken)
+}
+
+func TestShellQuoteKeepsOnlyTheVariables(t *testing.T) {
+	assert.Equal(t, `"Authorization: Bearer $TOKEN"`, shellQuote("Authorization: Bearer $TOKEN"))
+	assert.Equal(t, `"a\$b $CLIENT_SECRET \"q\""`, shellQuote(`a$b $CLIENT_SECRET "q"`))
+	assert.Equal(t, `'plain $HOME'`, shellQuote("plain $HOME"))
+}
+
+func TestGuardRefusesToLeakTheSecret(t *testing.T) {
+	e := &env{cfg: Config{ClientSecret: "top-secret"}}
+	req := &Request{Surface: SurfaceB}
+	assert.Error(t, e.guardSecret(req, "http://b/api/v1/placements?x=top-secret", nil, nil))
+	assert.Error(t, e.guardSecret(req, "http://b/api/v1/placements", http.Header{"X": {"top-secret"}}, nil))
+	assert.Error(t, e.guardSecret(&Request{Surface: SurfaceA}, "http://a/", http.Header{headerClientSecret: {"top-secret"}}, nil), "legacy headers need --legacy-auth")
+	e.cfg.LegacyAuth = true
+	assert.NoError(t, e.guardSecret(&Request{Surface: SurfaceA}, "http://a/", http.Header{headerClientSecret: {"top-secret"}}, nil))
+	assert.NoError(t, e.guardSecret(&Request{Surface: SurfaceAuth}, "http://auth/oauth/token", nil, []byte("client_secret=top-secret")))
+}
+
+func TestResetProblems(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	ms := strconv.FormatInt(now.Add(20*time.Minute).UnixMilli(), 10)
+	assert.Empty(t, resetProblems(ms, now))
+	secs := strconv.FormatInt(now.Add(20*time.Minute).Unix(), 10)
+	p := resetProblems(secs, now)
+	require.Len(t, p, 1)
+	assert.Contains(t, p[0], "epoch seconds instead of milliseconds")
+	assert.NotEmpty(t, resetProblems(strconv.FormatInt(now.Add(3*time.Hour).UnixMilli(), 10), now), "beyond the hour")
+	assert.NotEmpty(t, resetProblems("soon", now))
+	h := http.Header{}
+	h.Set(headerRLLimit, "10")
+	h.Set(headerRLRemaining, "11")
+	h.Set(headerRLReset, ms)
+	assert.Equal(t, []string{"RateLimit-Remaining 11 exceeds RateLimit-Limit 10"}, rateLimitProblems(h, now))
+	assert.Len(t, rateLimitProblems(http.Header{}, now), 3)
+}
+
+func TestMatchFilter(t *testing.T) {
+	item := map[string]any{"title": "Ekskolan", "schoolType": "GR", "unitCode": nil, "n": json.Number("5")}
+	for _, tc := range []struct {
+		filter string
+		want   bool
+	}{
+		{`{"equals": {"title": "Ekskolan"}, "orCondition": false}`, true},
+		{`{"equals": {"title": "ekskolan"}, "orCondition": false}`, false},
+		{`{"notEquals": {"schoolType": "GR"}, "orCondition": false}`, false},
+		{`{"like": {"title": "ek%"}, "orCondition": false}`, true},
+		{`{"like": {"title": "Ek_kolan"}, "orCondition": false}`, true},
+		{`{"notLike": {"title": "%x%"}, "orCondition": false}`, true},
+		{`{"contains": {"title": "SKOL"}, "orCondition": false}`, true},
+		{`{"null": {"unitCode": true}, "orCondition": false}`, true},
+		{`{"notNull": {"unitCode": true}, "orCondition": false}`, false},
+		{`{"null": {"unitCode": false}, "orCondition": false}`, true},
+		{`{"greaterThan": {"n": 4}, "smallerOrEqual": {"n": 5}, "orCondition": false}`, true},
+		{`{"greaterThan": {"unitCode": "a"}, "orCondition": false}`, false},
+		{`{"equals": {"title": "X"}, "nestedFilters": [{"equals": {"schoolType": "GR"}, "orCondition": false}], "orCondition": true}`, true},
+		{`{"equals": {"title": "X"}, "nestedFilters": [{"equals": {"schoolType": "GR"}, "orCondition": false}], "orCondition": false}`, false},
+		{`{"orCondition": false}`, true},
+	} {
+		var f map[string]any
+		dec := json.NewDecoder(strings.NewReader(tc.filter))
+		dec.UseNumber()
+		require.NoError(t, dec.Decode(&f))
+		assert.Equal(t, tc.want, matchFilter(f, item), tc.filter)
+	}
+}
+
+func TestIdentityNumbersHaveAValidCheckDigit(t *testing.T) {
+	for i := 0; i < 50; i++ {
+		n := identityNumber()
+		require.Len(t, n, 12)
+		sum := 0
+		for j, c := range n[2:] {
+			d := int(c-'0') * (2 - j%2)
+			sum += d/10 + d%10
+		}
+		assert.Zero(t, sum%10, n)
+	}
+}
+
+func TestCappedBody(t *testing.T) {
+	for _, tc := range []struct {
+		size    int
+		tooLong bool
+	}{{10, false}, {11, true}, {0, false}} {
+		b := &cappedBody{rc: nopCloser{strings.NewReader(strings.Repeat("x", tc.size))}, left: 10}
+		data, err := readAll(b)
+		if tc.tooLong {
+			assert.ErrorIs(t, err, errBodyTooLarge)
+		} else {
+			assert.NoError(t, err)
+			assert.Len(t, data, tc.size)
+		}
+	}
+}
+
+func TestNormaliseListShape(t *testing.T) {
+	in := []byte(`{"data": {"resultArray": [{"id": "x"}]}, "pagination": {"offset": 0, "limit": 50, "total": 1}}`)
+	var out map[string]any
+	require.NoError(t, json.Unmarshal(normaliseListShape(SurfaceA, in), &out))
+	assert.Equal(t, []any{map[string]any{"id": "x"}}, out["data"])
+	assert.Equal(t, string(in), string(normaliseListShape(SurfaceB, in)), "interface B is left alone")
+}
