@@ -78,8 +78,12 @@ var groupKind = writeKind{
 }
 
 var schoolKind = writeKind{
-	path:  "/school",
-	body:  func(t *T) map[string]any { return map[string]any{"title": conformanceName(), "schoolType": "GR"} },
+	path: "/school",
+	// The create body sets fields the patch leaves alone, so that a PATCH that
+	// replaces instead of merging is caught.
+	body: func(t *T) map[string]any {
+		return map[string]any{"title": conformanceName(), "schoolType": "GR", "municipalityCode": "0180", "csnSchoolCode": "skolkit"}
+	},
 	patch: func(t *T) map[string]any { return map[string]any{"title": conformanceName(), "unitCode": "skolkit"} },
 	invalid: func(t *T) []map[string]any {
 		return []map[string]any{{}, {"title": 42, "schoolType": "GR"}}

@@ -208,7 +208,7 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	client, ok := s.clients[id]
-	if !ok || !secretsEqual(secret, client.Secret) {
+	if !ok || (!secretsEqual(secret, client.Secret) && !s.deviates(DevWrongSecretAccepted)) {
 		// One answer for both cases, so the endpoint does not reveal which ids exist.
 		oauthError(w, http.StatusUnauthorized, oauthInvalidClient, "unknown client or wrong secret")
 		return
@@ -225,9 +225,15 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 		scopes = asked
 	}
 	now := s.now()
-	tok := s.tokens.issue(grant{clientID: id, scopes: scopes, expires: now.Add(s.tokenTTL)}, now)
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("Pragma", "no-cache")
+	expires := now.Add(s.tokenTTL)
+	if s.deviates(DevExpiredTokenAccepted) {
+		expires = now.AddDate(100, 0, 0)
+	}
+	tok := s.tokens.issue(grant{clientID: id, scopes: scopes, expires: expires}, now)
+	if !s.deviates(DevTokenCacheable) {
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Pragma", "no-cache")
+	}
 	writeJSON(w, http.StatusOK, tokenResponse{AccessToken: tok, TokenType: "Bearer", ExpiresIn: int(s.tokenTTL / time.Second)})
 }
 
@@ -235,6 +241,9 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 // It writes the 401 or 403 itself and reports whether to go on.
 func (s *Server) bearer(w http.ResponseWriter, r *http.Request, scope string) (grant, bool) {
 	h := r.Header.Get("Authorization")
+	if h == "" && s.deviates(DevNoTokenAccepted) {
+		return grant{clientID: s.first.ID, scopes: AllScopes}, true
+	}
 	if h == "" {
 		w.Header().Set(headerWWWAuth, `Bearer realm="skolkit"`)
 		registerError(w, http.StatusUnauthorized, CodeUnauthorized, "authentication required: send Authorization: Bearer <access token> (tokens come from POST /oauth/token)")

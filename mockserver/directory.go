@@ -150,7 +150,7 @@ func (s *Server) directoryGate(next http.Handler, open bool) http.Handler {
 		}
 		now := s.now()
 		d := s.limiter.take(key, quota, now)
-		d.setHeaders(w.Header(), now)
+		d.setHeaders(w.Header(), now, s.deviates(DevRateLimitResetInSeconds))
 		if authErr != "" && !open {
 			w.Header().Set(headerWWWAuth, `Bearer realm="skolkit"`)
 			directoryError(w, r, http.StatusUnauthorized, CodeUnauthorized, authErr)
@@ -234,6 +234,14 @@ func validateDirectory(v *validator) func(http.ResponseWriter, *http.Request) bo
 }
 
 // listParams reads limit and offset (the contract has checked their ranges).
+func (s *Server) listParams(r *http.Request) (limit, offset int) {
+	limit, offset = listParams(r)
+	if s.deviates(DevListLimitIgnored) {
+		limit = DirectoryDefaultLimit
+	}
+	return limit, offset
+}
+
 func listParams(r *http.Request) (limit, offset int) {
 	limit, offset = DirectoryDefaultLimit, 0
 	q := r.URL.Query()
@@ -256,6 +264,9 @@ type Pagination struct {
 // writeList writes a list in the scenario's list shape: "data" as an array,
 // or the alternative "data.resultArray".
 func (s *Server) writeList(w http.ResponseWriter, items []any, limit, offset, total int) {
+	if s.deviates(DevPaginationTotalWrong) {
+		total++
+	}
 	body := map[string]any{"pagination": Pagination{Offset: offset, Limit: limit, Total: total}}
 	if s.listShape == ListShapeResultArray {
 		body["data"] = map[string]any{"resultArray": items}
@@ -320,22 +331,34 @@ func (res *dirResource) endpoints(s *Server) []endpoint {
 
 func (res *dirResource) list(s *Server) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		limit, offset := listParams(r)
-		sn := s.store.Read()
-		var items []any
-		total := 0
-		res.scan(sn, func(rec any) bool {
-			if total >= offset && total < offset+limit {
-				items = append(items, res.render(sn, rec))
-			}
-			total++
-			return true
-		})
-		if items == nil {
-			items = []any{}
-		}
-		s.writeList(w, items, limit, offset, total)
+		limit, offset := s.listParams(r)
+		res.writePage(s, w, limit, offset, nil)
 	}
+}
+
+// writePage writes the page [offset, offset+limit) of the resource's records
+// that match (all when match is nil), with the total of matching records.
+func (res *dirResource) writePage(s *Server, w http.ResponseWriter, limit, offset int, match func(wire any) bool) {
+	sn := s.store.Read()
+	items := []any{}
+	total := 0
+	res.scan(sn, func(rec any) bool {
+		inPage := total >= offset && total < offset+limit
+		if match == nil && !inPage {
+			total++ // a plain list renders only its page
+			return true
+		}
+		wire := res.render(sn, rec)
+		if match != nil && !match(wire) {
+			return true
+		}
+		if inPage {
+			items = append(items, wire)
+		}
+		total++
+		return true
+	})
+	s.writeList(w, items, limit, offset, total)
 }
 
 func (res *dirResource) searchHandler(s *Server) http.HandlerFunc {
@@ -358,25 +381,12 @@ func (res *dirResource) searchHandler(s *Server) http.HandlerFunc {
 			writeProblem(w, r, unprocessable(details...))
 			return
 		}
-		limit, offset := listParams(r)
-		sn := s.store.Read()
-		var items []any
-		total := 0
-		res.scan(sn, func(rec any) bool {
-			wire := res.render(sn, rec)
-			if !f.Match(structRecord(wire)) {
-				return true
-			}
-			if total >= offset && total < offset+limit {
-				items = append(items, wire)
-			}
-			total++
-			return true
-		})
-		if items == nil {
-			items = []any{}
+		limit, offset := s.listParams(r)
+		match := func(wire any) bool { return f.Match(structRecord(wire)) }
+		if s.deviates(DevSearchIgnoresFilter) {
+			match = func(any) bool { return true }
 		}
-		s.writeList(w, items, limit, offset, total)
+		res.writePage(s, w, limit, offset, match)
 	}
 }
 
@@ -445,6 +455,15 @@ func (res *dirResource) deleteHandler(s *Server) http.HandlerFunc {
 		}
 		if err := res.remove(s, id); err != nil {
 			writeProblem(w, r, err)
+			return
+		}
+		if s.deviates(DevRateLimitHeadersMissingOn204) {
+			for _, h := range []string{headerRateLimit, headerRateRemaining, headerRateReset} {
+				w.Header().Del(h)
+			}
+		}
+		if s.deviates(DevDeleteNot204) {
+			writeJSON(w, http.StatusOK, map[string]string{"deleted": id})
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/skolkit/skolkit/fixtures"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
@@ -81,6 +82,10 @@ func (s *Server) schoolResource() *dirResource {
 				o := *cur
 				x := *cur.Directory
 				o.Directory = &x
+				if s.deviates(DevPatchReplaces) {
+					o.SchoolUnitCode, o.MunicipalityCode = "", ""
+					x.UnitID, x.CSNSchoolCode, x.External = nil, nil, nil
+				}
 				applySchool(&o, body)
 				_, _, err := w.PutOrganisation(o)
 				return err
@@ -317,16 +322,22 @@ func (s *Server) directoryEndpoints() ([]endpoint, error) {
 		}
 		eps = append(eps, res.endpoints(s)...)
 	}
+	eps = append(eps, s.placementEndpoints()...)
+	eps = append(eps, s.exportEndpoints()...)
 	return eps, nil
 }
 
 func (s *Server) directoryResources() []*dirResource {
-	return []*dirResource{s.schoolResource(), s.groupResource()}
+	return []*dirResource{s.schoolResource(), s.groupResource(),
+		s.personResource(model.RoleStudent, "Student"), s.personResource(model.RoleEmployee, "Employee"), s.personResource(model.RoleGuardian, "Guardian"),
+		s.studentPlacementResource(), s.employeePlacementResource(),
+		s.gradeElementaryResource(), s.gradeUpperSecondaryResource()}
 }
 
 // prepareDirectory gives generated records their interface-A view: school
-// units become Schools, preschool placements StudentPlacements, and persons
-// get the roles their records imply.
+// units become Schools, preschool placements StudentPlacements, persons get
+// the roles their records imply (and identityTemporary from their civic
+// number), and staff get employee placements unless the data set has some.
 func prepareDirectory(ds *store.Dataset) {
 	for i := range ds.Organisations {
 		o := &ds.Organisations[i]
@@ -368,7 +379,10 @@ func prepareDirectory(ds *store.Dataset) {
 	for i := range ds.Persons {
 		p := &ds.Persons[i]
 		if p.Directory == nil {
-			p.Directory = &model.PersonExtra{Roles: roles[p.ID]}
+			p.Directory = &model.PersonExtra{Roles: roles[p.ID], IdentityTemporary: p.CivicNo != nil && fixtures.IsTemporaryNumber(p.CivicNo.Value)}
 		}
+	}
+	if len(ds.EmployeePlacements) == 0 {
+		ds.EmployeePlacements = deriveEmployeePlacements(ds)
 	}
 }

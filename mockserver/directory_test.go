@@ -164,11 +164,8 @@ func TestRateLimiterIsExactUnderConcurrency(t *testing.T) {
 	l := newRateLimiter(time.Hour)
 	now := testNow
 	const workers, each, quota = 16, 25, 150
-	var allowed, refused sync.WaitGroup
 	var mu sync.Mutex
 	nAllowed, nRefused := 0, 0
-	_ = allowed
-	_ = refused
 	var wg sync.WaitGroup
 	remainingSeen := map[int]bool{}
 	for range workers {

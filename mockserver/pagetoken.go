@@ -22,6 +22,9 @@ type pageState struct {
 	Limit   int                  `json:"l,omitempty"`
 	Expand  []string             `json:"e,omitempty"`
 	Names   bool                 `json:"n,omitempty"`
+	// Repeat is the placement the next page repeats (deviation
+	// pagetoken-repeats-last).
+	Repeat string `json:"r,omitempty"`
 }
 
 const pageStateVersion = 1

@@ -91,10 +91,15 @@ func (l *rateLimiter) expire(now time.Time) {
 // setHeaders writes the three RateLimit headers; RateLimit-Reset is the end
 // of the window as UTC epoch milliseconds. A refused request also gets
 // Retry-After in whole seconds (rounded up).
-func (d rateDecision) setHeaders(h http.Header, now time.Time) {
+// inSeconds writes RateLimit-Reset in seconds instead (a deviation).
+func (d rateDecision) setHeaders(h http.Header, now time.Time, inSeconds bool) {
 	h.Set(headerRateLimit, strconv.Itoa(d.limit))
 	h.Set(headerRateRemaining, strconv.Itoa(d.remaining))
-	h.Set(headerRateReset, strconv.FormatInt(d.reset.UnixMilli(), 10))
+	reset := d.reset.UnixMilli()
+	if inSeconds {
+		reset = d.reset.Unix()
+	}
+	h.Set(headerRateReset, strconv.FormatInt(reset, 10))
 	if !d.allowed {
 		secs := int64((d.reset.Sub(now) + time.Second - 1) / time.Second)
 		h.Set(headerRetryAfter, strconv.FormatInt(max(secs, 1), 10))

@@ -71,7 +71,7 @@ func (s *Server) listPlacements(w http.ResponseWriter, r *http.Request) {
 				extra = append(extra, k)
 			}
 		}
-		if len(extra) > 0 {
+		if len(extra) > 0 && !s.deviates(DevPageTokenWithFilterAccepted) {
 			slices.Sort(extra)
 			registerError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf(
 				"pageToken cannot be combined with filters or sortkey (found %s); the token carries the query of its walk, and only limit, expand and expandReferenceNames may accompany it",
@@ -99,6 +99,7 @@ func (s *Server) listPlacements(w http.ResponseWriter, r *http.Request) {
 			registerError(w, http.StatusBadRequest, CodeBadRequest, err.Error())
 			return
 		}
+		s.deviateQuery(&query)
 		st = pageState{Query: query, Expand: q[paramExpand], Names: refNames(q), Limit: limit}
 		sn = s.store.Read()
 	}
@@ -111,10 +112,19 @@ func (s *Server) listPlacements(w http.ResponseWriter, r *http.Request) {
 		registerError(w, http.StatusInternalServerError, CodeInternal, "unexpected server error")
 		return
 	}
-	body := placementsPage{Data: make([]model.Placement, len(page.Items))}
-	rd := renderer{sn: sn, names: st.Names}
+	items := page.Items
+	if st.Repeat != "" {
+		if p, ok := sn.Placement(st.Repeat); ok {
+			items = append([]*model.Placement{p}, items...)
+		}
+	}
+	if s.deviates(DevEndDateFilterDropsOpenEnded) && (st.Query.EndOnOrBefore != "" || st.Query.EndOnOrAfter != "") {
+		items = slices.DeleteFunc(slices.Clone(items), func(p *model.Placement) bool { return p.EndDate == "" })
+	}
+	body := placementsPage{Data: make([]model.Placement, len(items))}
+	rd := s.renderer(sn, st.Names)
 	ex := placementExpand{child: slices.Contains(st.Expand, expandChild), owners: slices.Contains(st.Expand, expandOwners)}
-	for i, p := range page.Items {
+	for i, p := range items {
 		body.Data[i] = rd.placement(p, ex)
 	}
 	if page.Next != nil {
@@ -122,6 +132,9 @@ func (s *Server) listPlacements(w http.ResponseWriter, r *http.Request) {
 			st.Walk = s.store.KeepWalk(sn)
 		}
 		st.Cursor = page.Next
+		if s.deviates(DevPageTokenRepeatsLast) && len(page.Items) > 0 {
+			st.Repeat = page.Items[len(page.Items)-1].ID
+		}
 		tok := s.encodePageToken(st)
 		body.PageToken = &tok
 	} else if st.Walk != "" {
@@ -171,8 +184,46 @@ func pathID(r *http.Request) string {
 	return strings.ToLower(id)
 }
 
-func notFoundRecord(w http.ResponseWriter, kind, id string) {
-	registerError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", kind, id))
+func (s *Server) notFoundRecord(w http.ResponseWriter, kind, id string) {
+	msg := fmt.Sprintf("no %s with id %s", kind, id)
+	switch {
+	case s.deviates(DevUnknownIDNot404):
+		registerError(w, http.StatusBadRequest, CodeBadRequest, msg)
+	case s.deviates(DevErrorBodyWrongShape):
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": msg})
+	default:
+		registerError(w, http.StatusNotFound, CodeNotFound, msg)
+	}
+}
+
+// deviateQuery applies the deviations that change what a placement query
+// means.
+func (s *Server) deviateQuery(q *store.PlacementQuery) {
+	if s.deviates(DevOrganisationFilterIgnored) {
+		q.Organisation = ""
+	}
+	if s.deviates(DevSortKeyIgnored) {
+		q.Sort = ""
+	}
+	if s.deviates(DevDateBoundsExclusive) {
+		shift := func(d *model.Date, days int) {
+			if *d != "" {
+				*d = model.DateOf(d.Time().AddDate(0, 0, days))
+			}
+		}
+		shift(&q.StartOnOrBefore, -1)
+		shift(&q.StartOnOrAfter, 1)
+		shift(&q.EndOnOrBefore, -1)
+		shift(&q.EndOnOrAfter, 1)
+	}
+	if s.deviates(DevMetaAfterInclusive) {
+		for _, t := range []**time.Time{&q.CreatedAfter, &q.ModifiedAfter} {
+			if *t != nil {
+				earlier := (*t).Add(-time.Nanosecond)
+				*t = &earlier
+			}
+		}
+	}
 }
 
 func (s *Server) getPlacement(w http.ResponseWriter, r *http.Request) {
@@ -180,18 +231,18 @@ func (s *Server) getPlacement(w http.ResponseWriter, r *http.Request) {
 	sn := s.store.Read()
 	p, ok := sn.Placement(id)
 	if !ok || !model.IsRegisterPlacement(p) {
-		notFoundRecord(w, "placement", id)
+		s.notFoundRecord(w, "placement", id)
 		return
 	}
 	ex := placementExpand{child: slices.Contains(q[paramExpand], expandChild), owners: slices.Contains(q[paramExpand], expandOwners)}
-	writeJSON(w, http.StatusOK, renderer{sn: sn, names: refNames(q)}.placement(p, ex))
+	writeJSON(w, http.StatusOK, s.renderer(sn, refNames(q)).placement(p, ex))
 }
 
 func (s *Server) getSyllabus(w http.ResponseWriter, r *http.Request) {
 	id := pathID(r)
 	sy, ok := s.store.Read().Syllabus(id)
 	if !ok {
-		notFoundRecord(w, "syllabus", id)
+		s.notFoundRecord(w, "syllabus", id)
 		return
 	}
 	writeJSON(w, http.StatusOK, sy)
@@ -202,10 +253,10 @@ func (s *Server) getAttendance(w http.ResponseWriter, r *http.Request) {
 	sn := s.store.Read()
 	a, ok := sn.Attendance(id)
 	if !ok {
-		notFoundRecord(w, "attendance record", id)
+		s.notFoundRecord(w, "attendance record", id)
 		return
 	}
-	writeJSON(w, http.StatusOK, renderer{sn: sn, names: refNames(r.URL.Query())}.attendance(a))
+	writeJSON(w, http.StatusOK, s.renderer(sn, refNames(r.URL.Query())).attendance(a))
 }
 
 func (s *Server) getAbsence(w http.ResponseWriter, r *http.Request) {
@@ -213,10 +264,10 @@ func (s *Server) getAbsence(w http.ResponseWriter, r *http.Request) {
 	sn := s.store.Read()
 	a, ok := sn.Absence(id)
 	if !ok {
-		notFoundRecord(w, "absence record", id)
+		s.notFoundRecord(w, "absence record", id)
 		return
 	}
-	writeJSON(w, http.StatusOK, renderer{sn: sn, names: refNames(r.URL.Query())}.absence(a))
+	writeJSON(w, http.StatusOK, s.renderer(sn, refNames(r.URL.Query())).absence(a))
 }
 
 func (s *Server) getGroup(w http.ResponseWriter, r *http.Request) {
@@ -224,10 +275,10 @@ func (s *Server) getGroup(w http.ResponseWriter, r *http.Request) {
 	sn := s.store.Read()
 	g, ok := sn.Group(id)
 	if !ok {
-		notFoundRecord(w, "group", id)
+		s.notFoundRecord(w, "group", id)
 		return
 	}
-	writeJSON(w, http.StatusOK, renderer{sn: sn, names: refNames(q)}.group(g, slices.Contains(q[paramExpand], expandAssignmentRoles)))
+	writeJSON(w, http.StatusOK, s.renderer(sn, refNames(q)).group(g, slices.Contains(q[paramExpand], expandAssignmentRoles)))
 }
 
 // lookupRequest is the body of POST /groups/lookup.
@@ -250,10 +301,14 @@ func (s *Server) lookupGroups(w http.ResponseWriter, r *http.Request) {
 	}
 	q := r.URL.Query()
 	sn := s.store.Read()
-	rd := renderer{sn: sn, names: refNames(q)}
+	rd := s.renderer(sn, refNames(q))
 	roles := slices.Contains(q[paramExpand], expandAssignmentRoles)
 	out := []model.Group{}
-	for _, g := range sn.Groups(req.IDs) {
+	found := sn.Groups(req.IDs)
+	if s.deviates(DevLookupDropsFirst) && len(found) > 0 {
+		found = found[1:]
+	}
+	for _, g := range found {
 		out = append(out, rd.group(g, roles))
 	}
 	writeJSON(w, http.StatusOK, out)

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"slices"
+	"time"
 
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
@@ -14,6 +15,17 @@ import (
 type renderer struct {
 	sn    *store.Snapshot
 	names bool
+	// deviations of the server (see deviations.go)
+	noMarking, expandIgnored, expandMoves bool
+}
+
+// renderer returns the server's renderer over a snapshot.
+func (s *Server) renderer(sn *store.Snapshot, names bool) renderer {
+	return renderer{
+		sn: sn, names: names || s.deviates(DevDisplayNameAlways),
+		noMarking: s.deviates(DevSecurityMarkingMissing), expandIgnored: s.deviates(DevExpandIgnored),
+		expandMoves: s.deviates(DevExpandChangesModified),
+	}
 }
 
 func (r renderer) orgRef(ref model.ObjectReference) model.ObjectReference {
@@ -45,6 +57,9 @@ func (r renderer) personRef(ref model.PersonReference) model.PersonReference {
 		if r.names {
 			out.DisplayName = p.DisplayName()
 		}
+	}
+	if r.noMarking {
+		out.SecurityMarking = ""
 	}
 	return out
 }
@@ -93,6 +108,12 @@ func (r renderer) placement(p *model.Placement, ex placementExpand) model.Placem
 	out.Child = r.personRef(p.Child)
 	out.Owners = r.personRefs(p.Owners)
 	out.Embedded = nil
+	if r.expandIgnored {
+		ex = placementExpand{}
+	}
+	if r.expandMoves && (ex.child || ex.owners) {
+		out.Meta.Modified = time.Now().UTC().Truncate(time.Millisecond)
+	}
 	if ex.child || ex.owners {
 		out.Embedded = &model.PlacementEmbedded{}
 		if ex.child {

@@ -2,12 +2,16 @@ package mockserver
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -50,9 +54,21 @@ type Options struct {
 	// Now is the base of the server's clock; nil means time.Now. A scenario
 	// with a fixed clock stands still at its instant instead.
 	Now func() time.Time
+	// Deviations switches on named deviations in addition to the scenario's.
+	Deviations []string
 	// Logger receives one line per request at debug level and errors; nil
 	// discards.
 	Logger *slog.Logger
+	// JournalSize is how many requests the journal (GET /__admin/requests)
+	// keeps: 0 means DefaultJournalSize, a negative number keeps none.
+	JournalSize int
+	// AdminToken, when set, is required by the control plane (/__admin) as
+	// "Authorization: Bearer <token>". Without it the control plane answers
+	// only requests to a loopback address.
+	AdminToken string
+	// StateFile, when set, is loaded at start when it exists (its records
+	// replace the scenario's data) and written by SaveState.
+	StateFile string
 }
 
 // Server is one mock of the service. Create it with New; it is an
@@ -70,9 +86,13 @@ type Server struct {
 	log      *slog.Logger
 	scenario *scenarios.Scenario
 	limiter  *rateLimiter
-	clock    *Clock
+	// deviations switched on (see deviations.go)
+	deviations map[string]bool
+	clock      *Clock
 	// listShape is how interface-A lists nest their items.
 	listShape string
+	// ctl is the control plane: admin API, journal, faults (admin.go).
+	ctl control
 }
 
 // New builds a server: it loads and validates the contract (a broken contract
@@ -108,20 +128,24 @@ func New(opts Options) (*Server, error) {
 	clock := NewClock(opts.Now, sc.Clock.Now)
 	now := clock.Now
 	s := &Server{
-		clock:     clock,
-		contract:  contract,
-		clients:   map[string]Client{},
-		tokens:    newTokenTable(),
-		tokenTTL:  time.Duration(sc.Lifetime()) * time.Second,
-		now:       now,
-		log:       opts.Logger,
-		scenario:  sc,
-		pageKey:   make([]byte, 32),
-		limiter:   newRateLimiter(rateWindow),
-		listShape: ListShapeData,
+		clock:    clock,
+		contract: contract,
+		tokens:   newTokenTable(),
+		now:      now,
+		log:      opts.Logger,
+		pageKey:  make([]byte, 32),
+		limiter:  newRateLimiter(rateWindow),
 	}
+	s.useScenario(sc)
 	if opts.TokenTTL > 0 {
 		s.tokenTTL = opts.TokenTTL
+	}
+	s.deviations = map[string]bool{}
+	for _, d := range append(slices.Clone(sc.Behaviours.Deviations), opts.Deviations...) {
+		if !slices.Contains(Deviations, d) {
+			return nil, fmt.Errorf("unknown deviation %q; known: %s", d, strings.Join(Deviations, ", "))
+		}
+		s.deviations[d] = true
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -129,38 +153,104 @@ func New(opts Options) (*Server, error) {
 	if _, err := rand.Read(s.pageKey); err != nil {
 		return nil, err
 	}
-	for i, c := range sc.Clients {
-		scopes := slices.Clone(c.Scopes)
-		if slices.Contains(scopes, scenarios.ScopeAll) {
-			scopes = slices.Clone(AllScopes)
-		}
-		cl := Client{ID: c.ID, Secret: c.Secret, Scopes: scopes, RateLimit: c.Quota()}
-		s.clients[c.ID] = cl
-		if i == 0 {
-			s.first = cl
+	s.store = store.New(now)
+	loaded := false
+	if opts.StateFile != "" {
+		if loaded, err = s.readStateFile(opts.StateFile); err != nil {
+			return nil, err
 		}
 	}
-	s.store = store.New(now)
-	if err := s.loadData(sc); err != nil {
-		return nil, err
+	if !loaded {
+		if err := s.loadData(sc); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.routes(); err != nil {
+		return nil, err
+	}
+	if err := s.initControl(opts); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
 func (s *Server) loadData(sc *scenarios.Scenario) error {
-	ds, err := sc.Build(s.now())
+	now := s.now()
+	key, cacheable := loadedKey(sc, now)
+	if cacheable {
+		if tpl, ok := loaded.get(key); ok {
+			s.store.CopyFrom(tpl)
+			return nil
+		}
+	}
+	ds, err := sc.Build(now)
 	if err != nil {
 		return fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	d := store.Dataset(*ds)
 	prepareDirectory(&d)
-	if err := s.store.Load(&d); err != nil {
+	tpl := store.New(s.now)
+	if err := tpl.Load(&d); err != nil {
 		return fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
+	if cacheable {
+		loaded.put(key, tpl)
+	}
+	s.store.CopyFrom(tpl)
 	return nil
+}
+
+// loaded keeps the stores built for the last few (scenario, instant) pairs,
+// never written, so that servers built from the same scenario at the same
+// instant (every server of a test suite with a fixed clock) copy the data in
+// constant time instead of generating and loading it again.
+var loaded = &storeCache{max: 4}
+
+type storeCache struct {
+	mu   sync.Mutex
+	max  int
+	keys []string
+	vals map[string]*store.Store
+}
+
+func (c *storeCache) get(k string) (*store.Store, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st, ok := c.vals[k]
+	return st, ok
+}
+
+func (c *storeCache) put(k string, st *store.Store) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.vals == nil {
+		c.vals = map[string]*store.Store{}
+	}
+	if _, ok := c.vals[k]; ok {
+		return
+	}
+	if len(c.keys) == c.max {
+		delete(c.vals, c.keys[0])
+		c.keys = c.keys[1:]
+	}
+	c.keys = append(c.keys, k)
+	c.vals[k] = st
+}
+
+// loadedKey identifies the data a scenario builds at an instant: everything
+// Build reads. A scenario that cannot be encoded is not cached.
+func loadedKey(sc *scenarios.Scenario, now time.Time) (string, bool) {
+	b, err := json.Marshal(struct {
+		Seed     int64
+		Generate scenarios.Generate
+		Records  scenarios.Records
+		Clock    scenarios.Clock
+	}{sc.Seed, sc.Generate, sc.Records, sc.Clock})
+	if err != nil {
+		return "", false
+	}
+	sum := sha256.Sum256(b)
+	return now.UTC().Format(time.RFC3339Nano) + "/" + hex.EncodeToString(sum[:]), true
 }
 
 // Clock returns the server's clock.
@@ -174,20 +264,47 @@ func (s *Server) Contract() *openapi.Contract { return s.contract }
 
 // Credentials returns the first client of the scenario: the one to print and
 // to hand to tests.
-func (s *Server) Credentials() (clientID, clientSecret string) { return s.first.ID, s.first.Secret }
+func (s *Server) Credentials() (clientID, clientSecret string) {
+	s.ctl.mu.RLock()
+	defer s.ctl.mu.RUnlock()
+	return s.first.ID, s.first.Secret
+}
 
-// ServeHTTP serves every surface.
+// ServeHTTP serves every surface. Requests outside the control plane are
+// journalled, and latency and faults apply to them before they are served;
+// each is served under one scenario (ctl.mu), and journalled under it.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if isAdminPath(r.URL.Path) {
+		s.serveAdmin(w, r)
+		return
+	}
+	start := time.Now()
+	rec := &recorder{ResponseWriter: w}
+	entry := s.journalEntry(r)
+	locked := false
+	defer func() {
+		if !locked {
+			s.ctl.mu.RLock()
+		}
+		s.journalFinish(entry, rec, r, start)
+		s.ctl.mu.RUnlock()
+	}()
 	defer func() {
 		if v := recover(); v != nil {
+			rec.panicked = true
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
 			s.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v)
-			registerError(w, http.StatusInternalServerError, CodeInternal, "unexpected server error")
+			registerError(rec, http.StatusInternalServerError, CodeInternal, "unexpected server error")
 		}
 	}()
-	s.router.ServeHTTP(w, r)
+	if !s.behave(rec, r) {
+		return
+	}
+	s.ctl.mu.RLock()
+	locked = true
+	s.router.ServeHTTP(rec, r)
 }
 
 // endpoint is one operation: method, path template and handler, with the
@@ -320,6 +437,11 @@ func (s *Server) wrap(e endpoint) (http.Handler, error) {
 		}
 		if r.Body != nil {
 			r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+		}
+		if s.deviates(DevLimitZeroAccepted) && r.URL.Query().Get("limit") == "0" {
+			q := r.URL.Query()
+			q.Del("limit")
+			r.URL.RawQuery = q.Encode()
 		}
 		if validate != nil && !validate(w, r) {
 			return

@@ -180,7 +180,14 @@ func bodySchemaViolations(err error) ([]fieldProblem, bool) {
 			}
 			walk(e.Err)
 		case *openapi3.SchemaError:
-			out = append(out, fieldProblem{Field: pointer(e.JSONPointer()), Message: e.Reason})
+			ptr := e.JSONPointer()
+			// kin-openapi points an unsupported member at its object; point at the member.
+			if name, ok := strings.CutPrefix(e.Reason, `property "`); ok {
+				if name, ok = strings.CutSuffix(name, `" is unsupported`); ok {
+					ptr = append(slices.Clone(ptr), name)
+				}
+			}
+			out = append(out, fieldProblem{Field: pointer(ptr), Message: e.Reason})
 		default:
 			ok = false
 		}

@@ -7,7 +7,6 @@ package openapi
 import (
 	"maps"
 	"net/http"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,15 +37,14 @@ var directoryContractErrorCodes = map[string]string{
 
 var directoryContractRateHeaders = []string{"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"}
 
+// loadDirectoryContract returns the document of the file, as loaded and
+// validated once for the process (the tests only read it).
 func loadDirectoryContract(t *testing.T, file string) *openapi3.T {
 	t.Helper()
-	data, err := os.ReadFile(file)
-	require.NoError(t, err)
-	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromData(data)
-	require.NoError(t, err, "%s does not load", file)
-	require.NoError(t, doc.Validate(loader.Context), "%s is not a valid OpenAPI 3.0 document", file)
-	return doc
+	names := map[string]Name{"directory.yaml": NameDirectory, "export.yaml": NameExport}
+	name, ok := names[file]
+	require.True(t, ok, "no contract document for %s", file)
+	return mustShared(t).Doc(name)
 }
 
 type directoryContractOp struct {

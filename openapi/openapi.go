@@ -25,6 +25,8 @@ const (
 	NameDirectory Name = "directory"
 	// NameExport is the data export under /data-export/v1.
 	NameExport Name = "export"
+	// NameAdmin is the mock's control plane under /__admin.
+	NameAdmin Name = "admin"
 )
 
 // documents lists the documents of the contract in a stable order. Adding a
@@ -38,6 +40,7 @@ var documents = []struct {
 	{NameRegister, "register.yaml"},
 	{NameDirectory, "directory.yaml"},
 	{NameExport, "export.yaml"},
+	{NameAdmin, "admin.yaml"},
 }
 
 // Contract holds every listed document, parsed and validated.

@@ -117,12 +117,18 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	var ttl ttlFlag
 	fs.Var(&ttl, "token-ttl", "access-token lifetime: seconds or a duration like 15m (default: the scenario's, 3600 s)")
 	verbose := fs.Bool("v", false, "log every request")
+	adminToken := fs.String("admin-token", "", "require this bearer token on the control plane (/__admin); needed to listen on a non-loopback address (default: env SKOLKIT_ADMIN_TOKEN)")
+	stateFile := fs.String("state-file", "", "load the state from this file at start when it exists, and write it there on shutdown and on POST /__admin/snapshot")
+	journalSize := fs.Int("journal-size", mockserver.DefaultJournalSize, "how many requests the journal (GET /__admin/requests) keeps; 0 keeps none")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "skolkit serve: unexpected argument %q\n", fs.Arg(0))
 		return 2
+	}
+	if *adminToken == "" {
+		*adminToken = os.Getenv("SKOLKIT_ADMIN_TOKEN") // read here so that -h does not print it
 	}
 	sc, err := loadScenario(*scenario)
 	if err != nil {
@@ -134,15 +140,30 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	srv, err := mockserver.New(mockserver.Options{
-		Scenario: sc, Seed: seed.v, ClientID: *clientID, ClientSecret: *clientSecret, TokenTTL: ttl.d, Logger: logger,
-	})
+	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "skolkit serve: %v\n", err)
 		return 1
 	}
-	ln, err := net.Listen("tcp", *addr)
+	if !mockserver.IsLoopbackListenAddr(ln.Addr().String()) && strings.TrimSpace(*adminToken) == "" {
+		ln.Close()
+		fmt.Fprintf(stderr, "skolkit serve: refusing to listen on %s without --admin-token: the control plane (/__admin) would be open to the network. Give --admin-token (or SKOLKIT_ADMIN_TOKEN), or listen on a loopback address such as 127.0.0.1:8080\n", ln.Addr())
+		return 2
+	}
+	stateExisted := false
+	if *stateFile != "" {
+		_, err := os.Stat(*stateFile)
+		stateExisted = err == nil
+	}
+	if *journalSize <= 0 {
+		*journalSize = -1
+	}
+	srv, err := mockserver.New(mockserver.Options{
+		Scenario: sc, Seed: seed.v, ClientID: *clientID, ClientSecret: *clientSecret, TokenTTL: ttl.d, Logger: logger,
+		AdminToken: *adminToken, StateFile: *stateFile, JournalSize: *journalSize,
+	})
 	if err != nil {
+		ln.Close()
 		fmt.Fprintf(stderr, "skolkit serve: %v\n", err)
 		return 1
 	}
@@ -154,7 +175,15 @@ func serve(args []string, stdout, stderr io.Writer) int {
   contract      %s%s
   client_id     %s
   client_secret %s
-`, sc.Name, base, base, mockserver.PathToken, base, mockserver.PrefixB, base, mockserver.PrefixB+"/openapi.json", id, secret)
+  admin         %s%s      (control plane)
+`, sc.Name, base, base, mockserver.PathToken, base, mockserver.PrefixB, base, mockserver.PrefixB+"/openapi.json", id, secret, base, mockserver.PrefixAdmin)
+	if *stateFile != "" {
+		how := "new"
+		if stateExisted {
+			how = "loaded"
+		}
+		fmt.Fprintf(stdout, "  state_file    %s (%s)\n", *stateFile, how)
+	}
 	hs := &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -178,6 +207,14 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	if err := hs.Shutdown(shutdown); err != nil {
 		fmt.Fprintf(stderr, "skolkit serve: shutdown: %v\n", err)
 		return 1
+	}
+	if *stateFile != "" {
+		info, err := srv.SaveState()
+		if err != nil {
+			fmt.Fprintf(stderr, "skolkit serve: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "state written to %s (%d bytes)\n", info.File, info.Bytes)
 	}
 	fmt.Fprintln(stdout, "skolkit mock stopped")
 	return 0

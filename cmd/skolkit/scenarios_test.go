@@ -38,7 +38,10 @@ func TestScenariosListNamesEveryBuiltinWithItsDescription(t *testing.T) {
 		require.NoError(t, err)
 		assert.Regexp(t, `(?m)^`+name+` +`+regexpQuote(sc.Description)+`$`, out)
 	}
-	assert.Contains(t, out, "Deviations (behaviours.deviations): none yet.")
+	assert.Contains(t, out, "Deviations (behaviours.deviations):")
+	for name, desc := range scenarios.KnownDeviations {
+		assert.Regexp(t, `(?m)^  `+name+` +`+regexpQuote(desc)+`$`, out)
+	}
 }
 
 func regexpQuote(s string) string {

@@ -132,3 +132,50 @@ var absences = kind[model.Absence]{
 		return refs
 	},
 }
+
+// Interface A's own tables.
+
+var employeePlacements = kind[model.EmployeePlacement]{
+	table: TableEmployeePlacements,
+	id:    func(p *model.EmployeePlacement) string { return p.ID },
+	meta:  func(p *model.EmployeePlacement) *model.Meta { return &p.Meta },
+	refs: func(p *model.EmployeePlacement) []ref {
+		return []ref{
+			{"employeeID", TablePersons, p.EmployeeID},
+			{"schoolID", TableOrganisations, p.SchoolID},
+		}
+	},
+}
+
+// gradeRefs lists a grade's references under interface A's member names.
+func gradeRefs(student, school string, teacher1, teacher2 *string) []ref {
+	refs := []ref{
+		{"studentID", TablePersons, student},
+		{"schoolID", TableOrganisations, school},
+	}
+	if teacher1 != nil {
+		refs = append(refs, ref{"teacher1EmployeeID", TablePersons, *teacher1})
+	}
+	if teacher2 != nil {
+		refs = append(refs, ref{"teacher2EmployeeID", TablePersons, *teacher2})
+	}
+	return refs
+}
+
+var gradesElementary = kind[model.GradeElementary]{
+	table: TableGradesElementary,
+	id:    func(g *model.GradeElementary) string { return g.ID },
+	meta:  func(g *model.GradeElementary) *model.Meta { return &g.Meta },
+	refs: func(g *model.GradeElementary) []ref {
+		return gradeRefs(g.StudentID, g.SchoolID, g.Teacher1EmployeeID, g.Teacher2EmployeeID)
+	},
+}
+
+var gradesUpperSecondary = kind[model.GradeUpperSecondary]{
+	table: TableGradesUpperSecondary,
+	id:    func(g *model.GradeUpperSecondary) string { return g.ID },
+	meta:  func(g *model.GradeUpperSecondary) *model.Meta { return &g.Meta },
+	refs: func(g *model.GradeUpperSecondary) []ref {
+		return gradeRefs(g.StudentID, g.SchoolID, g.Teacher1EmployeeID, g.Teacher2EmployeeID)
+	},
+}

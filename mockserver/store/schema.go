@@ -19,6 +19,11 @@ const (
 	TableCalendarEvents = "calendarEvents"
 	TableAttendances    = "attendances"
 	TableAbsences       = "absences"
+
+	// interface A only
+	TableEmployeePlacements   = "employeePlacements"
+	TableGradesElementary     = "gradesElementary"
+	TableGradesUpperSecondary = "gradesUpperSecondary"
 )
 
 // Index names, each named after the question it answers.
@@ -56,6 +61,12 @@ const (
 	IndexSchoolTitle = "schoolTitle"
 	// persons: the guardians a person names as responsibles
 	IndexResponsible = "responsible"
+	// persons: civic number (interface A's identityNumber)
+	IndexCivicNo = "civicNo"
+	// employee placements: the employee
+	IndexEmployee = "employee"
+	// calendar events, grades: the teacher(s)
+	IndexTeacher = "teacher"
 )
 
 func idIndex[T any](id func(*T) string) *memdb.IndexSchema {
@@ -158,6 +169,12 @@ func schema() *memdb.DBSchema {
 				}
 				return ids
 			}),
+			by(IndexCivicNo, func(p *model.Person) string {
+				if p.CivicNo == nil {
+					return ""
+				}
+				return p.CivicNo.Value
+			}),
 		),
 		TableGroups: table(TableGroups,
 			idIndex(func(g *model.Group) string { return g.ID }),
@@ -190,16 +207,36 @@ func schema() *memdb.DBSchema {
 		TableCalendarEvents: table(TableCalendarEvents,
 			idIndex(func(c *model.CalendarEvent) string { return c.ID }),
 			by(IndexGroup, func(c *model.CalendarEvent) string { return c.Group.ID }),
+			by(IndexTeacher, func(c *model.CalendarEvent) string { return c.Teacher.ID }),
 		),
 		TableAttendances: table(TableAttendances,
 			idIndex(func(a *model.Attendance) string { return a.ID }),
 			by(IndexStudent, func(a *model.Attendance) string { return a.Student.ID }),
 			by(IndexCalendarEvent, func(a *model.Attendance) string { return a.CalendarEvent.ID }),
+			// the data export's order: meta.created, then id
+			by(IndexCreated, func(a *model.Attendance) string { return timeKey(a.Meta.Created) }),
 		),
 		TableAbsences: table(TableAbsences,
 			idIndex(func(a *model.Absence) string { return a.ID }),
 			by(IndexStudent, func(a *model.Absence) string { return a.Student.ID }),
 			by(IndexOrganisation, func(a *model.Absence) string { return a.Organisation.ID }),
+		),
+		TableEmployeePlacements: table(TableEmployeePlacements,
+			idIndex(func(p *model.EmployeePlacement) string { return p.ID }),
+			by(IndexCreated, func(p *model.EmployeePlacement) string { return timeKey(p.Meta.Created) }),
+			by(IndexEmployee, func(p *model.EmployeePlacement) string { return p.EmployeeID }),
+		),
+		TableGradesElementary: table(TableGradesElementary,
+			idIndex(func(g *model.GradeElementary) string { return g.ID }),
+			by(IndexCreated, func(g *model.GradeElementary) string { return timeKey(g.Meta.Created) }),
+			by(IndexStudent, func(g *model.GradeElementary) string { return g.StudentID }),
+			byEach(IndexTeacher, func(g *model.GradeElementary) []string { return g.Teachers() }),
+		),
+		TableGradesUpperSecondary: table(TableGradesUpperSecondary,
+			idIndex(func(g *model.GradeUpperSecondary) string { return g.ID }),
+			by(IndexCreated, func(g *model.GradeUpperSecondary) string { return timeKey(g.Meta.Created) }),
+			by(IndexStudent, func(g *model.GradeUpperSecondary) string { return g.StudentID }),
+			byEach(IndexTeacher, func(g *model.GradeUpperSecondary) []string { return g.Teachers() }),
 		),
 	}}
 }

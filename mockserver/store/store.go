@@ -10,21 +10,13 @@ import (
 
 	"github.com/hashicorp/go-memdb"
 
+	"github.com/skolkit/skolkit/fixtures"
 	"github.com/skolkit/skolkit/model"
 )
 
-// Dataset is the whole state of a store, table by table. Its field list is the
-// same as fixtures.Dataset so that one converts to the other.
-type Dataset struct {
-	Organisations  []model.Organisation  `json:"organisations"`
-	Persons        []model.Person        `json:"persons"`
-	Groups         []model.Group         `json:"groups"`
-	Placements     []model.Placement     `json:"placements"`
-	Syllabuses     []model.Syllabus      `json:"syllabuses"`
-	CalendarEvents []model.CalendarEvent `json:"calendarEvents"`
-	Attendances    []model.Attendance    `json:"attendances"`
-	Absences       []model.Absence       `json:"absences"`
-}
+// Dataset is the whole state of a store, table by table: the record set
+// the fixtures generate.
+type Dataset = fixtures.Dataset
 
 // ErrNotFound is returned by writes to a record that does not exist.
 var ErrNotFound = errors.New("record not found")
@@ -101,6 +93,9 @@ func (s *Store) Load(ds *Dataset) error {
 		func() error { return loadAll(b, calendarEvents, ds.CalendarEvents, stamp) },
 		func() error { return loadAll(b, attendances, ds.Attendances, stamp) },
 		func() error { return loadAll(b, absences, ds.Absences, stamp) },
+		func() error { return loadAll(b, employeePlacements, ds.EmployeePlacements, stamp) },
+		func() error { return loadAll(b, gradesElementary, ds.GradesElementary, stamp) },
+		func() error { return loadAll(b, gradesUpperSecondary, ds.GradesUpperSecondary, stamp) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -167,6 +162,10 @@ func (s *Store) Export() *Dataset {
 		CalendarEvents: all(sn.txn, calendarEvents),
 		Attendances:    all(sn.txn, attendances),
 		Absences:       all(sn.txn, absences),
+
+		EmployeePlacements:   all(sn.txn, employeePlacements),
+		GradesElementary:     all(sn.txn, gradesElementary),
+		GradesUpperSecondary: all(sn.txn, gradesUpperSecondary),
 	}
 }
 
@@ -215,6 +214,21 @@ func (sn *Snapshot) Attendance(id string) (*model.Attendance, bool) {
 // Absence returns the absence record with the id, if any.
 func (sn *Snapshot) Absence(id string) (*model.Absence, bool) {
 	return first(sn.txn, absences, id)
+}
+
+// EmployeePlacement returns the employee placement with the id, if any.
+func (sn *Snapshot) EmployeePlacement(id string) (*model.EmployeePlacement, bool) {
+	return first(sn.txn, employeePlacements, id)
+}
+
+// GradeElementary returns the elementary grade with the id, if any.
+func (sn *Snapshot) GradeElementary(id string) (*model.GradeElementary, bool) {
+	return first(sn.txn, gradesElementary, id)
+}
+
+// GradeUpperSecondary returns the upper-secondary grade with the id, if any.
+func (sn *Snapshot) GradeUpperSecondary(id string) (*model.GradeUpperSecondary, bool) {
+	return first(sn.txn, gradesUpperSecondary, id)
 }
 
 // Count returns the number of records in a table.
@@ -392,6 +406,21 @@ func (w *Writer) PutPlacement(r model.Placement) (model.Placement, bool, error) 
 	return putIn(w, placements, r)
 }
 
+// PutEmployeePlacement creates or replaces an employee placement; see putIn.
+func (w *Writer) PutEmployeePlacement(r model.EmployeePlacement) (model.EmployeePlacement, bool, error) {
+	return putIn(w, employeePlacements, r)
+}
+
+// PutGradeElementary creates or replaces an elementary grade; see putIn.
+func (w *Writer) PutGradeElementary(r model.GradeElementary) (model.GradeElementary, bool, error) {
+	return putIn(w, gradesElementary, r)
+}
+
+// PutGradeUpperSecondary creates or replaces an upper-secondary grade; see putIn.
+func (w *Writer) PutGradeUpperSecondary(r model.GradeUpperSecondary) (model.GradeUpperSecondary, bool, error) {
+	return putIn(w, gradesUpperSecondary, r)
+}
+
 // Delete removes the record with the id from a table; ErrNotFound if none,
 // ConflictError if other records still refer to it.
 func (w *Writer) Delete(table, id string) error {
@@ -443,6 +472,12 @@ func referrers(txn *memdb.Txn, table, id string) []string {
 		count(TablePersons, IndexResponsible, "person(s) as responsible")
 		count(TableAttendances, IndexStudent, "attendance record(s)")
 		count(TableAbsences, IndexStudent, "absence record(s)")
+		count(TableCalendarEvents, IndexTeacher, "calendar event(s) as teacher")
+		count(TableEmployeePlacements, IndexEmployee, "employee placement(s)")
+		count(TableGradesElementary, IndexStudent, "elementary grade(s) as student")
+		count(TableGradesUpperSecondary, IndexStudent, "upper-secondary grade(s) as student")
+		count(TableGradesElementary, IndexTeacher, "elementary grade(s) as teacher")
+		count(TableGradesUpperSecondary, IndexTeacher, "upper-secondary grade(s) as teacher")
 	}
 	return out
 }
@@ -555,3 +590,8 @@ func (sn *Snapshot) Scan(table, index, prefix string, fn func(obj any) bool) err
 
 // Referrers names what still refers to the record (empty when nothing does).
 func (sn *Snapshot) Referrers(table, id string) []string { return referrers(sn.txn, table, id) }
+
+// CopyFrom makes the store's content a copy of other's current content, in
+// constant time: go-memdb snapshots share structure and copy on write, so
+// writes to either store never reach the other.
+func (s *Store) CopyFrom(other *Store) { s.dbp.Store(other.db().Snapshot()) }

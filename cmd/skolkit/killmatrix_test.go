@@ -1,0 +1,99 @@
+package main
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skolkit/skolkit/conformance"
+	"github.com/skolkit/skolkit/mockserver"
+	"github.com/skolkit/skolkit/scenarios"
+)
+
+// killMatrix says, for each named deviation of the mock, which checks the
+// run includes and which of them must fail: a deviation that no check
+// catches is a hole in the suite.
+var killMatrix = map[string]struct {
+	include []string
+	write   bool
+	ttl     time.Duration
+	catch   []string // at least one of these fails
+}{
+	mockserver.DevTokenCacheable:               {include: []string{"auth.token.*"}, catch: []string{"auth.token.no-store", "auth.token.pragma-no-cache"}},
+	mockserver.DevWrongSecretAccepted:          {include: []string{"auth.token.*"}, catch: []string{"auth.token.wrong-secret"}},
+	mockserver.DevExpiredTokenAccepted:         {include: []string{"auth.B.expired-token", "auth.A.expired-token"}, ttl: time.Second, catch: []string{"auth.B.expired-token", "auth.A.expired-token"}},
+	mockserver.DevNoTokenAccepted:              {include: []string{"auth.B.*"}, catch: []string{"auth.B.no-token"}},
+	mockserver.DevPaginationTotalWrong:         {include: []string{"A.school.list.*", "A.group.list.*"}, catch: []string{"A.school.list.total", "A.group.list.total", "A.school.list.offset-walk"}},
+	mockserver.DevListLimitIgnored:             {include: []string{"A.school.list.*", "A.group.list.*"}, catch: []string{"A.school.list.limit", "A.group.list.limit"}},
+	mockserver.DevPatchReplaces:                {include: []string{"A.school.create", "A.school.update"}, write: true, catch: []string{"A.school.update"}},
+	mockserver.DevDeleteNot204:                 {include: []string{"A.group.delete"}, write: true, catch: []string{"A.group.delete"}},
+	mockserver.DevSearchIgnoresFilter:          {include: []string{"A.school.search.*", "A.group.search.*"}, catch: []string{"A.school.search.items-match", "A.group.search.items-match", "A.group.search.equals-own-filtering"}},
+	mockserver.DevRateLimitResetInSeconds:      {include: []string{"A.ratelimit.*", "A.contract"}, catch: []string{"A.ratelimit.reset-epoch-ms", "A.contract"}},
+	mockserver.DevRateLimitHeadersMissingOn204: {include: []string{"A.ratelimit.headers-on-204"}, write: true, catch: []string{"A.ratelimit.headers-on-204"}},
+	mockserver.DevEndDateFilterDropsOpenEnded:  {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.endDate-keeps-open-ended"}},
+	mockserver.DevDateBoundsExclusive:          {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.startDate-onOrBefore", "B.placements.filter.startDate-onOrAfter"}},
+	mockserver.DevMetaAfterInclusive:           {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.created-after", "B.placements.filter.modified-after"}},
+	mockserver.DevOrganisationFilterIgnored:    {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.organisation"}},
+	mockserver.DevSortKeyIgnored:               {include: []string{"B.placements.sort.*"}, catch: []string{"B.placements.sort.StartDateAsc", "B.placements.sort.StartDateDesc"}},
+	mockserver.DevPageTokenWithFilterAccepted:  {include: []string{"B.placements.pagetoken-*"}, catch: []string{"B.placements.pagetoken-with-filter", "B.placements.pagetoken-with-sortkey"}},
+	mockserver.DevPageTokenRepeatsLast:         {include: []string{"B.placements.walk", "B.placements.limit-walk"}, catch: []string{"B.placements.walk", "B.placements.limit-walk"}},
+	mockserver.DevLimitZeroAccepted:            {include: []string{"B.placements.limit-*"}, catch: []string{"B.placements.limit-below-one"}},
+	mockserver.DevExpandIgnored:                {include: []string{"B.placements.expand", "B.placements.by-id-expand"}, catch: []string{"B.placements.expand", "B.placements.by-id-expand"}},
+	mockserver.DevDisplayNameAlways:            {include: []string{"B.*.reference-names"}, catch: []string{"B.placements.reference-names"}},
+	mockserver.DevExpandChangesModified:        {include: []string{"B.placements.modified-unchanged-by-expand"}, catch: []string{"B.placements.modified-unchanged-by-expand"}},
+	mockserver.DevSecurityMarkingMissing:       {include: []string{"B.placements.security-marking", "B.contract"}, catch: []string{"B.placements.security-marking", "B.contract"}},
+	mockserver.DevLookupDropsFirst:             {include: []string{"B.groups.lookup"}, catch: []string{"B.groups.lookup"}},
+	mockserver.DevErrorBodyWrongShape:          {include: []string{"B.placements.unknown-id", "B.errors.body", "B.contract"}, catch: []string{"B.errors.body", "B.contract", "B.placements.unknown-id"}},
+	mockserver.DevUnknownIDNot404:              {include: []string{"B.*.unknown-id"}, catch: []string{"B.placements.unknown-id", "B.groups.unknown-id"}},
+}
+
+func TestKillMatrixCoversEveryDeviation(t *testing.T) {
+	names := slices.Sorted(maps.Keys(killMatrix))
+	assert.Equal(t, slices.Sorted(slices.Values(mockserver.Deviations)), names, "every deviation the mock implements has a row")
+	assert.Equal(t, slices.Sorted(maps.Keys(scenarios.KnownDeviations)), names, "the scenario catalogue names the same deviations")
+	assert.GreaterOrEqual(t, len(names), 20)
+	ids := map[string]bool{}
+	for _, c := range conformance.Catalogue() {
+		ids[c.ID] = true
+	}
+	for name, row := range killMatrix {
+		for _, id := range row.catch {
+			assert.True(t, ids[id], "%s: no check %s", name, id)
+		}
+	}
+}
+
+// TestKillMatrix runs the checks of each row against the mock with the
+// deviation switched on and requires one of the row's checks to fail.
+func TestKillMatrix(t *testing.T) {
+	for _, name := range slices.Sorted(maps.Keys(killMatrix)) {
+		row := killMatrix[name]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv, args := mockUnderTest(t, mockserver.Options{Deviations: []string{name}, TokenTTL: row.ttl})
+			require.Contains(t, strings.Join(args, " "), "--base-url", "the mock serves interface A")
+			args = append(args, recordIDs(srv)...)
+			for _, inc := range row.include {
+				args = append(args, "--include", inc)
+			}
+			if row.write {
+				args = append(args, "--level", "write")
+			}
+			code, out, rep := runConformance(t, args...)
+			var failed []string
+			for _, r := range rep.Results {
+				if r.Status == conformance.StatusFail {
+					failed = append(failed, r.ID)
+				}
+			}
+			caught := slices.ContainsFunc(row.catch, func(id string) bool { return slices.Contains(failed, id) })
+			assert.True(t, caught, "deviation %s: none of %v failed (failed: %v)\n%s", name, row.catch, failed, out)
+			assert.Equal(t, 1, code, "exit code with a MUST failure")
+		})
+	}
+}

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// envRunMain makes the test binary run skolkit's main instead of the tests,
+// so that tests can start the real command as a subprocess without building
+// it (the test binary is already built, with -race when the tests are).
+const envRunMain = "SKOLKIT_TEST_RUN_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(envRunMain) == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// serveProcess is `skolkit serve` running as a subprocess.
+type serveProcess struct {
+	cmd    *exec.Cmd
+	base   string // http://127.0.0.1:PORT
+	mu     sync.Mutex
+	stdout bytes.Buffer
+	stderr bytes.Buffer
+	exited chan error
+	done   bool // the exit has been received from exited
+}
+
+var reServing = regexp.MustCompile(`serving scenario "[^"]*" on (http://\S+)`)
+
+// startServe starts `skolkit serve args...` and waits until it prints the
+// address it listens on.
+func startServe(t *testing.T, args ...string) *serveProcess {
+	t.Helper()
+	p := &serveProcess{exited: make(chan error, 1)}
+	p.cmd = exec.Command(os.Args[0], append([]string{"serve"}, args...)...)
+	p.cmd.Env = append(os.Environ(), envRunMain+"=1", "SKOLKIT_ADMIN_TOKEN=")
+	p.cmd.Stderr = &lockedWriter{mu: &p.mu, w: &p.stderr}
+	out, err := p.cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, p.cmd.Start())
+	t.Cleanup(func() {
+		if !p.done {
+			_ = p.cmd.Process.Kill()
+			<-p.exited
+		}
+	})
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			p.mu.Lock()
+			p.stdout.WriteString(sc.Text() + "\n")
+			p.mu.Unlock()
+			if m := reServing.FindStringSubmatch(sc.Text()); m != nil {
+				addr <- m[1]
+			}
+		}
+		_, _ = io.Copy(io.Discard, out)
+		p.exited <- p.cmd.Wait()
+	}()
+	select {
+	case p.base = <-addr:
+	case err := <-p.exited:
+		p.exited <- err
+		t.Fatalf("skolkit serve exited before serving (%v): %s", err, p.output())
+	case <-time.After(60 * time.Second):
+		t.Fatalf("skolkit serve did not start within a minute: %s", p.output())
+	}
+	return p
+}
+
+// waitFor waits until the output contains s.
+func (p *serveProcess) waitFor(t *testing.T, s string) {
+	t.Helper()
+	require.Eventually(t, func() bool { return strings.Contains(p.output(), s) }, 10*time.Second, 10*time.Millisecond,
+		"output does not show %q", s)
+}
+
+func (p *serveProcess) output() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return "stdout:\n" + p.stdout.String() + "stderr:\n" + p.stderr.String()
+}
+
+// stop sends SIGTERM and returns the exit code.
+func (p *serveProcess) stop(t *testing.T) int {
+	t.Helper()
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	select {
+	case <-p.exited:
+		p.done = true
+	case <-time.After(30 * time.Second):
+		t.Fatalf("skolkit serve did not stop within 30 s of SIGTERM: %s", p.output())
+	}
+	return p.cmd.ProcessState.ExitCode()
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
+
+// call sends a request with the legacy interface-A credentials of the
+// built-in scenarios' client and decodes a JSON answer into v.
+func call(t *testing.T, method, url, body string, header http.Header, v any) int {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Client-ID", "skolkit-client")
+	req.Header.Set("Client-Secret", "skolkit-secret")
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, vs := range header {
+		req.Header[k] = vs
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	if v != nil && resp.StatusCode < 300 {
+		require.NoError(t, json.Unmarshal(data, v), "%s %s: %s", method, url, data)
+	}
+	return resp.StatusCode
+}
+
+func TestServeStateFileSurvivesASIGTERMRestart(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "state.json")
+	args := []string{"--addr", "127.0.0.1:0", "--scenario", "edge-cases", "--state-file", file}
+
+	first := startServe(t, append(args, "--admin-token", "admin-secret")...)
+	first.waitFor(t, "state_file    "+file+" (new)")
+	var schools struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	require.Equal(t, http.StatusOK, call(t, http.MethodGet, first.base+"/directory/v1/school", "", nil, &schools))
+	require.NotEmpty(t, schools.Data)
+	var group struct {
+		ID    string `json:"id"`
+		Title string `json:"title"`
+	}
+	status := call(t, http.MethodPost, first.base+"/directory/v1/group", fmt.Sprintf(`{"schoolID": %q, "title": "Restart"}`, schools.Data[0].ID), nil, &group)
+	require.Equal(t, http.StatusCreated, status)
+
+	// --admin-token: the control plane wants it, even on loopback.
+	assert.Equal(t, http.StatusUnauthorized, call(t, http.MethodGet, first.base+"/__admin/clock", "", nil, nil))
+	assert.Equal(t, http.StatusOK, call(t, http.MethodGet, first.base+"/__admin/clock", "", http.Header{"Authorization": {"Bearer admin-secret"}}, nil))
+
+	require.Equal(t, 0, first.stop(t), first.output())
+	first.waitFor(t, "state written to "+file)
+	_, err := os.Stat(file)
+	require.NoError(t, err, "the state file is written on shutdown")
+
+	second := startServe(t, args...)
+	second.waitFor(t, "state_file    "+file+" (loaded)")
+	var again struct {
+		ID    string `json:"id"`
+		Title string `json:"title"`
+	}
+	require.Equal(t, http.StatusOK, call(t, http.MethodGet, second.base+"/directory/v1/group/"+group.ID, "", nil, &again), second.output())
+	assert.Equal(t, "Restart", again.Title)
+	assert.Equal(t, http.StatusOK, call(t, http.MethodGet, second.base+"/__admin/clock", "", nil, nil), "no token: open on loopback")
+	require.Equal(t, 0, second.stop(t), second.output())
+}
+
+func TestServeRefusesANonLoopbackAddressWithoutAdminToken(t *testing.T) {
+	t.Setenv("SKOLKIT_ADMIN_TOKEN", "")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"serve", "--addr", "0.0.0.0:0", "--scenario", "empty"}, &stdout, &stderr)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr.String(), "refusing to listen on ")
+	assert.Contains(t, stderr.String(), "--admin-token")
+	assert.Empty(t, stdout.String())
+}
+
+func TestServeHelpDoesNotPrintTheAdminToken(t *testing.T) {
+	t.Setenv("SKOLKIT_ADMIN_TOKEN", "do-not-print-me")
+	var stdout, stderr bytes.Buffer
+	assert.Equal(t, 2, run([]string{"serve", "-h"}, &stdout, &stderr))
+	assert.Contains(t, stderr.String(), "-admin-token")
+	assert.Contains(t, stderr.String(), "-state-file")
+	assert.NotContains(t, stderr.String(), "do-not-print-me")
+}

@@ -1,0 +1,741 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/mux"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/skolkit/skolkit/mockserver/store"
+	"github.com/skolkit/skolkit/openapi"
+	"github.com/skolkit/skolkit/scenarios"
+)
+
+// PrefixAdmin is the path prefix of the control plane (openapi/admin.yaml).
+const PrefixAdmin = "/__admin"
+
+// MaxAdminBodyBytes is the largest scenario or rule set the control plane
+// accepts (a state document may be up to MaxStateBytes).
+const MaxAdminBodyBytes = 8 << 20
+
+// Error codes of the control plane's error body.
+const (
+	AdminBadRequest           = "BadRequest"
+	AdminUnauthorized         = "Unauthorized"
+	AdminForbidden            = "Forbidden"
+	AdminNotFound             = "NotFound"
+	AdminMethodNotAllowed     = "MethodNotAllowed"
+	AdminConflict             = "Conflict"
+	AdminPayloadTooLarge      = "PayloadTooLarge"
+	AdminUnsupportedMediaType = "UnsupportedMediaType"
+	AdminInternal             = "Internal"
+)
+
+// AdminError is the error body of the control plane:
+// {"error": {"code": "...", "message": "...", "problems": [...]}}.
+type AdminError struct {
+	Error AdminErrorBody `json:"error"`
+}
+
+// AdminErrorBody is the inside of AdminError. Problems lists, with their
+// positions in the request body, every problem of a scenario or rule set
+// that does not load.
+type AdminErrorBody struct {
+	Code     string              `json:"code"`
+	Message  string              `json:"message"`
+	Problems []scenarios.Problem `json:"problems,omitempty"`
+}
+
+// adminError writes the control plane's error body.
+func adminError(w http.ResponseWriter, status int, code, message string, problems ...scenarios.Problem) {
+	writeJSON(w, status, AdminError{Error: AdminErrorBody{Code: code, Message: message, Problems: problems}})
+}
+
+// control is the control plane's part of a Server.
+type control struct {
+	// mu is held for reading while a request of the served surfaces runs and
+	// for writing while a scenario is swapped in, so that a request sees one
+	// scenario's clients, token lifetime and list shape throughout.
+	mu sync.RWMutex
+	// swap serialises the operations that replace data or scenario; they
+	// build outside mu and take it only to swap.
+	swap   sync.Mutex
+	saveMu sync.Mutex
+
+	router    http.Handler
+	token     string
+	stateFile string
+	journal   *journal
+	rules     ruleSet
+}
+
+// initControl sets up the control plane from the options.
+func (s *Server) initControl(opts Options) error {
+	size := opts.JournalSize
+	if size == 0 {
+		size = DefaultJournalSize
+	}
+	s.ctl.journal = newJournal(size)
+	s.ctl.token = strings.TrimSpace(opts.AdminToken)
+	s.ctl.stateFile = opts.StateFile
+	s.ctl.rules.load(s.scenario)
+	return s.adminRoutes()
+}
+
+// useScenario takes the clients, token lifetime and list shape of a
+// scenario. The caller holds ctl.mu for writing (or owns the server).
+func (s *Server) useScenario(sc *scenarios.Scenario) {
+	s.scenario = sc
+	s.clients = map[string]Client{}
+	s.first = Client{}
+	for i, c := range sc.Clients {
+		scopes := slices.Clone(c.Scopes)
+		if slices.Contains(scopes, scenarios.ScopeAll) {
+			scopes = slices.Clone(AllScopes)
+		}
+		cl := Client{ID: c.ID, Secret: c.Secret, Scopes: scopes, RateLimit: c.Quota()}
+		s.clients[c.ID] = cl
+		if i == 0 {
+			s.first = cl
+		}
+	}
+	s.tokenTTL = time.Duration(sc.Lifetime()) * time.Second
+	s.listShape = ListShapeData
+	if sc.ListShape == scenarios.ListShapeResultArray {
+		s.listShape = ListShapeResultArray
+	}
+}
+
+// isAdminPath reports whether a path belongs to the control plane.
+func isAdminPath(p string) bool {
+	return p == PrefixAdmin || strings.HasPrefix(p, PrefixAdmin+"/")
+}
+
+// serveAdmin serves a control-plane request: not journalled, no faults.
+func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.log.Error("panic serving admin request", "method", r.Method, "path", r.URL.Path, "panic", v)
+			adminError(w, http.StatusInternalServerError, AdminInternal, "unexpected server error")
+		}
+	}()
+	s.ctl.router.ServeHTTP(w, r)
+}
+
+// adminEndpoint is one control-plane operation.
+type adminEndpoint struct {
+	method, path string
+	query        []string // the query parameters it takes
+	open         bool     // needs no admin token
+	handle       http.HandlerFunc
+}
+
+func (s *Server) adminEndpoints() []adminEndpoint {
+	return []adminEndpoint{
+		{method: http.MethodGet, path: "/openapi.json", open: true, handle: s.serveDoc(openapi.NameAdmin)},
+		{method: http.MethodPost, path: "/reset", handle: s.adminReset},
+		{method: http.MethodPut, path: "/scenario", handle: s.adminScenario},
+		{method: http.MethodGet, path: "/state", handle: s.adminGetState},
+		{method: http.MethodPut, path: "/state", handle: s.adminPutState},
+		{method: http.MethodPost, path: "/snapshot", handle: s.adminSnapshot},
+		{method: http.MethodGet, path: "/requests", query: []string{"method", "pathPrefix", "status", "clientID"}, handle: s.adminRequests},
+		{method: http.MethodDelete, path: "/requests", handle: s.adminClearRequests},
+		{method: http.MethodGet, path: "/faults", handle: s.adminRules},
+		{method: http.MethodPost, path: "/faults", handle: s.adminAddRules},
+		{method: http.MethodDelete, path: "/faults/{id}", handle: s.adminRemoveRule},
+		{method: http.MethodGet, path: "/clock", handle: s.adminClock},
+		{method: http.MethodPut, path: "/clock", handle: s.adminSetClock},
+		{method: http.MethodPost, path: "/clock/advance", handle: s.adminAdvanceClock},
+		{method: http.MethodPost, path: "/ratelimits/reset", handle: s.adminResetRateLimits},
+	}
+}
+
+// adminRoutes builds the control plane's router: one route per path, so
+// that a wrong method is answered 405 with Allow, and every route behind the
+// access check.
+func (s *Server) adminRoutes() error {
+	r := mux.NewRouter()
+	r.UseEncodedPath()
+	r.NotFoundHandler = s.adminGuard(false, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		adminError(w, http.StatusNotFound, AdminNotFound, fmt.Sprintf("no control-plane operation at %s; see %s/openapi.json", r.URL.Path, PrefixAdmin))
+	}))
+	byPath := map[string][]adminEndpoint{}
+	var order []string
+	for _, e := range s.adminEndpoints() {
+		if _, ok := byPath[e.path]; !ok {
+			order = append(order, e.path)
+		}
+		byPath[e.path] = append(byPath[e.path], e)
+	}
+	for _, path := range order {
+		eps := byPath[path]
+		handlers := map[string]http.Handler{}
+		var allow []string
+		for _, e := range eps {
+			handlers[e.method] = s.adminGuard(e.open, checkQuery(e.query, e.handle))
+			allow = append(allow, e.method)
+		}
+		allowHeader := strings.Join(allow, ", ")
+		notAllowed := s.adminGuard(false, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			w.Header().Set(headerAllow, allowHeader)
+			adminError(w, http.StatusMethodNotAllowed, AdminMethodNotAllowed, fmt.Sprintf("method %s is not allowed on %s%s; allowed: %s", req.Method, PrefixAdmin, path, allowHeader))
+		}))
+		r.Path(PrefixAdmin + path).HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			if h, ok := handlers[req.Method]; ok {
+				h.ServeHTTP(w, req)
+				return
+			}
+			notAllowed.ServeHTTP(w, req)
+		})
+	}
+	s.ctl.router = r
+	return nil
+}
+
+// checkQuery answers 400 to a request with a query parameter the operation
+// does not take, or takes once and gets more often.
+func checkQuery(known []string, next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		for k, v := range r.URL.Query() {
+			if !slices.Contains(known, k) {
+				takes := "none"
+				if len(known) > 0 {
+					takes = strings.Join(known, ", ")
+				}
+				adminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("unknown query parameter %q; this operation takes %s", k, takes))
+				return
+			}
+			if len(v) > 1 {
+				adminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("query parameter %q may be given once only", k))
+				return
+			}
+		}
+		next(w, r)
+	}
+}
+
+// adminGuard lets a request through to the control plane or answers it:
+//
+//   - with an admin token configured, every operation but the open ones
+//     needs "Authorization: Bearer <token>" (401 otherwise);
+//   - without one, only requests that arrive on a loopback address, name a
+//     loopback host (no DNS rebinding) and do not come from a web page of
+//     another origin (no cross-site request forgery) get through (403).
+func (s *Server) adminGuard(open bool, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.ctl.token != "" {
+			if !open && !s.adminTokenOK(r) {
+				w.Header().Set(headerWWWAuth, `Bearer realm="skolkit-admin"`)
+				adminError(w, http.StatusUnauthorized, AdminUnauthorized, "the control plane needs the admin token: send Authorization: Bearer <admin token> (the one given to --admin-token)")
+				return
+			}
+			next.ServeHTTP(w, r)
+			return
+		}
+		if msg := localOnly(r); msg != "" {
+			adminError(w, http.StatusForbidden, AdminForbidden, msg)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) adminTokenOK(r *http.Request) bool {
+	scheme, tok, found := strings.Cut(r.Header.Get("Authorization"), " ")
+	return found && strings.EqualFold(scheme, "Bearer") && secretsEqual(strings.TrimSpace(tok), s.ctl.token)
+}
+
+// localOnly returns why a request may not use a control plane that has no
+// admin token, or "".
+func localOnly(r *http.Request) string {
+	addr, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !isLoopbackAddr(addr) {
+		return "the control plane has no admin token, so it answers only requests to a loopback address; start the server with --admin-token to use it from elsewhere"
+	}
+	if host := requestHost(r.Host); host != "" && !isLoopbackHost(host) {
+		return fmt.Sprintf("the control plane has no admin token, so it answers only requests that name a loopback host (localhost, 127.0.0.1, [::1]), not %q", host)
+	}
+	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+		return "the control plane does not answer requests from web pages of other sites"
+	}
+	if origin := r.Header.Get("Origin"); origin != "" {
+		u, err := url.Parse(origin)
+		if err != nil || !strings.EqualFold(u.Host, r.Host) {
+			return fmt.Sprintf("the control plane does not answer requests from web pages of other origins (Origin %s)", origin)
+		}
+	}
+	return ""
+}
+
+// isLoopbackAddr reports whether a listener's address is a loopback
+// address (or a Unix socket, which is local by nature).
+func isLoopbackAddr(a net.Addr) bool {
+	if a == nil {
+		return false
+	}
+	if a.Network() == "unix" || a.Network() == "unixpacket" {
+		return true
+	}
+	host, _, err := net.SplitHostPort(a.String())
+	if err != nil {
+		host = a.String()
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
+}
+
+// IsLoopbackListenAddr reports whether a listener bound to addr (as
+// net.Listener.Addr().String() gives it) is reachable only from this
+// machine. An unspecified address (0.0.0.0, [::]) is not.
+func IsLoopbackListenAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
+}
+
+func requestHost(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return strings.Trim(hostport, "[]")
+}
+
+func isLoopbackHost(h string) bool {
+	h = strings.ToLower(strings.TrimSuffix(h, "."))
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(h)
+	return err == nil && ip.Unmap().IsLoopback()
+}
+
+// Summary is the answer of the operations that change the whole state.
+type Summary struct {
+	Scenario string         `json:"scenario"`
+	Seed     int64          `json:"seed"`
+	Clock    ClockState     `json:"clock"`
+	Records  map[string]int `json:"records"`
+	Faults   int            `json:"faults"`
+	Latency  int            `json:"latency"`
+}
+
+// ClockState is the clock as the control plane shows it.
+type ClockState struct {
+	Now   time.Time `json:"now"`
+	Fixed bool      `json:"fixed"`
+}
+
+func (s *Server) clockState() ClockState {
+	return ClockState{Now: s.clock.Now(), Fixed: s.clock.Fixed()}
+}
+
+func (s *Server) summary(sc *scenarios.Scenario, records map[string]int) Summary {
+	f, l := s.ctl.rules.counts()
+	return Summary{Scenario: sc.Name, Seed: sc.Seed, Clock: s.clockState(), Records: records, Faults: f, Latency: l}
+}
+
+// restart puts the clock back to how NewClock made it for a scenario:
+// standing at fixedAt, or following its base with no offset.
+func (c *Clock) restart(fixedAt time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.fixed, c.at, c.offset = !fixedAt.IsZero(), fixedAt, 0
+}
+
+// startOf returns the instant a clock restarted for a scenario would show.
+func (c *Clock) startOf(fixedAt time.Time) time.Time {
+	if !fixedAt.IsZero() {
+		return fixedAt
+	}
+	return c.base()
+}
+
+// setMode makes the clock stand still at t (fixed) or run on from t.
+func (c *Clock) setMode(t time.Time, fixed bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.fixed = fixed
+	if fixed {
+		c.at = t
+		return
+	}
+	c.offset = t.Sub(c.base())
+}
+
+// retain keeps the tokens for which keep holds and revokes the others.
+func (t *tokenTable) retain(keep func(grant) bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for k, g := range t.tokens {
+		if !keep(g) {
+			delete(t.tokens, k)
+		}
+	}
+}
+
+// switchTo builds a scenario's data and swaps it in with the scenario:
+// clients, token lifetime, list shape, clock, rules; the journal and the
+// rate-limit counters are cleared. Nothing changes when the data does not
+// build or load. The caller holds ctl.swap.
+func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
+	devs := map[string]bool{}
+	for _, d := range sc.Behaviours.Deviations {
+		if !slices.Contains(Deviations, d) {
+			return Summary{}, &scenarios.LoadError{File: sc.Name, Problems: []scenarios.Problem{{File: sc.Name, Path: "behaviours.deviations",
+				Message: fmt.Sprintf("unknown deviation %q; known: %s", d, strings.Join(Deviations, ", "))}}}
+		}
+		devs[d] = true
+	}
+	ds, err := sc.Build(s.clock.startOf(sc.Clock.Now))
+	if err != nil {
+		return Summary{}, err
+	}
+	d := store.Dataset(*ds)
+	prepareDirectory(&d)
+	s.ctl.mu.Lock()
+	defer s.ctl.mu.Unlock()
+	if err := s.store.Load(&d); err != nil {
+		return Summary{}, fmt.Errorf("scenario %s: %w", sc.Name, err)
+	}
+	if sc != s.scenario {
+		old := s.clients
+		s.useScenario(sc)
+		// A new scenario brings its own deviations (Options.Deviations
+		// apply to the start-up scenario, like the other start-up overrides).
+		s.deviations = devs
+		// A token survives while its client is still there with the same
+		// secret and every scope of the token; it keeps its expiry.
+		s.tokens.retain(func(g grant) bool {
+			c, ok := s.clients[g.clientID]
+			if !ok || c.Secret != old[g.clientID].Secret {
+				return false
+			}
+			for _, scope := range g.scopes {
+				if !slices.Contains(c.Scopes, scope) {
+					return false
+				}
+			}
+			return true
+		})
+	}
+	s.clock.restart(sc.Clock.Now)
+	s.ctl.rules.load(sc)
+	s.ctl.journal.clear()
+	s.limiter.reset()
+	return s.summary(sc, countRecords(&d)), nil
+}
+
+// Reset puts the server back to its scenario's state: POST /__admin/reset.
+func (s *Server) Reset() (Summary, error) {
+	s.ctl.swap.Lock()
+	defer s.ctl.swap.Unlock()
+	return s.switchTo(s.scenario)
+}
+
+// LoadScenario replaces the scenario: PUT /__admin/scenario.
+func (s *Server) LoadScenario(sc *scenarios.Scenario) (Summary, error) {
+	if sc == nil {
+		return Summary{}, errors.New("no scenario")
+	}
+	s.ctl.swap.Lock()
+	defer s.ctl.swap.Unlock()
+	cp := *sc
+	cp.Clients = slices.Clone(sc.Clients)
+	return s.switchTo(&cp)
+}
+
+func (s *Server) adminReset(w http.ResponseWriter, r *http.Request) {
+	sum, err := s.Reset()
+	if err != nil {
+		s.writeLoadError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, sum)
+}
+
+// writeLoadError answers a scenario or state that does not load.
+func (s *Server) writeLoadError(w http.ResponseWriter, err error) {
+	var le *scenarios.LoadError
+	var re *store.RefError
+	var se *StateError
+	switch {
+	case errors.As(err, &le):
+		adminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("the scenario does not load: %d problem(s)", len(le.Problems)), le.Problems...)
+	case errors.As(err, &re), errors.As(err, &se):
+		adminError(w, http.StatusBadRequest, AdminBadRequest, err.Error())
+	default:
+		s.log.Error("admin", "error", err)
+		adminError(w, http.StatusInternalServerError, AdminInternal, err.Error())
+	}
+}
+
+// Media types a scenario or rule set may be sent as.
+var yamlOrJSON = []string{contentTypeJSON, "application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"}
+
+// readAdminBody reads a body of one of the media types, at most limit bytes.
+// It answers the request itself and returns false when it cannot.
+func readAdminBody(w http.ResponseWriter, r *http.Request, types []string, limit int64) ([]byte, string, bool) {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || !slices.Contains(types, mt) {
+		adminError(w, http.StatusUnsupportedMediaType, AdminUnsupportedMediaType, fmt.Sprintf("send the body as %s", strings.Join(types, " or ")))
+		return nil, "", false
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		if isTooLarge(err) {
+			adminError(w, http.StatusRequestEntityTooLarge, AdminPayloadTooLarge, fmt.Sprintf("the body is larger than %d bytes", limit))
+			return nil, "", false
+		}
+		adminError(w, http.StatusBadRequest, AdminBadRequest, "the request body could not be read")
+		return nil, "", false
+	}
+	return body, mt, true
+}
+
+// decodeAdminJSON decodes a small JSON body strictly into v.
+func decodeAdminJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+	body, _, ok := readAdminBody(w, r, []string{contentTypeJSON}, MaxAdminBodyBytes)
+	if !ok {
+		return false
+	}
+	dec := json.NewDecoder(strings.NewReader(string(body)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		adminError(w, http.StatusBadRequest, AdminBadRequest, "the body is not the JSON object this operation takes: "+strings.TrimPrefix(err.Error(), "json: "))
+		return false
+	}
+	if dec.More() {
+		adminError(w, http.StatusBadRequest, AdminBadRequest, "unexpected data after the JSON object")
+		return false
+	}
+	return true
+}
+
+func (s *Server) adminScenario(w http.ResponseWriter, r *http.Request) {
+	body, _, ok := readAdminBody(w, r, yamlOrJSON, MaxAdminBodyBytes)
+	if !ok {
+		return
+	}
+	var sc *scenarios.Scenario
+	var err error
+	if name, isBuiltin := builtinRequest(body); isBuiltin {
+		sc, err = scenarios.Builtin(name)
+		var le *scenarios.LoadError
+		if err != nil && !errors.As(err, &le) {
+			adminError(w, http.StatusBadRequest, AdminBadRequest, err.Error())
+			return
+		}
+	} else {
+		sc, err = scenarios.Parse("request body", body)
+	}
+	if err != nil {
+		s.writeLoadError(w, err)
+		return
+	}
+	sum, err := s.LoadScenario(sc)
+	if err != nil {
+		s.writeLoadError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, sum)
+}
+
+// builtinRequest recognises {"builtin": "<name>"} (or "builtin: <name>" in
+// YAML): a mapping with that one key (no scenario has a "builtin" key).
+func builtinRequest(body []byte) (string, bool) {
+	var m map[string]any
+	if yaml.Unmarshal(body, &m) != nil || len(m) != 1 {
+		return "", false
+	}
+	v, ok := m["builtin"]
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprint(v), true
+}
+
+func (s *Server) adminGetState(w http.ResponseWriter, r *http.Request) {
+	ds := s.store.Export()
+	w.Header().Set("Content-Type", contentTypeJSON)
+	w.WriteHeader(http.StatusOK)
+	if err := encodeState(w, ds); err != nil {
+		s.log.Error("admin: writing the state", "error", err)
+	}
+}
+
+func (s *Server) adminPutState(w http.ResponseWriter, r *http.Request) {
+	body, _, ok := readAdminBody(w, r, []string{contentTypeJSON}, MaxStateBytes)
+	if !ok {
+		return
+	}
+	ds, err := decodeState(body)
+	if err != nil {
+		s.writeLoadError(w, err)
+		return
+	}
+	sum, err := s.ImportState(ds)
+	if err != nil {
+		s.writeLoadError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, sum)
+}
+
+// ImportState replaces every record with the dataset's: PUT /__admin/state.
+// Requests being served finish first, and no write is lost between the old
+// data and the new. Nothing changes when a reference dangles.
+func (s *Server) ImportState(ds *store.Dataset) (Summary, error) {
+	s.ctl.swap.Lock()
+	defer s.ctl.swap.Unlock()
+	s.ctl.mu.Lock()
+	err := s.loadState(ds)
+	s.ctl.mu.Unlock()
+	if err != nil {
+		return Summary{}, err
+	}
+	return s.summary(s.scenario, countRecords(ds)), nil
+}
+
+func (s *Server) adminSnapshot(w http.ResponseWriter, r *http.Request) {
+	info, err := s.SaveState()
+	switch {
+	case errors.Is(err, ErrNoStateFile):
+		adminError(w, http.StatusConflict, AdminConflict, err.Error())
+	case err != nil:
+		s.log.Error("admin: snapshot", "error", err)
+		adminError(w, http.StatusInternalServerError, AdminInternal, err.Error())
+	default:
+		writeJSON(w, http.StatusOK, info)
+	}
+}
+
+// JournalPage is the answer of GET /__admin/requests.
+type JournalPage struct {
+	Requests []JournalEntry `json:"requests"`
+	Capacity int            `json:"capacity"`
+	Dropped  uint64         `json:"dropped"`
+}
+
+func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f := RequestFilter{Method: q.Get("method"), PathPrefix: q.Get("pathPrefix"), Status: q.Get("status"), ClientID: q.Get("clientID")}
+	if f.Status != "" {
+		if err := parseStatusFilter(f.Status); err != nil {
+			adminError(w, http.StatusBadRequest, AdminBadRequest, err.Error())
+			return
+		}
+	}
+	entries, dropped := s.ctl.journal.list(f)
+	writeJSON(w, http.StatusOK, JournalPage{Requests: entries, Capacity: s.ctl.journal.capacity(), Dropped: dropped})
+}
+
+// Cleared answers the operations that clear something.
+type Cleared struct {
+	Cleared int `json:"cleared"`
+}
+
+func (s *Server) adminClearRequests(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, Cleared{Cleared: s.ctl.journal.clear()})
+}
+
+func (s *Server) adminRules(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.ctl.rules.list())
+}
+
+func (s *Server) adminAddRules(w http.ResponseWriter, r *http.Request) {
+	body, _, ok := readAdminBody(w, r, yamlOrJSON, MaxAdminBodyBytes)
+	if !ok {
+		return
+	}
+	b, le := parseRules(body)
+	if le != nil {
+		adminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("the rules do not load: %d problem(s)", len(le.Problems)), le.Problems...)
+		return
+	}
+	writeJSON(w, http.StatusCreated, s.ctl.rules.add(b))
+}
+
+func (s *Server) adminRemoveRule(w http.ResponseWriter, r *http.Request) {
+	id := pathID(r)
+	removed, ok := s.ctl.rules.remove(id)
+	if !ok {
+		adminError(w, http.StatusNotFound, AdminNotFound, fmt.Sprintf("no fault or latency rule with id %q; GET %s/faults lists them", id, PrefixAdmin))
+		return
+	}
+	writeJSON(w, http.StatusOK, removed)
+}
+
+func (s *Server) adminClock(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.clockState())
+}
+
+func (s *Server) adminSetClock(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Now   *string `json:"now"`
+		Fixed *bool   `json:"fixed"`
+	}
+	if !decodeAdminJSON(w, r, &body) {
+		return
+	}
+	if body.Now == nil {
+		adminError(w, http.StatusBadRequest, AdminBadRequest, `"now" is required: an RFC 3339 date-time like 2026-11-16T07:00:00Z`)
+		return
+	}
+	t, err := time.Parse(time.RFC3339Nano, *body.Now)
+	if err != nil {
+		adminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("now: %q is not an RFC 3339 date-time like 2026-11-16T07:00:00Z", *body.Now))
+		return
+	}
+	if body.Fixed != nil {
+		s.clock.setMode(t, *body.Fixed)
+	} else {
+		s.clock.Set(t)
+	}
+	writeJSON(w, http.StatusOK, s.clockState())
+}
+
+func (s *Server) adminAdvanceClock(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		By *string `json:"by"`
+	}
+	if !decodeAdminJSON(w, r, &body) {
+		return
+	}
+	if body.By == nil {
+		adminError(w, http.StatusBadRequest, AdminBadRequest, `"by" is required: a Go duration like 90m or 36h`)
+		return
+	}
+	d, err := time.ParseDuration(*body.By)
+	if err != nil {
+		adminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("by: %q is not a Go duration like 90m, 1h30m or 36h", *body.By))
+		return
+	}
+	s.clock.Advance(d)
+	writeJSON(w, http.StatusOK, s.clockState())
+}
+
+func (s *Server) adminResetRateLimits(w http.ResponseWriter, r *http.Request) {
+	s.limiter.mu.Lock()
+	n := len(s.limiter.buckets)
+	s.limiter.mu.Unlock()
+	s.limiter.reset()
+	writeJSON(w, http.StatusOK, Cleared{Cleared: n})
+}

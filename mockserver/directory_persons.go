@@ -1,0 +1,552 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/skolkit/skolkit/mockserver/store"
+	"github.com/skolkit/skolkit/model"
+)
+
+// Students, employees and guardians of interface A are the persons of the
+// store, told apart by the roles in Person.Directory. One person may have
+// several roles and then appears in each role's list. The fields map onto the
+// SS 12000 person of interface B like this:
+//
+//	interface A                      SS 12000 person (interface B)
+//	identityNumber                   civicNo.value (12 characters, B's pattern; else 422)
+//	identityTemporary                Directory.IdentityTemporary
+//	external                         Directory.External
+//	firstName, lastName              givenName, familyName
+//	gender Female/Male/Other/null    sex Kvinna/Man/Okänt/absent (Student, Employee)
+//	dateOfBirth                      birthDate (Student, Employee)
+//	address.postalAddress            addresses[0].streetAddress
+//	address.postalCode               addresses[0].postalCode
+//	address.postalCity               addresses[0].locality
+//	address.countryCode              addresses[0].country ("SE" ↔ "Sverige", others as they are)
+//	address.municipalityCode "0180"  addresses[0].municipalityCode 180 (four digits; else 422)
+//	emailAddress1, emailAddress2     emails[0], emails[1] (new entries of type Privat)
+//	phoneNumber1, phoneNumber2       phoneNumbers[0], phoneNumbers[1] (new entries of type Hem)
+//	eduPersonPrincipalName           eduPersonPrincipalNames[0] (Student, Employee)
+//	studentIDs                       the students whose responsibles name the guardian
+//	                                 (written as relationType Vårdnadshavare)
+//
+// A present member replaces its SS 12000 value and keeps what interface A
+// does not show (an entry's type, the address's type and county). null
+// removes the entry; "" on a nullable string is null. A person written
+// through interface A gets securityMarking Ingen and personStatus Aktiv.
+
+// DirectoryAddress is the address of an interface-A person: the A-facing
+// part of the person's first SS 12000 address.
+type DirectoryAddress struct {
+	PostalAddress    *string `json:"postalAddress"`
+	PostalCode       *string `json:"postalCode"`
+	PostalCity       *string `json:"postalCity"`
+	CountryCode      *string `json:"countryCode"`
+	MunicipalityCode *string `json:"municipalityCode"`
+}
+
+// DirectoryPerson is a Student or an Employee of interface A (the two have
+// the same fields).
+type DirectoryPerson struct {
+	ID                     string           `json:"id"`
+	Meta                   model.Meta       `json:"meta"`
+	External               *model.External  `json:"external"`
+	Gender                 *string          `json:"gender"`
+	IdentityNumber         string           `json:"identityNumber"`
+	IdentityTemporary      bool             `json:"identityTemporary"`
+	FirstName              string           `json:"firstName"`
+	LastName               string           `json:"lastName"`
+	DateOfBirth            *model.Date      `json:"dateOfBirth"`
+	Address                DirectoryAddress `json:"address"`
+	EmailAddress1          *string          `json:"emailAddress1"`
+	EmailAddress2          *string          `json:"emailAddress2"`
+	PhoneNumber1           *string          `json:"phoneNumber1"`
+	PhoneNumber2           *string          `json:"phoneNumber2"`
+	EduPersonPrincipalName *string          `json:"eduPersonPrincipalName"`
+}
+
+// DirectoryGuardian is a Guardian of interface A. StudentIDs are the students
+// whose responsibles name the guardian.
+type DirectoryGuardian struct {
+	ID                string           `json:"id"`
+	Meta              model.Meta       `json:"meta"`
+	External          *model.External  `json:"external"`
+	IdentityNumber    string           `json:"identityNumber"`
+	IdentityTemporary bool             `json:"identityTemporary"`
+	FirstName         string           `json:"firstName"`
+	LastName          string           `json:"lastName"`
+	Address           DirectoryAddress `json:"address"`
+	EmailAddress1     *string          `json:"emailAddress1"`
+	EmailAddress2     *string          `json:"emailAddress2"`
+	PhoneNumber1      *string          `json:"phoneNumber1"`
+	PhoneNumber2      *string          `json:"phoneNumber2"`
+	StudentIDs        []string         `json:"studentIDs"`
+}
+
+// Values a person written through interface A gets where interface A has no
+// field for them, and the one country name it translates.
+const (
+	emailTypeA    model.EmailType    = "Privat"
+	phoneTypeA    model.PhoneType    = "Hem"
+	personActive  model.PersonStatus = "Aktiv"
+	countrySE                        = "SE"
+	countrySweden                    = "Sverige"
+)
+
+// civicNoRE is the form of an SS 12000 civic number (interface B's contract):
+// 12 characters without separators, letters allowed in positions 9 and 10.
+var civicNoRE = regexp.MustCompile(`^[0-9]{8}[0-9A-Za-z]{2}[0-9]{2}$`)
+
+// genders maps interface A's gender to the SS 12000 sex, and back.
+var genders = map[string]model.Sex{"Female": "Kvinna", "Male": "Man", "Other": "Okänt"}
+
+func genderOf(sex model.Sex) *string {
+	for g, s := range genders {
+		if s == sex {
+			return &g
+		}
+	}
+	return nil
+}
+
+func hasRole(p *model.Person, role model.PersonRole) bool {
+	return p.Directory != nil && slices.Contains(p.Directory.Roles, role)
+}
+
+func renderAddress(p *model.Person) DirectoryAddress {
+	if len(p.Addresses) == 0 {
+		return DirectoryAddress{}
+	}
+	a := p.Addresses[0]
+	out := DirectoryAddress{PostalAddress: strPtr(a.StreetAddress), PostalCode: strPtr(a.PostalCode), PostalCity: strPtr(a.Locality), CountryCode: strPtr(a.Country)}
+	if a.Country == countrySweden {
+		out.CountryCode = strPtr(countrySE)
+	}
+	if a.MunicipalityCode != nil {
+		out.MunicipalityCode = strPtr(fmt.Sprintf("%04d", *a.MunicipalityCode))
+	}
+	return out
+}
+
+func civicNoOf(p *model.Person) string {
+	if p.CivicNo == nil {
+		return ""
+	}
+	return p.CivicNo.Value
+}
+
+func emailAt(p *model.Person, i int) *string {
+	if i < len(p.Emails) {
+		return strPtr(p.Emails[i].Value)
+	}
+	return nil
+}
+
+func phoneAt(p *model.Person, i int) *string {
+	if i < len(p.PhoneNumbers) {
+		return strPtr(p.PhoneNumbers[i].Value)
+	}
+	return nil
+}
+
+func renderPerson(p *model.Person) DirectoryPerson {
+	out := DirectoryPerson{
+		ID: p.ID, Meta: p.Meta, Gender: genderOf(p.Sex), IdentityNumber: civicNoOf(p),
+		FirstName: p.GivenName, LastName: p.FamilyName, Address: renderAddress(p),
+		EmailAddress1: emailAt(p, 0), EmailAddress2: emailAt(p, 1), PhoneNumber1: phoneAt(p, 0), PhoneNumber2: phoneAt(p, 1),
+	}
+	if !p.BirthDate.IsZero() {
+		d := p.BirthDate
+		out.DateOfBirth = &d
+	}
+	if len(p.EduPersonPrincipalNames) > 0 {
+		out.EduPersonPrincipalName = strPtr(p.EduPersonPrincipalNames[0])
+	}
+	if x := p.Directory; x != nil {
+		out.External, out.IdentityTemporary = x.External, x.IdentityTemporary
+	}
+	return out
+}
+
+func renderGuardian(sn *store.Snapshot, p *model.Person) DirectoryGuardian {
+	v := renderPerson(p)
+	return DirectoryGuardian{
+		ID: v.ID, Meta: v.Meta, External: v.External, IdentityNumber: v.IdentityNumber, IdentityTemporary: v.IdentityTemporary,
+		FirstName: v.FirstName, LastName: v.LastName, Address: v.Address,
+		EmailAddress1: v.EmailAddress1, EmailAddress2: v.EmailAddress2, PhoneNumber1: v.PhoneNumber1, PhoneNumber2: v.PhoneNumber2,
+		StudentIDs: guardianStudents(sn, p.ID),
+	}
+}
+
+// guardianStudents returns the students whose responsibles name the person,
+// in id order.
+func guardianStudents(sn *store.Snapshot, id string) []string {
+	out := []string{}
+	for _, p := range namingResponsible(sn, id) {
+		if hasRole(p, model.RoleStudent) {
+			out = append(out, p.ID)
+		}
+	}
+	return out
+}
+
+// namingResponsible returns every person whose responsibles name the person.
+func namingResponsible(sn *store.Snapshot, id string) []*model.Person {
+	var out []*model.Person
+	_ = sn.Scan(store.TablePersons, store.IndexResponsible, id, func(obj any) bool {
+		out = append(out, obj.(*model.Person))
+		return true
+	})
+	return out
+}
+
+// personResource is the interface-A resource of the persons with one role.
+func (s *Server) personResource(role model.PersonRole, schema string) *dirResource {
+	name := string(role)
+	res := &dirResource{
+		name: name, path: "/" + name, scope: name, schema: schema, canSearch: true, canDelete: true,
+		scan: func(sn *store.Snapshot, fn func(any) bool) {
+			_ = sn.Scan(store.TablePersons, store.IndexPersonsByRole, name, fn)
+		},
+		get: func(sn *store.Snapshot, id string) (any, bool) {
+			p, ok := sn.Person(id)
+			return p, ok && hasRole(p, role)
+		},
+		render: func(_ *store.Snapshot, rec any) any { return renderPerson(rec.(*model.Person)) },
+		create: func(s *Server, body map[string]json.RawMessage) (string, error) {
+			p := model.Person{
+				ID: uuid.NewString(), SecurityMarking: model.SecurityMarkingNone, PersonStatus: personActive,
+				Directory: &model.PersonExtra{Roles: []model.PersonRole{role}},
+			}
+			return p.ID, s.store.Write(func(w *store.Writer) error { return writePerson(w, role, p, body) })
+		},
+		patch: func(s *Server, id string, body map[string]json.RawMessage) error {
+			return s.store.Write(func(w *store.Writer) error {
+				cur, ok := w.Read().Person(id)
+				if !ok || !hasRole(cur, role) {
+					return store.ErrNotFound
+				}
+				p := *cur
+				x := *cur.Directory
+				p.Directory = &x
+				return writePerson(w, role, p, body)
+			})
+		},
+		remove: func(s *Server, id string) error {
+			return s.store.Write(func(w *store.Writer) error { return removeRole(w, role, id) })
+		},
+	}
+	if role == model.RoleGuardian {
+		res.render = func(sn *store.Snapshot, rec any) any { return renderGuardian(sn, rec.(*model.Person)) }
+	}
+	return res
+}
+
+// writePerson applies a validated body to p (a new person or a copy of the
+// stored one), checks it and stores it, with a guardian's links to students,
+// in the writer's transaction. Problems with the body are a 422; an
+// identityNumber that another person has is a 409.
+func writePerson(w *store.Writer, role model.PersonRole, p model.Person, body map[string]json.RawMessage) error {
+	sn := w.Read()
+	problems := applyPerson(&p, body)
+	var studentIDs []string
+	links := role == model.RoleGuardian && member(body, "studentIDs", &studentIDs)
+	if links {
+		for i, id := range studentIDs {
+			if st, ok := sn.Person(id); !ok || !hasRole(st, model.RoleStudent) || id == p.ID {
+				problems = append(problems, fieldProblem{Field: fmt.Sprintf("/studentIDs/%d", i), Message: fmt.Sprintf("no student with id %s", id)})
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return unprocessable(problems...)
+	}
+	if err := identityUnique(sn, &p); err != nil {
+		return err
+	}
+	if _, _, err := w.PutPerson(p); err != nil {
+		return err
+	}
+	if links {
+		return linkStudents(w, p.ID, studentIDs)
+	}
+	return nil
+}
+
+// identityUnique answers 409 when another person has the person's civic number.
+func identityUnique(sn *store.Snapshot, p *model.Person) error {
+	no := civicNoOf(p)
+	if no == "" {
+		return nil
+	}
+	var conflict error
+	_ = sn.Scan(store.TablePersons, store.IndexCivicNo, no, func(obj any) bool {
+		other := obj.(*model.Person)
+		if other.ID == p.ID {
+			return true
+		}
+		var roles []string
+		if other.Directory != nil {
+			for _, r := range other.Directory.Roles {
+				roles = append(roles, string(r))
+			}
+		}
+		conflict = &store.ConflictError{Message: fmt.Sprintf("identityNumber %s already belongs to person %s (roles: %s)", no, other.ID, strings.Join(roles, ", "))}
+		return false
+	})
+	return conflict
+}
+
+// linkStudents makes the students the guardian's: each named student gets
+// the guardian as a responsible (relation Vårdnadshavare) unless it already
+// names them, and each other student that names the guardian stops doing so.
+func linkStudents(w *store.Writer, guardian string, studentIDs []string) error {
+	sn := w.Read()
+	var changed []model.Person
+	for _, st := range namingResponsible(sn, guardian) {
+		if hasRole(st, model.RoleStudent) && !slices.Contains(studentIDs, st.ID) {
+			changed = append(changed, withoutResponsible(st, guardian))
+		}
+	}
+	for _, id := range studentIDs {
+		st, _ := sn.Person(id) // checked by the caller
+		if slices.ContainsFunc(st.Responsibles, func(r model.Responsible) bool { return r.Person.ID == guardian }) {
+			continue
+		}
+		cp := *st
+		cp.Responsibles = append(slices.Clone(st.Responsibles), model.Responsible{Person: model.PersonReference{ID: guardian}, RelationType: model.RelationGuardian})
+		changed = append(changed, cp)
+	}
+	for _, p := range changed {
+		if _, _, err := w.PutPerson(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// withoutResponsible returns a copy of p whose responsibles do not name id.
+func withoutResponsible(p *model.Person, id string) model.Person {
+	cp := *p
+	cp.Responsibles = slices.DeleteFunc(slices.Clone(p.Responsibles), func(r model.Responsible) bool { return r.Person.ID == id })
+	if len(cp.Responsibles) == 0 {
+		cp.Responsibles = nil
+	}
+	return cp
+}
+
+// removeRole is DELETE through one role. A guardian's links to persons that
+// name them as responsible go first. A person who has other roles keeps
+// them and loses only this one, unless records still refer to them in this
+// role (409); a person with no other role is deleted, unless anything still
+// refers to them (409 with the store's message).
+func removeRole(w *store.Writer, role model.PersonRole, id string) error {
+	sn := w.Read()
+	p, ok := sn.Person(id)
+	if !ok || !hasRole(p, role) {
+		return store.ErrNotFound
+	}
+	if role == model.RoleGuardian {
+		for _, st := range namingResponsible(sn, id) {
+			if _, _, err := w.PutPerson(withoutResponsible(st, id)); err != nil {
+				return err
+			}
+		}
+	}
+	others := slices.DeleteFunc(slices.Clone(p.Directory.Roles), func(r model.PersonRole) bool { return r == role })
+	if len(others) == 0 {
+		return w.Delete(store.TablePersons, id)
+	}
+	if refs := roleReferrers(w.Read(), role, id); len(refs) > 0 {
+		return &store.ConflictError{Message: fmt.Sprintf("%s %s is still referred to by %s", role, id, strings.Join(refs, ", "))}
+	}
+	p, _ = w.Read().Person(id)
+	cp := *p
+	x := *p.Directory
+	x.Roles = others
+	cp.Directory = &x
+	_, _, err := w.PutPerson(cp)
+	return err
+}
+
+// roleReferrers names the records that refer to a person in one role.
+func roleReferrers(sn *store.Snapshot, role model.PersonRole, id string) []string {
+	var out []string
+	count := func(table, index, label string) {
+		n := 0
+		_ = sn.Scan(table, index, id, func(any) bool { n++; return true })
+		if n > 0 {
+			out = append(out, fmt.Sprintf("%d %s", n, label))
+		}
+	}
+	switch role {
+	case model.RoleStudent:
+		count(store.TablePlacements, store.IndexChild, "placement(s) as child")
+		count(store.TableGradesElementary, store.IndexStudent, "elementary grade(s) as student")
+		count(store.TableGradesUpperSecondary, store.IndexStudent, "upper-secondary grade(s) as student")
+		count(store.TableAttendances, store.IndexStudent, "attendance record(s)")
+		count(store.TableAbsences, store.IndexStudent, "absence record(s)")
+	case model.RoleEmployee:
+		count(store.TableEmployeePlacements, store.IndexEmployee, "employee placement(s)")
+		count(store.TableGradesElementary, store.IndexTeacher, "elementary grade(s) as teacher")
+		count(store.TableGradesUpperSecondary, store.IndexTeacher, "upper-secondary grade(s) as teacher")
+		count(store.TableCalendarEvents, store.IndexTeacher, "calendar event(s) as teacher")
+	}
+	return out
+}
+
+// applyPerson copies the members present in a validated Student, Employee or
+// Guardian body onto the SS 12000 person and returns what is wrong with them.
+func applyPerson(p *model.Person, body map[string]json.RawMessage) []fieldProblem {
+	var problems []fieldProblem
+	x := p.Directory
+	var ext *model.External
+	if member(body, "external", &ext) {
+		x.External = ext
+	}
+	member(body, "identityTemporary", &x.IdentityTemporary)
+	var str *string
+	if member(body, "identityNumber", &str) {
+		no := deref(str)
+		if !civicNoRE.MatchString(no) {
+			problems = append(problems, fieldProblem{Field: "/identityNumber", Message: "must be a civic number of 12 characters without separators (YYYYMMDDNNNC; a temporary number may have letters in positions 9 and 10)"})
+		}
+		if p.CivicNo == nil || p.CivicNo.Value != no {
+			p.CivicNo = &model.CivicNo{Value: no}
+		}
+	}
+	var name string
+	if member(body, "firstName", &name) {
+		p.GivenName = name
+	}
+	if member(body, "lastName", &name) {
+		p.FamilyName = name
+	}
+	str = nil
+	if member(body, "gender", &str) {
+		p.Sex = genders[deref(str)]
+	}
+	var date *model.Date
+	if member(body, "dateOfBirth", &date) {
+		p.BirthDate = ""
+		if date != nil {
+			p.BirthDate = *date
+		}
+	}
+	var addr DirectoryAddress
+	if member(body, "address", &addr) {
+		problems = append(problems, applyAddress(p, addr)...)
+	}
+	p.Emails = applySlots(p.Emails, body, "emailAddress",
+		func(e *model.Email, v string) { e.Value = v },
+		func(v string) model.Email { return model.Email{Value: v, Type: emailTypeA} })
+	p.PhoneNumbers = applySlots(p.PhoneNumbers, body, "phoneNumber",
+		func(e *model.PhoneNumber, v string) { e.Value = v },
+		func(v string) model.PhoneNumber { return model.PhoneNumber{Value: v, Type: phoneTypeA} })
+	str = nil
+	if member(body, "eduPersonPrincipalName", &str) {
+		names := slices.Clone(p.EduPersonPrincipalNames)
+		switch v := optString(str); {
+		case v == nil && len(names) > 0:
+			names = names[1:]
+		case v == nil:
+		case len(names) > 0:
+			names[0] = *v
+			// The list is a set: a later copy of the new first name goes.
+			names = append(names[:1], slices.DeleteFunc(names[1:], func(n string) bool { return n == *v })...)
+		default:
+			names = []string{*v}
+		}
+		if len(names) == 0 {
+			names = nil
+		}
+		p.EduPersonPrincipalNames = names
+	}
+	return problems
+}
+
+// applyAddress writes interface A's address onto the person's first address
+// (a new one when the person has none). An address whose members are all
+// null removes the first address.
+func applyAddress(p *model.Person, a DirectoryAddress) []fieldProblem {
+	var muni *int
+	if v := optString(a.MunicipalityCode); v != nil {
+		n, err := strconv.Atoi(*v)
+		if err != nil || n < 0 || len(*v) != 4 {
+			return []fieldProblem{{Field: "/address/municipalityCode", Message: "must be a municipality code of four digits"}}
+		}
+		muni = &n
+	}
+	addrs := slices.Clone(p.Addresses)
+	if optString(a.PostalAddress) == nil && optString(a.PostalCode) == nil && optString(a.PostalCity) == nil && optString(a.CountryCode) == nil && muni == nil {
+		if len(addrs) > 0 {
+			addrs = addrs[1:]
+		}
+	} else {
+		if len(addrs) == 0 {
+			addrs = []model.PersonAddress{{}}
+		}
+		first := &addrs[0]
+		first.StreetAddress, first.PostalCode, first.Locality = deref(a.PostalAddress), deref(a.PostalCode), deref(a.PostalCity)
+		first.Country = deref(a.CountryCode)
+		if first.Country == countrySE {
+			first.Country = countrySweden
+		}
+		first.MunicipalityCode = muni
+	}
+	if len(addrs) == 0 {
+		addrs = nil
+	}
+	p.Addresses = addrs
+	return nil
+}
+
+// applySlots maps interface A's two members <prefix>1 and <prefix>2 onto the
+// first two entries of an SS 12000 list: a present member replaces its
+// entry's value (keeping the entry's type), creates the entry, or with null
+// removes it; entries after the second are kept. Removing the first entry
+// moves the second into its place.
+func applySlots[T any](cur []T, body map[string]json.RawMessage, prefix string, set func(*T, string), mk func(string) T) []T {
+	var slots [2]*T
+	for i := 0; i < 2 && i < len(cur); i++ {
+		e := cur[i]
+		slots[i] = &e
+	}
+	changed := false
+	for i := range slots {
+		var v *string
+		if !member(body, prefix+strconv.Itoa(i+1), &v) {
+			continue
+		}
+		changed = true
+		switch v = optString(v); {
+		case v == nil:
+			slots[i] = nil
+		case slots[i] != nil:
+			set(slots[i], *v)
+		default:
+			e := mk(*v)
+			slots[i] = &e
+		}
+	}
+	if !changed {
+		return cur
+	}
+	var out []T
+	for _, e := range slots {
+		if e != nil {
+			out = append(out, *e)
+		}
+	}
+	if len(cur) > 2 {
+		out = append(out, cur[2:]...)
+	}
+	return out
+}

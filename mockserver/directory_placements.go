@@ -1,0 +1,414 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/skolkit/skolkit/mockserver/store"
+	"github.com/skolkit/skolkit/model"
+	"github.com/skolkit/skolkit/openapi"
+)
+
+// StudentPlacements are the placements of the store that have a Directory
+// extension; a preschool one (schoolType FS) is also a Placement of interface
+// B, the others are not (their SS 12000 schoolType is empty). Employee
+// placements are a table of interface A's own. Both follow the archiving
+// rules of docs/decisions.md (A22): archivedAt is set by a past endDate or
+// /archive, and cleared by /restore or by a PATCH whose body has endDate
+// null or not in the past.
+
+// DirectoryStudentPlacement is a StudentPlacement of interface A.
+type DirectoryStudentPlacement struct {
+	ID                             string          `json:"id"`
+	Meta                           model.Meta      `json:"meta"`
+	External                       *model.External `json:"external"`
+	StudentID                      string          `json:"studentID"`
+	SchoolID                       string          `json:"schoolID"`
+	SchoolType                     string          `json:"schoolType"`
+	SchoolYear                     *string         `json:"schoolYear"`
+	HasChildcare                   bool            `json:"hasChildcare"`
+	MotherTongue                   *string         `json:"motherTongue"`
+	ModernLanguageAlternative      *string         `json:"modernLanguageAlternative"`
+	SwedishAsSecondLanguage        bool            `json:"swedishAsSecondLanguage"`
+	MotherTongueParticipates       bool            `json:"motherTongueParticipates"`
+	ModernLanguageInSchoolChoice   *string         `json:"modernLanguageInSchoolChoice"`
+	ModernLanguageInLanguageChoice *string         `json:"modernLanguageInLanguageChoice"`
+	StartDate                      model.Date      `json:"startDate"`
+	EndDate                        *model.Date     `json:"endDate"`
+	ArchiveYear                    *string         `json:"archiveYear"`
+	ArchivedAt                     *time.Time      `json:"archivedAt"`
+}
+
+// DirectoryEmployeePlacement is an EmployeePlacement of interface A.
+type DirectoryEmployeePlacement struct {
+	ID                string          `json:"id"`
+	Meta              model.Meta      `json:"meta"`
+	External          *model.External `json:"external"`
+	EmployeeID        string          `json:"employeeID"`
+	SchoolID          string          `json:"schoolID"`
+	Signature         *string         `json:"signature"`
+	Title             *string         `json:"title"`
+	Roles             []string        `json:"roles"`
+	StartDate         model.Date      `json:"startDate"`
+	EndDate           *model.Date     `json:"endDate"`
+	ArchiveYear       *string         `json:"archiveYear"`
+	ArchivedAt        *time.Time      `json:"archivedAt"`
+	EmploymentPercent *int            `json:"employmentPercent"`
+}
+
+// Interface A's school form of preschool placements, the only one that
+// interface B shows.
+const placementSchoolTypeFS = "FS"
+
+// overlay returns base with the members of a validated body put over it: a
+// member that is present replaces base's (null clears it, an object is
+// replaced as a whole), an absent one keeps base's. The result shares no
+// memory with base.
+func overlay[T any](base T, body map[string]json.RawMessage) T {
+	raw, _ := json.Marshal(base)
+	m := map[string]json.RawMessage{}
+	_ = json.Unmarshal(raw, &m)
+	maps.Copy(m, body)
+	raw, _ = json.Marshal(m)
+	var out T
+	_ = json.Unmarshal(raw, &out) // base and body have the record's types
+	return out
+}
+
+func datePtr(d model.Date) *model.Date {
+	if d.IsZero() {
+		return nil
+	}
+	return &d
+}
+
+func dateOf(d *model.Date) model.Date {
+	if d == nil {
+		return ""
+	}
+	return *d
+}
+
+// archivedAfterWrite applies the archiving rules to a create or PATCH: when
+// the body has endDate, null or a date not before today restores (or keeps
+// active), a past date archives at now unless the record is archived already.
+// Without endDate in the body archivedAt stays as it was.
+func archivedAfterWrite(cur *time.Time, body map[string]json.RawMessage, end, today model.Date, now time.Time) *time.Time {
+	if _, ok := body["endDate"]; !ok {
+		return cur
+	}
+	if end.IsZero() || end >= today {
+		return nil
+	}
+	if cur != nil {
+		return cur
+	}
+	return &now
+}
+
+// archivedBy is what /archive (on) and /restore (off) make of archivedAt.
+func archivedBy(cur *time.Time, on bool, now time.Time) *time.Time {
+	switch {
+	case !on:
+		return nil
+	case cur != nil:
+		return cur
+	default:
+		return &now
+	}
+}
+
+// isSchool reports whether id is a School of interface A.
+func isSchool(sn *store.Snapshot, id string) bool {
+	o, ok := sn.Organisation(id)
+	return ok && o.Directory != nil
+}
+
+// isPerson reports whether id is a person with the role.
+func isPerson(sn *store.Snapshot, id string, role model.PersonRole) bool {
+	p, ok := sn.Person(id)
+	return ok && hasRole(p, role)
+}
+
+// checkPlacement lists what is wrong with a placement's references and dates.
+func checkPlacement(sn *store.Snapshot, personField, personID string, role model.PersonRole, schoolID string, start, end model.Date) []fieldProblem {
+	var problems []fieldProblem
+	if !isPerson(sn, personID, role) {
+		problems = append(problems, fieldProblem{Field: "/" + personField, Message: fmt.Sprintf("no %s with id %s", role, personID)})
+	}
+	if !isSchool(sn, schoolID) {
+		problems = append(problems, fieldProblem{Field: "/schoolID", Message: fmt.Sprintf("no school with id %s", schoolID)})
+	}
+	if !end.IsZero() && end < start {
+		problems = append(problems, fieldProblem{Field: "/endDate", Message: fmt.Sprintf("endDate %s is before startDate %s", end, start)})
+	}
+	return problems
+}
+
+func renderStudentPlacement(p *model.Placement) DirectoryStudentPlacement {
+	x := p.Directory
+	return DirectoryStudentPlacement{
+		ID: p.ID, Meta: p.Meta, External: x.External, StudentID: p.Child.ID, SchoolID: p.PlacedAt.ID,
+		SchoolType: x.SchoolType, SchoolYear: x.SchoolYear, HasChildcare: x.HasChildcare, MotherTongue: x.MotherTongue,
+		ModernLanguageAlternative: x.ModernLanguageAlternative, SwedishAsSecondLanguage: x.SwedishAsSecondLanguage,
+		MotherTongueParticipates: x.MotherTongueParticipates, ModernLanguageInSchoolChoice: x.ModernLanguageInSchoolChoice,
+		ModernLanguageInLanguageChoice: x.ModernLanguageInLanguageChoice, StartDate: p.StartDate, EndDate: datePtr(p.EndDate),
+		ArchiveYear: x.ArchiveYear, ArchivedAt: x.ArchivedAt,
+	}
+}
+
+func (s *Server) studentPlacementResource() *dirResource {
+	return &dirResource{
+		name: "student placement", path: "/student-placement", scope: "student-placement", schema: "StudentPlacement",
+		canSearch: true, canDelete: true,
+		scan: func(sn *store.Snapshot, fn func(any) bool) {
+			_ = sn.Scan(store.TablePlacements, store.IndexDirectoryPlacements, "", fn)
+		},
+		get: func(sn *store.Snapshot, id string) (any, bool) {
+			p, ok := sn.Placement(id)
+			return p, ok && p.Directory != nil
+		},
+		render: func(_ *store.Snapshot, rec any) any { return renderStudentPlacement(rec.(*model.Placement)) },
+		create: func(s *Server, body map[string]json.RawMessage) (string, error) {
+			p := model.Placement{ID: uuid.NewString()}
+			today := s.today()
+			return p.ID, s.store.Write(func(w *store.Writer) error {
+				return writeStudentPlacement(w, p, DirectoryStudentPlacement{}, body, today)
+			})
+		},
+		patch: func(s *Server, id string, body map[string]json.RawMessage) error {
+			today := s.today()
+			return s.store.Write(func(w *store.Writer) error {
+				cur, ok := w.Read().Placement(id)
+				if !ok || cur.Directory == nil {
+					return store.ErrNotFound
+				}
+				return writeStudentPlacement(w, *cur, renderStudentPlacement(cur), body, today)
+			})
+		},
+		remove: func(s *Server, id string) error { return s.store.Delete(store.TablePlacements, id) },
+	}
+}
+
+// writeStudentPlacement puts a validated body over the placement's current
+// interface-A view (zero for a new one), checks the result and stores it in
+// p, a copy of the stored placement whose interface-B members it keeps.
+func writeStudentPlacement(w *store.Writer, p model.Placement, cur DirectoryStudentPlacement, body map[string]json.RawMessage, today model.Date) error {
+	v := overlay(cur, body)
+	if problems := checkPlacement(w.Read(), "studentID", v.StudentID, model.RoleStudent, v.SchoolID, v.StartDate, dateOf(v.EndDate)); len(problems) > 0 {
+		return unprocessable(problems...)
+	}
+	p.Child = model.PersonReference{ID: v.StudentID}
+	p.PlacedAt = model.ObjectReference{ID: v.SchoolID}
+	p.SchoolType = ""
+	if v.SchoolType == placementSchoolTypeFS {
+		p.SchoolType = model.SchoolTypeFS
+	}
+	p.StartDate, p.EndDate = v.StartDate, dateOf(v.EndDate)
+	p.Directory = &model.PlacementExtra{
+		External: v.External, SchoolType: v.SchoolType, SchoolYear: v.SchoolYear, HasChildcare: v.HasChildcare,
+		MotherTongue: v.MotherTongue, ModernLanguageAlternative: v.ModernLanguageAlternative,
+		SwedishAsSecondLanguage: v.SwedishAsSecondLanguage, MotherTongueParticipates: v.MotherTongueParticipates,
+		ModernLanguageInSchoolChoice: v.ModernLanguageInSchoolChoice, ModernLanguageInLanguageChoice: v.ModernLanguageInLanguageChoice,
+		ArchiveYear: v.ArchiveYear, ArchivedAt: archivedAfterWrite(cur.ArchivedAt, body, p.EndDate, today, w.Now()),
+	}
+	_, _, err := w.PutPlacement(p)
+	return err
+}
+
+func setStudentPlacementArchived(w *store.Writer, id string, on bool) error {
+	cur, ok := w.Read().Placement(id)
+	if !ok || cur.Directory == nil {
+		return store.ErrNotFound
+	}
+	p := *cur
+	x := *cur.Directory
+	x.ArchivedAt = archivedBy(x.ArchivedAt, on, w.Now())
+	p.Directory = &x
+	_, _, err := w.PutPlacement(p)
+	return err
+}
+
+func renderEmployeePlacement(p *model.EmployeePlacement) DirectoryEmployeePlacement {
+	roles := []string{}
+	roles = append(roles, p.Roles...)
+	return DirectoryEmployeePlacement{
+		ID: p.ID, Meta: p.Meta, External: p.External, EmployeeID: p.EmployeeID, SchoolID: p.SchoolID,
+		Signature: p.Signature, Title: p.Title, Roles: roles, StartDate: p.StartDate, EndDate: datePtr(p.EndDate),
+		ArchiveYear: p.ArchiveYear, ArchivedAt: p.ArchivedAt, EmploymentPercent: p.EmploymentPercent,
+	}
+}
+
+func (s *Server) employeePlacementResource() *dirResource {
+	return &dirResource{
+		name: "employee placement", path: "/employee-placement", scope: "employee-placement", schema: "EmployeePlacement",
+		canSearch: true, canDelete: true,
+		scan: func(sn *store.Snapshot, fn func(any) bool) {
+			_ = sn.Scan(store.TableEmployeePlacements, store.IndexCreated, "", fn)
+		},
+		get: func(sn *store.Snapshot, id string) (any, bool) { return sn.EmployeePlacement(id) },
+		render: func(_ *store.Snapshot, rec any) any {
+			return renderEmployeePlacement(rec.(*model.EmployeePlacement))
+		},
+		create: func(s *Server, body map[string]json.RawMessage) (string, error) {
+			id := uuid.NewString()
+			today := s.today()
+			return id, s.store.Write(func(w *store.Writer) error {
+				return writeEmployeePlacement(w, id, DirectoryEmployeePlacement{}, body, today)
+			})
+		},
+		patch: func(s *Server, id string, body map[string]json.RawMessage) error {
+			today := s.today()
+			return s.store.Write(func(w *store.Writer) error {
+				cur, ok := w.Read().EmployeePlacement(id)
+				if !ok {
+					return store.ErrNotFound
+				}
+				return writeEmployeePlacement(w, id, renderEmployeePlacement(cur), body, today)
+			})
+		},
+		remove: func(s *Server, id string) error { return s.store.Delete(store.TableEmployeePlacements, id) },
+	}
+}
+
+// writeEmployeePlacement puts a validated body over the placement's current
+// view (zero for a new one), checks the result and stores it.
+func writeEmployeePlacement(w *store.Writer, id string, cur DirectoryEmployeePlacement, body map[string]json.RawMessage, today model.Date) error {
+	v := overlay(cur, body)
+	if problems := checkPlacement(w.Read(), "employeeID", v.EmployeeID, model.RoleEmployee, v.SchoolID, v.StartDate, dateOf(v.EndDate)); len(problems) > 0 {
+		return unprocessable(problems...)
+	}
+	end := dateOf(v.EndDate)
+	_, _, err := w.PutEmployeePlacement(model.EmployeePlacement{
+		ID: id, External: v.External, EmployeeID: v.EmployeeID, SchoolID: v.SchoolID, Signature: v.Signature,
+		Title: v.Title, Roles: v.Roles, StartDate: v.StartDate, EndDate: end, ArchiveYear: v.ArchiveYear,
+		ArchivedAt: archivedAfterWrite(cur.ArchivedAt, body, end, today, w.Now()), EmploymentPercent: v.EmploymentPercent,
+	})
+	return err
+}
+
+func setEmployeePlacementArchived(w *store.Writer, id string, on bool) error {
+	cur, ok := w.Read().EmployeePlacement(id)
+	if !ok {
+		return store.ErrNotFound
+	}
+	p := *cur
+	p.ArchivedAt = archivedBy(p.ArchivedAt, on, w.Now())
+	_, _, err := w.PutEmployeePlacement(p)
+	return err
+}
+
+// placementEndpoints are the placement operations beyond dirResource's:
+// /archive and /restore of both placement kinds, and the spec's path
+// /student-placements/{id} (GET and PATCH) as an alias of
+// /student-placement/{id}.
+func (s *Server) placementEndpoints() []endpoint {
+	sp, ep := s.studentPlacementResource(), s.employeePlacementResource()
+	eps := []endpoint{
+		{method: http.MethodGet, path: PrefixA + "/student-placements/{id}", scope: sp.scope + ":read", doc: openapi.NameDirectory, handle: sp.getHandler(s)},
+		{method: http.MethodPatch, path: PrefixA + "/student-placements/{id}", scope: sp.scope + ":write", doc: openapi.NameDirectory, handle: sp.patchHandler(s)},
+	}
+	for _, k := range []struct {
+		res *dirResource
+		set func(w *store.Writer, id string, on bool) error
+	}{{sp, setStudentPlacementArchived}, {ep, setEmployeePlacementArchived}} {
+		eps = append(eps, archiveEndpoint(s, k.res, "archive", true, k.set), archiveEndpoint(s, k.res, "restore", false, k.set))
+	}
+	for i := range eps {
+		eps[i].surface = surfaceDirectory
+	}
+	return eps
+}
+
+// archiveEndpoint is PATCH <resource>/{id}/archive (on) or /restore (off):
+// no body, idempotent, 200 with the record.
+func archiveEndpoint(s *Server, res *dirResource, action string, on bool, set func(w *store.Writer, id string, on bool) error) endpoint {
+	handle := func(w http.ResponseWriter, r *http.Request) {
+		id := pathID(r)
+		if _, ok := res.get(s.store.Read(), id); !ok {
+			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
+			return
+		}
+		if err := s.store.Write(func(wr *store.Writer) error { return set(wr, id, on) }); err != nil {
+			writeProblem(w, r, err)
+			return
+		}
+		sn := s.store.Read()
+		rec, ok := res.get(sn, id)
+		if !ok {
+			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
+			return
+		}
+		writeJSON(w, http.StatusOK, res.render(sn, rec))
+	}
+	return endpoint{method: http.MethodPatch, path: PrefixA + res.path + "/{id}/" + action, scope: res.scope + ":write", doc: openapi.NameDirectory, handle: handle}
+}
+
+// deriveEmployeePlacements gives generated staff their employee placements:
+// one per person and school where the person is in a staff group (from the
+// earliest membership) or teaches lessons (from the first lesson), with the
+// role Teacher for those who teach and OtherPersonnel for the rest. Ids are
+// derived from the person and school, so that a seed gives the same ids.
+func deriveEmployeePlacements(ds *store.Dataset) []model.EmployeePlacement {
+	type key struct{ person, school string }
+	start := map[key]model.Date{}
+	teaches := map[key]bool{}
+	var order []key
+	schools := map[string]bool{}
+	for _, o := range ds.Organisations {
+		if o.Directory != nil {
+			schools[o.ID] = true
+		}
+	}
+	add := func(k key, d model.Date) {
+		if !schools[k.school] || d.IsZero() {
+			return
+		}
+		cur, seen := start[k]
+		if !seen {
+			order = append(order, k)
+		}
+		if !seen || d < cur {
+			start[k] = d
+		}
+	}
+	for _, g := range ds.Groups {
+		if g.GroupType != model.GroupTypeStaff {
+			continue
+		}
+		for _, m := range g.GroupMemberships {
+			d := m.StartDate
+			if d.IsZero() {
+				d = g.StartDate
+			}
+			add(key{m.Person.ID, g.Organisation.ID}, d)
+		}
+	}
+	for _, ev := range ds.CalendarEvents {
+		k := key{ev.Teacher.ID, ev.Organisation.ID}
+		add(k, model.DateOf(ev.StartTime.In(stockholm)))
+		if _, ok := start[k]; ok {
+			teaches[k] = true
+		}
+	}
+	out := make([]model.EmployeePlacement, 0, len(order))
+	for _, k := range order {
+		role := "OtherPersonnel"
+		if teaches[k] {
+			role = "Teacher"
+		}
+		out = append(out, model.EmployeePlacement{
+			ID:         uuid.NewSHA1(employeePlacementSpace, []byte(k.person+"/"+k.school)).String(),
+			EmployeeID: k.person, SchoolID: k.school, Roles: []string{role}, StartDate: start[k],
+		})
+	}
+	return out
+}
+
+// employeePlacementSpace is the uuid namespace of derived employee placements.
+var employeePlacementSpace = uuid.MustParse("4d1f0c52-9b7e-4c1a-8f53-2e6a9d0b7c31")

@@ -1,0 +1,421 @@
+package mockserver
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/skolkit/skolkit/mockserver/store"
+)
+
+// StateFormat is the value of "format" in a state document: the version of
+// the layout GET /__admin/state writes and PUT /__admin/state reads.
+const StateFormat = "skolkit-state/1"
+
+// MaxStateBytes is the largest state document PUT /__admin/state accepts.
+const MaxStateBytes = 256 << 20
+
+// The state document is the store's Dataset as JSON, table by table, each
+// record as interface B writes it plus every field interface B hides
+// (json:"-"): the interface-A extensions, a group's assignment roles, an
+// assignment role's duty name, and whatever hidden field the model gains
+// later. A hidden field is written under its Go name with a lower-case first
+// letter ("directory", "assignmentRoles", "dutyName").
+//
+// The layout is derived by reflection from the record types rather than
+// written out by hand, so that a field or table added to the model or the
+// store is carried by the state without anyone remembering to: for each type
+// that holds a hidden field somewhere inside, a "shadow" struct type is built
+// with reflect.StructOf that has the same fields and names the hidden ones.
+// Records are copied into shadow values to be encoded and out of them after
+// decoding.
+
+// shadows caches the shadow type of each type.
+var shadows sync.Map // reflect.Type → reflect.Type
+
+// jsonMarshaler is the interface a type implements to write its own JSON; a
+// type that does is left as it is.
+var jsonMarshaler = reflect.TypeFor[json.Marshaler]()
+
+// shadowOf returns the type the state writes for t: t itself when no hidden
+// field is reachable from it, else a struct (or pointer, slice, array, map)
+// type whose hidden fields have JSON names.
+func shadowOf(t reflect.Type) reflect.Type {
+	return shadowIn(t, map[reflect.Type]bool{})
+}
+
+func shadowIn(t reflect.Type, visiting map[reflect.Type]bool) reflect.Type {
+	if s, ok := shadows.Load(t); ok {
+		return s.(reflect.Type)
+	}
+	if visiting[t] {
+		// A recursive type: its inner occurrence is kept as it is.
+		return t
+	}
+	visiting[t] = true
+	defer delete(visiting, t)
+	out := t
+	switch t.Kind() {
+	case reflect.Pointer:
+		if e := shadowIn(t.Elem(), visiting); e != t.Elem() {
+			out = reflect.PointerTo(e)
+		}
+	case reflect.Slice:
+		if e := shadowIn(t.Elem(), visiting); e != t.Elem() {
+			out = reflect.SliceOf(e)
+		}
+	case reflect.Array:
+		if e := shadowIn(t.Elem(), visiting); e != t.Elem() {
+			out = reflect.ArrayOf(t.Len(), e)
+		}
+	case reflect.Map:
+		if e := shadowIn(t.Elem(), visiting); e != t.Elem() {
+			out = reflect.MapOf(t.Key(), e)
+		}
+	case reflect.Struct:
+		out = shadowStruct(t, visiting)
+	}
+	shadows.Store(t, out)
+	return out
+}
+
+func shadowStruct(t reflect.Type, visiting map[reflect.Type]bool) reflect.Type {
+	if t.Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(jsonMarshaler) {
+		return t
+	}
+	fields := make([]reflect.StructField, t.NumField())
+	names := map[string]bool{}
+	changed := false
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			return t // opaque: StructOf cannot copy unexported fields
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" {
+			name = f.Name
+		}
+		names[name] = true
+		sf := reflect.StructField{Name: f.Name, Type: shadowIn(f.Type, visiting), Tag: f.Tag, Anonymous: f.Anonymous}
+		if sf.Type != f.Type {
+			changed = true
+		}
+		fields[i] = sf
+	}
+	for i := range fields {
+		if fields[i].Tag.Get("json") != "-" {
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(fields[i].Name)
+		name := string(unicode.ToLower(r)) + fields[i].Name[n:]
+		if names[name] {
+			panic(fmt.Sprintf("mockserver: state: %s.%s is hidden from JSON and its state name %q is taken by another field", t, fields[i].Name, name))
+		}
+		names[name] = true
+		fields[i].Tag = reflect.StructTag(fmt.Sprintf(`json:"%s,omitempty"`, name))
+		changed = true
+	}
+	if !changed {
+		return t
+	}
+	return reflect.StructOf(fields)
+}
+
+// copyValue copies src into dst, where one's type is the other's shadow (or
+// both are the same type). Values of the same type are shared, not copied
+// deeply: state values are read, never changed.
+func copyValue(dst, src reflect.Value) {
+	if dst.Type() == src.Type() {
+		dst.Set(src)
+		return
+	}
+	switch src.Kind() {
+	case reflect.Pointer:
+		if src.IsNil() {
+			return
+		}
+		dst.Set(reflect.New(dst.Type().Elem()))
+		copyValue(dst.Elem(), src.Elem())
+	case reflect.Slice:
+		if src.IsNil() {
+			return
+		}
+		dst.Set(reflect.MakeSlice(dst.Type(), src.Len(), src.Len()))
+		for i := range src.Len() {
+			copyValue(dst.Index(i), src.Index(i))
+		}
+	case reflect.Array:
+		for i := range src.Len() {
+			copyValue(dst.Index(i), src.Index(i))
+		}
+	case reflect.Map:
+		if src.IsNil() {
+			return
+		}
+		dst.Set(reflect.MakeMapWithSize(dst.Type(), src.Len()))
+		it := src.MapRange()
+		for it.Next() {
+			v := reflect.New(dst.Type().Elem()).Elem()
+			copyValue(v, it.Value())
+			dst.SetMapIndex(it.Key(), v)
+		}
+	case reflect.Struct:
+		for i := range src.NumField() {
+			copyValue(dst.Field(i), src.Field(i))
+		}
+	default:
+		panic(fmt.Sprintf("mockserver: state: cannot copy %s into %s", src.Type(), dst.Type()))
+	}
+}
+
+// stateType is the type of a whole state document: "format" followed by the
+// shadows of the Dataset's tables.
+var stateType = sync.OnceValue(func() reflect.Type {
+	ds := shadowOf(reflect.TypeFor[store.Dataset]())
+	fields := []reflect.StructField{{Name: "Format", Type: reflect.TypeFor[string](), Tag: `json:"format"`}}
+	for i := range ds.NumField() {
+		fields = append(fields, ds.Field(i))
+	}
+	return reflect.StructOf(fields)
+})
+
+// encodeState writes the dataset as a state document: compact JSON and a
+// newline. The same dataset always gives the same bytes.
+func encodeState(w io.Writer, ds *store.Dataset) error {
+	st := reflect.New(stateType()).Elem()
+	st.Field(0).SetString(StateFormat)
+	src := reflect.ValueOf(ds).Elem()
+	for i := range src.NumField() {
+		copyValue(st.Field(i+1), src.Field(i))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(st.Addr().Interface())
+}
+
+// StateError is a state document that cannot be read.
+type StateError struct {
+	Line, Column int // of the problem in the document; 0 when unknown
+	Message      string
+}
+
+func (e *StateError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("state document, line %d, column %d: %s", e.Line, e.Column, e.Message)
+	}
+	return "state document: " + e.Message
+}
+
+// decodeState reads a state document strictly: unknown members, a second
+// value after the document and a wrong or missing format are errors.
+func decodeState(data []byte) (*store.Dataset, error) {
+	st := reflect.New(stateType())
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(st.Interface()); err != nil {
+		return nil, stateDecodeError(data, err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, positioned(data, dec.InputOffset(), "unexpected data after the state document")
+	}
+	v := st.Elem()
+	if f := v.Field(0).String(); f != StateFormat {
+		if f == "" {
+			return nil, &StateError{Message: fmt.Sprintf(`"format" is missing: this is not a skolkit state document (GET /__admin/state writes one; its format is %q)`, StateFormat)}
+		}
+		return nil, &StateError{Message: fmt.Sprintf(`"format" is %q; this server reads %q`, f, StateFormat)}
+	}
+	ds := &store.Dataset{}
+	dst := reflect.ValueOf(ds).Elem()
+	for i := range dst.NumField() {
+		copyValue(dst.Field(i), v.Field(i+1))
+	}
+	return ds, nil
+}
+
+func stateDecodeError(data []byte, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return positioned(data, se.Offset-1, "JSON syntax: "+se.Error()) // Offset is past the bad byte
+	case errors.As(err, &te):
+		at := te.Field
+		if at == "" {
+			at = "the document"
+		}
+		return positioned(data, te.Offset, fmt.Sprintf("%s: a JSON %s cannot be a %s", at, te.Value, te.Type))
+	case errors.Is(err, io.EOF):
+		return &StateError{Message: "the body is empty"}
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return positioned(data, int64(len(data)), "the document ends too early")
+	}
+	msg := strings.TrimPrefix(err.Error(), "json: ")
+	// An unknown member: encoding/json names it but not its place, so point
+	// at its first occurrence as a member name.
+	if name, ok := strings.CutPrefix(msg, "unknown field "); ok {
+		if at := memberOffset(data, name); at >= 0 {
+			return positioned(data, int64(at), "unknown member "+name)
+		}
+	}
+	return &StateError{Message: msg}
+}
+
+// memberOffset returns the offset of the first `"name":` in data, or -1.
+func memberOffset(data []byte, quoted string) int {
+	key := []byte(quoted)
+	for off := 0; ; {
+		i := bytes.Index(data[off:], key)
+		if i < 0 {
+			return -1
+		}
+		at := off + i
+		rest := bytes.TrimLeft(data[at+len(key):], " \t\r\n")
+		if len(rest) > 0 && rest[0] == ':' {
+			return at
+		}
+		off = at + len(key)
+	}
+}
+
+// positioned returns a StateError at a byte offset of data.
+func positioned(data []byte, offset int64, msg string) *StateError {
+	offset = min(max(offset, 0), int64(len(data)))
+	before := data[:offset]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
+	return &StateError{Line: line, Column: col, Message: msg}
+}
+
+// loadState replaces the store's records with the dataset. Records without
+// their interface-A view (a hand-written state) get the one generated data
+// gets.
+func (s *Server) loadState(ds *store.Dataset) error {
+	prepareDirectory(ds)
+	return s.store.Load(ds)
+}
+
+// readStateFile loads the state file when it exists; it reports whether it did.
+func (s *Server) readStateFile(path string) (bool, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("state file: %w", err)
+	}
+	ds, err := decodeState(data)
+	if err != nil {
+		return false, fmt.Errorf("state file %s: %w", path, err)
+	}
+	if err := s.loadState(ds); err != nil {
+		return false, fmt.Errorf("state file %s: %w", path, err)
+	}
+	return true, nil
+}
+
+// SnapshotInfo describes a state file written by SaveState.
+type SnapshotInfo struct {
+	File    string         `json:"file"`
+	Bytes   int64          `json:"bytes"`
+	Records map[string]int `json:"records"`
+}
+
+// ErrNoStateFile is SaveState's error for a server without a state file.
+var ErrNoStateFile = errors.New("the server has no state file (start it with --state-file, or set Options.StateFile)")
+
+// SaveState writes the whole state to the server's state file
+// (Options.StateFile) atomically: into a temporary file in the same
+// directory, synced, then renamed over the old file. skolkit serve calls it
+// on graceful shutdown; POST /__admin/snapshot calls it on demand.
+func (s *Server) SaveState() (SnapshotInfo, error) {
+	path := s.ctl.stateFile
+	if path == "" {
+		return SnapshotInfo{}, ErrNoStateFile
+	}
+	s.ctl.saveMu.Lock()
+	defer s.ctl.saveMu.Unlock()
+	ds := s.store.Export()
+	n, err := writeFileAtomic(path, func(w io.Writer) error { return encodeState(w, ds) })
+	if err != nil {
+		return SnapshotInfo{}, fmt.Errorf("state file %s: %w", path, err)
+	}
+	return SnapshotInfo{File: path, Bytes: n, Records: countRecords(ds)}, nil
+}
+
+// writeFileAtomic writes a file so that a reader (or a crash) sees the old
+// content or the new, never a part: a temporary file in the same directory
+// is written, synced and renamed over path, and the directory is synced.
+func writeFileAtomic(path string, write func(io.Writer) error) (int64, error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return 0, err
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			_ = f.Close()
+			_ = os.Remove(tmp)
+		}
+	}()
+	cw := &countingWriter{w: f}
+	bw := bufio.NewWriterSize(cw, 1<<16)
+	if err := write(bw); err != nil {
+		return 0, err
+	}
+	if err := bw.Flush(); err != nil {
+		return 0, err
+	}
+	if err := f.Sync(); err != nil {
+		return 0, err
+	}
+	if err := f.Close(); err != nil {
+		return 0, err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return 0, err
+	}
+	ok = true
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync() // makes the rename durable; not every platform can sync a directory
+		_ = d.Close()
+	}
+	return cw.n, nil
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// countRecords returns the number of records per table, by the tables' JSON
+// names.
+func countRecords(ds *store.Dataset) map[string]int {
+	out := map[string]int{}
+	v := reflect.ValueOf(ds).Elem()
+	for i := range v.NumField() {
+		name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
+		if v.Field(i).Kind() == reflect.Slice {
+			out[name] = v.Field(i).Len()
+		}
+	}
+	return out
+}

@@ -1,0 +1,79 @@
+package mockserver
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skolkit/skolkit/scenarios"
+)
+
+func TestNewTestServer(t *testing.T) {
+	ts := NewTestServer(t, WithScenario("empty"), WithSeed(42))
+	require.NotNil(t, ts.Server)
+	assert.Regexp(t, `^http://127\.0\.0\.1:\d+$`, ts.URL)
+	assert.Equal(t, ts.URL, ts.AuthURL)
+	assert.Equal(t, ts.URL+"/oauth/token", ts.TokenURL)
+	assert.Equal(t, ts.URL+"/api/v1", ts.RegisterURL)
+	assert.Equal(t, ts.URL+"/directory/v1", ts.DirectoryURL)
+	assert.Equal(t, ts.URL+"/data-export/v1", ts.ExportURL)
+	assert.Equal(t, ts.URL+"/__admin", ts.AdminURL)
+	assert.Equal(t, "skolkit-client", ts.ClientID)
+	assert.Equal(t, "skolkit-secret", ts.ClientSecret)
+	assert.Equal(t, int64(42), ts.Server.scenario.Seed)
+
+	resp, err := ts.Client().Get(ts.AdminURL + "/clock")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+
+	ts.Close()
+	ts.Close() // idempotent; the cleanup closes it once more
+	_, err = http.Get(ts.URL + "/api/v1/openapi.json")
+	assert.Error(t, err, "closed")
+}
+
+func TestNewTestServerWithClockAndScenarioValue(t *testing.T) {
+	sc, err := scenarios.Parse("one-school.yaml", []byte("name: one-school\nclients: [{id: c, secret: s, scopes: [all]}]\ngenerate: {profile: none, schoolUnits: 1}\n"))
+	require.NoError(t, err)
+	t0 := time.Date(2027, 8, 16, 8, 0, 0, 0, time.UTC)
+	ts := NewTestServer(t, WithScenario(sc), WithClock(t0))
+	assert.Equal(t, "c", ts.ClientID)
+	assert.Equal(t, ClockState{Now: t0, Fixed: true}, ts.Server.clockState())
+	assert.True(t, sc.Clock.Now.IsZero(), "the caller's scenario is not changed")
+
+	h := &harness{t: t, srv: ts.Server, ts: ts.HTTP, clock: &fakeClock{t: t0}}
+	_, created := h.createGroup("Fixed")
+	assert.Equal(t, t0, created)
+	ts.Server.Clock().Advance(time.Hour)
+	assert.Equal(t, t0.Add(time.Hour), ts.Server.Clock().Now())
+	summary, err := ts.Server.Reset()
+	require.NoError(t, err)
+	assert.Equal(t, t0, summary.Clock.Now, "reset returns to the test's instant")
+}
+
+func TestNewUnstartedTestServer(t *testing.T) {
+	ts := NewUnstartedTestServer(t, WithScenario("empty"))
+	assert.Nil(t, ts.Server)
+	assert.Empty(t, ts.URL)
+	ts.Options.AdminToken = "t0ken"
+	ts.Options.JournalSize = 5
+	ts.StartTLS()
+	assert.Regexp(t, `^https://`, ts.URL)
+
+	req, _ := http.NewRequest(http.MethodGet, ts.AdminURL+"/requests", nil)
+	resp, err := ts.Client().Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	req.Header.Set("Authorization", "Bearer t0ken")
+	resp, err = ts.Client().Do(req)
+	require.NoError(t, err)
+	var page JournalPage
+	require.NoError(t, decodeBody(resp, &page))
+	resp.Body.Close()
+	assert.Equal(t, 5, page.Capacity)
+}
