@@ -360,6 +360,25 @@ func (c *Clock) restart(fixedAt time.Time) {
 	c.fixed, c.at, c.offset = !fixedAt.IsZero(), fixedAt, 0
 }
 
+// clockSnapshot is a clock's setting, to put back.
+type clockSnapshot struct {
+	fixed  bool
+	at     time.Time
+	offset time.Duration
+}
+
+func (c *Clock) snapshot() clockSnapshot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return clockSnapshot{c.fixed, c.at, c.offset}
+}
+
+func (c *Clock) restore(s clockSnapshot) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.fixed, c.at, c.offset = s.fixed, s.at, s.offset
+}
+
 // startOf returns the instant a clock restarted for a scenario would show.
 func (c *Clock) startOf(fixedAt time.Time) time.Time {
 	if !fixedAt.IsZero() {
@@ -412,7 +431,12 @@ func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
 	prepareDirectory(&d)
 	s.ctl.mu.Lock()
 	defer s.ctl.mu.Unlock()
+	// The clock goes first, so that records without timestamps are stamped
+	// with the scenario's now.
+	saved := s.clock.snapshot()
+	s.clock.restart(sc.Clock.Now)
 	if err := s.store.Load(&d); err != nil {
+		s.clock.restore(saved)
 		return Summary{}, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	if sc != s.scenario {
@@ -436,7 +460,6 @@ func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
 			return true
 		})
 	}
-	s.clock.restart(sc.Clock.Now)
 	s.ctl.rules.load(sc)
 	s.ctl.journal.clear()
 	s.limiter.reset()

@@ -256,6 +256,7 @@ func TestAdminResetRestoresTheScenario(t *testing.T) {
 	before := h.admin(http.MethodPost, "/reset", "").summary(t)
 	assert.Equal(t, "edge-cases", before.Scenario)
 	assert.Equal(t, ClockState{Now: edgeCasesNow, Fixed: true}, before.Clock)
+	state := h.admin(http.MethodGet, "/state", "").body
 
 	id, _ := h.createGroup("Temporary")
 	h.admin(http.MethodPost, "/clock/advance", `{"by":"48h"}`)
@@ -264,6 +265,7 @@ func TestAdminResetRestoresTheScenario(t *testing.T) {
 
 	after := h.admin(http.MethodPost, "/reset", "").summary(t)
 	assert.Equal(t, before, after, "the same records, clock and rules as after start")
+	assert.Equal(t, string(state), string(h.admin(http.MethodGet, "/state", "").body), "the same records, to the byte")
 	res := h.call(http.MethodGet, PrefixA+"/group/"+id, "", nil)
 	assert.Equal(t, http.StatusNotFound, res.status, "the group created before the reset is gone: %s", res)
 	assert.Empty(t, h.rules().Faults, "run-time rules are dropped")

@@ -261,14 +261,62 @@ func excerpt(b []byte) string {
 	return string(b)
 }
 
-// contractOp finds the contract operation for a request (nil when the
-// contract has none: a wrong method or an unknown path).
-func contractOp(c *openapi.Contract, req *http.Request) *openapi3.Operation {
-	route, _ := findRoute(c, req.Method, req.URL.EscapedPath())
-	if route == nil {
-		return nil
+// opIndex finds the contract's operation for a request by its path's
+// segments, literal segments before parameters (so that /group/_search is
+// not taken for /group/{id}).
+type opIndex []opEntry
+
+type opEntry struct {
+	method string
+	segs   []string // "" stands for a path parameter
+	op     *openapi3.Operation
+}
+
+func newOpIndex(c *openapi.Contract) opIndex {
+	var idx opIndex
+	for _, name := range c.Names() {
+		doc := c.Doc(name)
+		prefix := ""
+		if len(doc.Servers) > 0 {
+			u, _ := url.Parse(doc.Servers[0].URL)
+			prefix = strings.TrimSuffix(u.Path, "/")
+		}
+		for tmpl, item := range doc.Paths.Map() {
+			segs := strings.Split(prefix+tmpl, "/")
+			for i, sg := range segs {
+				if strings.HasPrefix(sg, "{") {
+					segs[i] = ""
+				}
+			}
+			for m, op := range item.Operations() {
+				idx = append(idx, opEntry{method: m, segs: segs, op: op})
+			}
+		}
 	}
-	return route.Operation
+	params := func(e opEntry) int { return strings.Count(strings.Join(e.segs, "/")+"/", "//") }
+	slices.SortStableFunc(idx, func(a, b opEntry) int { return params(a) - params(b) })
+	return idx
+}
+
+// find returns the operation of the request, nil when the contract has none.
+func (idx opIndex) find(req *http.Request) *openapi3.Operation {
+	segs := strings.Split(req.URL.EscapedPath(), "/")
+	for _, e := range idx {
+		if e.method != req.Method || len(e.segs) != len(segs) {
+			continue
+		}
+		match := true
+		for i, sg := range e.segs {
+			if sg == "" && segs[i] == "" && i > 0 || sg != "" && sg != segs[i] {
+				match = false
+				break
+			}
+		}
+		if match {
+			return e.op
+		}
+	}
+	return nil
 }
 
 // describeRequest renders a request for a failure message, long values cut.
@@ -539,6 +587,7 @@ type sweeper struct {
 	t        *testing.T
 	p        *inproc
 	c        *openapi.Contract
+	ops      opIndex
 	byStatus map[int]int
 	byCat    map[string]int
 	known    map[string]*knownHit
@@ -560,7 +609,7 @@ func (s *sweeper) send(cat string, req *http.Request, body []byte, want ...int) 
 	s.byCat[cat]++
 	var op *openapi3.Operation
 	if cat != "method" { // a wrong method has no operation in the contract
-		op = contractOp(s.c, req)
+		op = s.ops.find(req)
 	}
 	probs := answerProblems(req, op, rec.Code, rec.Header(), rec.Body.Bytes())
 	if len(want) > 0 && !slices.Contains(want, rec.Code) {
@@ -604,7 +653,7 @@ func sweepFill(tmpl, id string) string { return strings.ReplaceAll(tmpl, "{id}",
 
 // realIDs finds an existing record for every path with an {id}, through
 // the lists of interface A and B and the store.
-func realIDs(t *testing.T, p *inproc, ops []sweepOp) map[string]string {
+func realIDs(t testing.TB, p *inproc, ops []sweepOp) map[string]string {
 	t.Helper()
 	ds := p.srv.Store().Export()
 	ids := map[string]string{}
@@ -657,7 +706,7 @@ func realIDs(t *testing.T, p *inproc, ops []sweepOp) map[string]string {
 // fixed order from a seeded generator.
 func TestBadInputSweep(t *testing.T) {
 	p := newInproc(t, 1<<30)
-	s := &sweeper{t: t, p: p, c: p.srv.Contract(), byStatus: map[int]int{}, byCat: map[string]int{}, known: map[string]*knownHit{}, sigs: map[string]int{}, catTime: map[string]time.Duration{}}
+	s := &sweeper{t: t, p: p, c: p.srv.Contract(), ops: newOpIndex(p.srv.Contract()), byStatus: map[int]int{}, byCat: map[string]int{}, known: map[string]*knownHit{}, sigs: map[string]int{}, catTime: map[string]time.Duration{}}
 	ops := sweepOps(s.c)
 	require.NotEmpty(t, ops)
 	ids := realIDs(t, p, ops)
@@ -718,7 +767,9 @@ func TestBadInputSweep(t *testing.T) {
 
 	// 2. Bad ids in paths: 400; well-formed unknown ids: 404.
 	badIDs := append(badScalars(&openapi3.Schema{Format: "uuid"}), "", " ", "0", "-1", "null", "{id}", "%", "%2F", "..", ".")
-	badIDs = append(badIDs, injections...)
+	for _, inj := range injections {
+		badIDs = append(badIDs, inj[:min(len(inj), 2048)]) // a long path, within any server's request-line limit
+	}
 	for _, o := range ops {
 		if !o.hasID {
 			continue
@@ -803,11 +854,11 @@ func TestBadInputSweep(t *testing.T) {
 
 	// 5. Bodies: too large (413), not JSON (400), JSON of the wrong type,
 	// wrong content types, and hostile or wrongly typed members.
-	big := bytes.Repeat([]byte("a"), 2*MaxBodyBytes)
+	big := bytes.Repeat([]byte("a"), MaxBodyBytes+1)
 	for _, o := range ops {
 		if o.body == nil && !o.form {
 			if o.method != http.MethodGet {
-				s.send("body-sizenb", p.request(o.method, target(o, ""), big, contentTypeJSON), big)
+				s.send("body-size", p.request(o.method, target(o, ""), big[:MaxBodyBytes+1], contentTypeJSON), big[:MaxBodyBytes+1])
 			}
 			continue
 		}
@@ -823,22 +874,23 @@ func TestBadInputSweep(t *testing.T) {
 		} else {
 			over = []byte(`{"x":"` + strings.Repeat("a", limit) + `"}`)
 		}
-		for i, b := range [][]byte{over, big[:limit+1], big} {
-			s.send(fmt.Sprintf("body-size%d", i), p.request(o.method, target(o, ""), b, ct), b, http.StatusRequestEntityTooLarge)
-			req := p.request(o.method, target(o, ""), b, ct)
-			req.ContentLength = -1 // chunked: no length announced
-			s.send(fmt.Sprintf("body-sizec%d", i), req, b, http.StatusRequestEntityTooLarge)
-		}
+		s.send("body-size", p.request(o.method, target(o, ""), over, ct), over, http.StatusRequestEntityTooLarge)
+		req := p.request(o.method, target(o, ""), big[:limit+1], ct)
+		req.ContentLength = -1 // chunked: no length announced
+		s.send("body-size", req, big[:limit+1], http.StatusRequestEntityTooLarge)
 		if o.form {
 			continue
 		}
-		// Exactly at the limit is not too large.
-		at := []byte(`{"x":"` + strings.Repeat("a", limit-8) + `"}`)
-		require.Len(t, at, limit)
-		rec := s.send("body-sizeat", p.request(o.method, target(o, ""), at, ct), at)
-		if rec.Code == http.StatusRequestEntityTooLarge {
-			s.nProblem++
-			s.problems = append(s.problems, fmt.Sprintf("[body-size] %s: a body of exactly %d bytes is refused as too large", o, limit))
+		// Exactly at the limit is not too large (one operation of each
+		// surface: a megabyte of JSON is slow under the race detector).
+		if o.tmpl == PrefixB+"/groups/lookup" || o.tmpl == PrefixA+"/group" && o.method == http.MethodPost {
+			at := []byte(`{"x":"` + strings.Repeat("a", limit-8) + `"}`)
+			require.Len(t, at, limit)
+			rec := s.send("body-size", p.request(o.method, target(o, ""), at, ct), at)
+			if rec.Code == http.StatusRequestEntityTooLarge {
+				s.nProblem++
+				s.problems = append(s.problems, fmt.Sprintf("[body-size] %s: a body of exactly %d bytes is refused as too large", o, limit))
+			}
 		}
 
 		for _, b := range []string{"", " ", "{", "}", "{]", `{"a":}`, `{'a':1}`, `{"a":1,}`, "\xef\xbb\xbf{}",
@@ -882,12 +934,12 @@ func TestBadInputSweep(t *testing.T) {
 				b, _ := json.Marshal(m)
 				return b
 			}
-			for _, inj := range injections {
-				b := with(inj)
+			// A seeded choice of hostile texts and wrong types for each member.
+			wrong := []any{12345, -1, 1.5, true, nil, []any{}, map[string]any{}, "", []any{"' OR 1=1--"}, map[string]any{"$gt": ""}}
+			for range 4 {
+				b := with(injections[rng.IntN(len(injections))])
 				s.send("body-member", p.request(o.method, target(o, ""), b, ct), b)
-			}
-			for _, v := range []any{12345, -1, 1.5, true, nil, []any{}, map[string]any{}, "", []any{"' OR 1=1--"}, map[string]any{"$gt": ""}} {
-				b := with(v)
+				b = with(wrong[rng.IntN(len(wrong))])
 				s.send("body-member", p.request(o.method, target(o, ""), b, ct), b)
 			}
 			for _, v := range badScalars(sch) {
@@ -932,7 +984,7 @@ func TestBadInputSweep(t *testing.T) {
 		}
 		require.NotEmpty(t, fields, o.tmpl)
 		for _, op := range []string{"equals", "notEquals", "contains", "like", "notLike", "greaterThan", "smallerOrEqual", "null"} {
-			for i := range 12 {
+			for i := range 6 {
 				field := fields[rng.IntN(len(fields))]
 				var v any = injections[rng.IntN(len(injections))]
 				switch op {

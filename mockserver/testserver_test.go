@@ -77,3 +77,9 @@ func TestNewUnstartedTestServer(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, 5, page.Capacity)
 }
+
+func TestAnUnstartedTestServerClosesCleanly(t *testing.T) {
+	ts := NewUnstartedTestServer(t)
+	ts.Close() // and again at cleanup
+	assert.Nil(t, ts.Server)
+}
