@@ -482,7 +482,7 @@ func readBody(r *http.Request) ([]byte, error) {
 // its members, so that an absent member and a null one can be told apart.
 func decodeObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, bool) {
 	var body map[string]json.RawMessage
-	if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body == nil {
+	if err := decodeWhole(r.Body, &body); err != nil || body == nil {
 		directoryError(w, r, http.StatusBadRequest, CodeBadRequest, "the request body is not a JSON object")
 		return nil, false
 	}

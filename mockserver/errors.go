@@ -2,6 +2,8 @@ package mockserver
 
 import (
 	"encoding/json"
+	"errors"
+	"io"
 	"net/http"
 )
 
@@ -43,6 +45,19 @@ type RegisterError struct {
 type OAuthError struct {
 	Error            string `json:"error"`
 	ErrorDescription string `json:"error_description,omitempty"`
+}
+
+// decodeWhole decodes one JSON value from r into v and fails when anything
+// but white space follows it.
+func decodeWhole(r io.Reader, v any) error {
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("data after the JSON value")
+	}
+	return nil
 }
 
 // writeJSON writes v as the JSON body with the status.

@@ -45,18 +45,18 @@ func (fs *fuzzServer) check(t *testing.T, req *http.Request, body []byte) *resul
 	rec := fs.serve(req)
 	res := &result{req: req, status: rec.Code, header: rec.Header(), body: rec.Body.Bytes()}
 	for _, pr := range answerProblems(req, fs.ops.find(req), rec.Code, rec.Header(), rec.Body.Bytes()) {
-		if knownFuzzIssue(req, rec.Code, pr) {
+		if sweepKnownIssue(req, rec.Code, pr) {
 			continue
 		}
-		t.Fatalf("%s -> %d %q: %s", describeRequest(req, body), rec.Code, excerpt(rec.Body.Bytes()), pr)
+		t.Fatalf("%s -> %d %q: %s", sweepDescribe(req, body), rec.Code, sweepExcerpt(rec.Body.Bytes()), pr)
 	}
 	return res
 }
 
-// knownFuzzIssue tolerates the problems of knownIssues (reported, in
+// sweepKnownIssue tolerates the problems of sweepKnownIssues (reported, in
 // others' code) so that fuzzing finds new ones.
-func knownFuzzIssue(req *http.Request, status int, problem string) bool {
-	for _, k := range knownIssues {
+func sweepKnownIssue(req *http.Request, status int, problem string) bool {
+	for _, k := range sweepKnownIssues {
 		if k.match("", req, status, problem) {
 			return true
 		}
@@ -169,7 +169,7 @@ func FuzzTokenForm(f *testing.F) {
 		} else if form, err := url.ParseQuery(body); err == nil {
 			secret = form.Get("client_secret")
 		}
-		require.Equal(t, fs.secret, secret, "a token was issued without the client's secret: %s", describeRequest(req, []byte(body)))
+		require.Equal(t, fs.secret, secret, "a token was issued without the client's secret: %s", sweepDescribe(req, []byte(body)))
 	})
 }
 
@@ -212,7 +212,7 @@ func FuzzDirectoryBodies(f *testing.F) {
 	contract := fs.srv.Contract()
 	var targets []struct{ method, path string }
 	ops := sweepOps(contract)
-	ids := realIDs(f, fs.inproc, ops)
+	ids := sweepRealIDs(f, fs.inproc, ops)
 	for _, o := range ops {
 		if o.doc == openapi.NameDirectory && o.body != nil {
 			targets = append(targets, struct{ method, path string }{o.method, sweepFill(o.tmpl, ids[o.tmpl])})

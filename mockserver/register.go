@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -288,7 +287,7 @@ type lookupRequest struct {
 
 func (s *Server) lookupGroups(w http.ResponseWriter, r *http.Request) {
 	var req lookupRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+	if err := decodeWhole(r.Body, &req); err != nil {
 		registerError(w, http.StatusBadRequest, CodeBadRequest, "the request body is not a JSON object {\"ids\": [uuid, ...]}")
 		return
 	}

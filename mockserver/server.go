@@ -332,6 +332,9 @@ const (
 func (s *Server) routes() error {
 	r := mux.NewRouter()
 	r.UseEncodedPath()
+	// Answer non-canonical paths (//, /./, /../) with 404 instead of mux's
+	// 301: a client that follows a 301 turns a POST into a GET.
+	r.SkipClean(true)
 	r.NotFoundHandler = http.HandlerFunc(s.notFound)
 	byPath := map[string][]endpoint{}
 	var order []string

@@ -1,8 +1,10 @@
 package mockserver
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"net/url"
@@ -103,6 +105,11 @@ func (v *validator) validate(w http.ResponseWriter, r *http.Request) bool {
 
 // check returns nil when the request meets the contract.
 func (v *validator) check(r *http.Request) *requestProblem {
+	// url.Values drops pairs it cannot parse (a ";" separator, a bad escape):
+	// refuse them rather than answer a wider query than the client meant.
+	if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
+		return &requestProblem{status: http.StatusBadRequest, message: fmt.Sprintf("the query string cannot be parsed: %v", err)}
+	}
 	var unknown, repeated []string
 	for k, vals := range r.URL.Query() {
 		isArray, known := v.query[k]
@@ -136,6 +143,22 @@ func (v *validator) check(r *http.Request) *requestProblem {
 		mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if err != nil || mt != contentTypeJSON {
 			return &requestProblem{status: http.StatusUnsupportedMediaType, message: "the request body must have content type " + contentTypeJSON}
+		}
+		// One JSON value and nothing after it. Checked here because kin-openapi
+		// re-encodes a body it set defaults in, dropping what followed.
+		data, err := io.ReadAll(r.Body)
+		if err != nil {
+			if isTooLarge(err) {
+				return &requestProblem{status: http.StatusRequestEntityTooLarge, message: fmt.Sprintf("the request body is larger than %d bytes", MaxBodyBytes)}
+			}
+			return &requestProblem{status: http.StatusBadRequest, message: "the request body could not be read"}
+		}
+		r.Body = io.NopCloser(bytes.NewReader(data))
+		var value any
+		if len(bytes.TrimSpace(data)) > 0 {
+			if err := decodeWhole(bytes.NewReader(data), &value); err != nil {
+				return &requestProblem{status: http.StatusBadRequest, message: "the request body is not one JSON value: " + err.Error()}
+			}
 		}
 	}
 	params := map[string]string{}
