@@ -169,13 +169,16 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	base := "http://" + ln.Addr().String()
 	id, secret := srv.Credentials()
 	fmt.Fprintf(stdout, `skolkit mock serving scenario %q on %s
-  auth_url      %s            (POST %s)
-  register_url  %s%s      (interface B, SS 12000)
-  contract      %s%s
+  auth_url      %s                  (POST %s)
+  base_url      %s%s     (interface A, directory API)
+  register_url  %s%s           (interface B, SS 12000)
+  export_url    %s%s   (data export)
+  contracts     %s/*/openapi.json, or: skolkit spec
   client_id     %s
   client_secret %s
-  admin         %s%s      (control plane)
-`, sc.Name, base, base, mockserver.PathToken, base, mockserver.PrefixB, base, mockserver.PrefixB+"/openapi.json", id, secret, base, mockserver.PrefixAdmin)
+  admin         %s%s          (control plane)
+`, sc.Name, base, base, mockserver.PathToken, base, mockserver.PrefixA, base, mockserver.PrefixB, base, mockserver.PrefixExport,
+		base, id, secret, base, mockserver.PrefixAdmin)
 	if *stateFile != "" {
 		how := "new"
 		if stateExisted {
