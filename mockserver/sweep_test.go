@@ -558,14 +558,7 @@ func sweepBadValues(s *openapi3.Schema) []string {
 var sweepKnownIssues = []struct {
 	label string
 	match func(cat string, req *http.Request, status int, problem string) bool
-}{
-	{
-		label: "interface A answers a body over 1 MiB with 413 (L1) and a content type other than application/json with 415 (A15 says 400), but directory.yaml documents neither 413 nor 415 (nor AB5's 405) on any operation",
-		match: func(_ string, req *http.Request, status int, problem string) bool {
-			return sweepKindOf(req) == sweepA && (status == 413 || status == 415) && strings.Contains(problem, "not documented for this operation")
-		},
-	},
-}
+}{}
 
 type sweepKnownHit struct {
 	count   int

@@ -32,7 +32,7 @@ var directoryContractDocs = []struct {
 // directoryContractErrorCodes is the one error code each status carries.
 var directoryContractErrorCodes = map[string]string{
 	"400": "BadRequest", "401": "Unauthorized", "403": "Forbidden", "404": "NotFound",
-	"409": "Conflict", "422": "UnprocessableEntity", "429": "RateLimited", "500": "Internal",
+	"409": "Conflict", "413": "BadRequest", "415": "BadRequest", "422": "UnprocessableEntity", "429": "RateLimited", "500": "Internal",
 }
 
 var directoryContractRateHeaders = []string{"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"}
