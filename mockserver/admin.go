@@ -428,7 +428,7 @@ func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
 		return Summary{}, err
 	}
 	d := store.Dataset(*ds)
-	prepareDirectory(&d)
+	prepareGenerated(&d)
 	s.ctl.mu.Lock()
 	defer s.ctl.mu.Unlock()
 	// The clock goes first, so that records without timestamps are stamped

@@ -382,6 +382,13 @@ func prepareDirectory(ds *store.Dataset) {
 			p.Directory = &model.PersonExtra{Roles: roles[p.ID], IdentityTemporary: p.CivicNo != nil && fixtures.IsTemporaryNumber(p.CivicNo.Value)}
 		}
 	}
+}
+
+// prepareGenerated is prepareDirectory for data built from a scenario: when
+// the scenario has no employee placements, its staff get them. A state that
+// is imported is taken as it is: no records are invented for it.
+func prepareGenerated(ds *store.Dataset) {
+	prepareDirectory(ds)
 	if len(ds.EmployeePlacements) == 0 {
 		ds.EmployeePlacements = deriveEmployeePlacements(ds)
 	}

@@ -188,7 +188,7 @@ func (s *Server) loadData(sc *scenarios.Scenario) error {
 		return fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	d := store.Dataset(*ds)
-	prepareDirectory(&d)
+	prepareGenerated(&d)
 	tpl := store.New(s.now)
 	if err := tpl.Load(&d); err != nil {
 		return fmt.Errorf("scenario %s: %w", sc.Name, err)

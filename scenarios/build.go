@@ -381,43 +381,22 @@ func (b *builder) checkExplicitIDs() error {
 		}
 		return nil
 	}
-	for i := range ds.Organisations {
-		if err := clash(ds.Organisations[i].ID); err != nil {
-			return err
+	var ids []string
+	collect := func(n int, id func(int) string) {
+		for i := range n {
+			ids = append(ids, id(i))
 		}
 	}
-	for i := range ds.Persons {
-		if err := clash(ds.Persons[i].ID); err != nil {
-			return err
-		}
-	}
-	for i := range ds.Groups {
-		if err := clash(ds.Groups[i].ID); err != nil {
-			return err
-		}
-	}
-	for i := range ds.Placements {
-		if err := clash(ds.Placements[i].ID); err != nil {
-			return err
-		}
-	}
-	for i := range ds.Syllabuses {
-		if err := clash(ds.Syllabuses[i].ID); err != nil {
-			return err
-		}
-	}
-	for i := range ds.CalendarEvents {
-		if err := clash(ds.CalendarEvents[i].ID); err != nil {
-			return err
-		}
-	}
-	for i := range ds.Attendances {
-		if err := clash(ds.Attendances[i].ID); err != nil {
-			return err
-		}
-	}
-	for i := range ds.Absences {
-		if err := clash(ds.Absences[i].ID); err != nil {
+	collect(len(ds.Organisations), func(i int) string { return ds.Organisations[i].ID })
+	collect(len(ds.Persons), func(i int) string { return ds.Persons[i].ID })
+	collect(len(ds.Groups), func(i int) string { return ds.Groups[i].ID })
+	collect(len(ds.Placements), func(i int) string { return ds.Placements[i].ID })
+	collect(len(ds.Syllabuses), func(i int) string { return ds.Syllabuses[i].ID })
+	collect(len(ds.CalendarEvents), func(i int) string { return ds.CalendarEvents[i].ID })
+	collect(len(ds.Attendances), func(i int) string { return ds.Attendances[i].ID })
+	collect(len(ds.Absences), func(i int) string { return ds.Absences[i].ID })
+	for _, id := range ids {
+		if err := clash(id); err != nil {
 			return err
 		}
 	}
