@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/go-memdb"
-
 	"github.com/skolkit/skolkit/model"
 )
 
@@ -17,7 +15,7 @@ var organisations = kind[model.Organisation]{
 		if o.ParentOrganisation == nil {
 			return nil
 		}
-		return []ref{{"parentOrganisation.id", TableOrganisations, o.ParentOrganisation.ID}}
+		return []ref{{"parentOrganisation.id", TableOrganisations, o.ParentOrganisation.ID, -1}}
 	},
 }
 
@@ -28,10 +26,10 @@ var persons = kind[model.Person]{
 	refs: func(p *model.Person) []ref {
 		var refs []ref
 		for i, e := range p.Enrolments {
-			refs = append(refs, ref{fmt.Sprintf("enrolments[%d].enroledAt.id", i), TableOrganisations, e.EnroledAt.ID})
+			refs = append(refs, ref{"enrolments[%d].enroledAt.id", TableOrganisations, e.EnroledAt.ID, i})
 		}
 		for i, r := range p.Responsibles {
-			refs = append(refs, ref{fmt.Sprintf("responsibles[%d].person.id", i), TablePersons, r.Person.ID})
+			refs = append(refs, ref{"responsibles[%d].person.id", TablePersons, r.Person.ID, i})
 		}
 		return refs
 	},
@@ -42,20 +40,20 @@ var groups = kind[model.Group]{
 	id:    func(g *model.Group) string { return g.ID },
 	meta:  func(g *model.Group) *model.Meta { return &g.Meta },
 	strip: func(g *model.Group) { g.Embedded = nil },
-	conflict: func(txn *memdb.Txn, g *model.Group) error {
-		obj, err := txn.First(TableGroups, IndexSchoolTitle, g.Organisation.ID+keySep+strings.ToLower(g.DisplayName))
-		if err != nil {
-			return err
-		}
-		if other, ok := obj.(*model.Group); ok && other.ID != g.ID {
-			return &ConflictError{Message: fmt.Sprintf("the school already has a group titled %q (%s)", other.DisplayName, other.ID)}
-		}
-		return nil
+	conflict: func(t *tx, g *model.Group) error {
+		var err error
+		_ = t.scan(tableDefs[TableGroups], IndexSchoolTitle, g.Organisation.ID+keySep+strings.ToLower(g.DisplayName), func(obj any) bool {
+			if other := obj.(*model.Group); other.ID != g.ID {
+				err = &ConflictError{Message: fmt.Sprintf("the school already has a group titled %q (%s)", other.DisplayName, other.ID)}
+			}
+			return false
+		})
+		return err
 	},
 	refs: func(g *model.Group) []ref {
-		refs := []ref{{"organisation.id", TableOrganisations, g.Organisation.ID}}
+		refs := []ref{{"organisation.id", TableOrganisations, g.Organisation.ID, -1}}
 		for i, m := range g.GroupMemberships {
-			refs = append(refs, ref{fmt.Sprintf("groupMemberships[%d].person.id", i), TablePersons, m.Person.ID})
+			refs = append(refs, ref{"groupMemberships[%d].person.id", TablePersons, m.Person.ID, i})
 		}
 		return refs
 	},
@@ -68,14 +66,14 @@ var placements = kind[model.Placement]{
 	strip: func(p *model.Placement) { p.Embedded = nil },
 	refs: func(p *model.Placement) []ref {
 		refs := []ref{
-			{"placedAt.id", TableOrganisations, p.PlacedAt.ID},
-			{"child.id", TablePersons, p.Child.ID},
+			{"placedAt.id", TableOrganisations, p.PlacedAt.ID, -1},
+			{"child.id", TablePersons, p.Child.ID, -1},
 		}
 		if p.Group != nil {
-			refs = append(refs, ref{"group.id", TableGroups, p.Group.ID})
+			refs = append(refs, ref{"group.id", TableGroups, p.Group.ID, -1})
 		}
 		for i, o := range p.Owners {
-			refs = append(refs, ref{fmt.Sprintf("owners[%d].id", i), TablePersons, o.ID})
+			refs = append(refs, ref{"owners[%d].id", TablePersons, o.ID, i})
 		}
 		return refs
 	},
@@ -93,10 +91,10 @@ var calendarEvents = kind[model.CalendarEvent]{
 	meta:  func(c *model.CalendarEvent) *model.Meta { return &c.Meta },
 	refs: func(c *model.CalendarEvent) []ref {
 		return []ref{
-			{"organisation.id", TableOrganisations, c.Organisation.ID},
-			{"group.id", TableGroups, c.Group.ID},
-			{"syllabus.id", TableSyllabuses, c.Syllabus.ID},
-			{"teacher.id", TablePersons, c.Teacher.ID},
+			{"organisation.id", TableOrganisations, c.Organisation.ID, -1},
+			{"group.id", TableGroups, c.Group.ID, -1},
+			{"syllabus.id", TableSyllabuses, c.Syllabus.ID, -1},
+			{"teacher.id", TablePersons, c.Teacher.ID, -1},
 		}
 	},
 }
@@ -107,11 +105,11 @@ var attendances = kind[model.Attendance]{
 	meta:  func(a *model.Attendance) *model.Meta { return &a.Meta },
 	refs: func(a *model.Attendance) []ref {
 		refs := []ref{
-			{"calendarEvent.id", TableCalendarEvents, a.CalendarEvent.ID},
-			{"student.id", TablePersons, a.Student.ID},
+			{"calendarEvent.id", TableCalendarEvents, a.CalendarEvent.ID, -1},
+			{"student.id", TablePersons, a.Student.ID, -1},
 		}
 		if a.Reporter != nil {
-			refs = append(refs, ref{"reporter.id", TablePersons, a.Reporter.ID})
+			refs = append(refs, ref{"reporter.id", TablePersons, a.Reporter.ID, -1})
 		}
 		return refs
 	},
@@ -123,11 +121,11 @@ var absences = kind[model.Absence]{
 	meta:  func(a *model.Absence) *model.Meta { return &a.Meta },
 	refs: func(a *model.Absence) []ref {
 		refs := []ref{
-			{"student.id", TablePersons, a.Student.ID},
-			{"organisation.id", TableOrganisations, a.Organisation.ID},
+			{"student.id", TablePersons, a.Student.ID, -1},
+			{"organisation.id", TableOrganisations, a.Organisation.ID, -1},
 		}
 		if a.RegisteredBy != nil {
-			refs = append(refs, ref{"registeredBy.id", TablePersons, a.RegisteredBy.ID})
+			refs = append(refs, ref{"registeredBy.id", TablePersons, a.RegisteredBy.ID, -1})
 		}
 		return refs
 	},
@@ -141,8 +139,8 @@ var employeePlacements = kind[model.EmployeePlacement]{
 	meta:  func(p *model.EmployeePlacement) *model.Meta { return &p.Meta },
 	refs: func(p *model.EmployeePlacement) []ref {
 		return []ref{
-			{"employeeID", TablePersons, p.EmployeeID},
-			{"schoolID", TableOrganisations, p.SchoolID},
+			{"employeeID", TablePersons, p.EmployeeID, -1},
+			{"schoolID", TableOrganisations, p.SchoolID, -1},
 		}
 	},
 }
@@ -150,14 +148,14 @@ var employeePlacements = kind[model.EmployeePlacement]{
 // gradeRefs lists a grade's references under interface A's member names.
 func gradeRefs(student, school string, teacher1, teacher2 *string) []ref {
 	refs := []ref{
-		{"studentID", TablePersons, student},
-		{"schoolID", TableOrganisations, school},
+		{"studentID", TablePersons, student, -1},
+		{"schoolID", TableOrganisations, school, -1},
 	}
 	if teacher1 != nil {
-		refs = append(refs, ref{"teacher1EmployeeID", TablePersons, *teacher1})
+		refs = append(refs, ref{"teacher1EmployeeID", TablePersons, *teacher1, -1})
 	}
 	if teacher2 != nil {
-		refs = append(refs, ref{"teacher2EmployeeID", TablePersons, *teacher2})
+		refs = append(refs, ref{"teacher2EmployeeID", TablePersons, *teacher2, -1})
 	}
 	return refs
 }

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/hashicorp/go-memdb"
-
 	"github.com/skolkit/skolkit/model"
 )
 
@@ -182,7 +180,7 @@ func orderKey(p *model.Placement, ix string, q *PlacementQuery) []byte {
 	v := ""
 	if ix == IndexOwner {
 		v = q.Owner // the value the walk is driven by
-	} else if vals := placementIndexValue(p, ix); len(vals) > 0 {
+	} else if vals := appendPlacementIndexValues(nil, p, ix); len(vals) > 0 {
 		v = vals[0]
 	}
 	return []byte(v + keySep + p.ID + keySep)
@@ -202,84 +200,70 @@ func (sn *Snapshot) Placements(q PlacementQuery, after Cursor, limit int) (Place
 // soon as it has one match more than the page holds.
 func (sn *Snapshot) streamPage(q *PlacementQuery, pl plan, after Cursor, limit int) (PlacementPage, error) {
 	var page PlacementPage
+	td := tableDefs[TablePlacements]
 	spans := pl.spans
 	if pl.desc {
 		spans = slices.Clone(spans)
 		slices.Reverse(spans)
 	}
+	var lastKey []byte // the order key of the page's last item
 	for _, sp := range spans {
-		it, err := sn.spanIterator(pl, sp, after)
-		if err != nil {
-			return page, err
-		}
-		if it == nil {
+		from, ok := spanStart(sp, after, pl.desc)
+		if !ok {
 			continue
 		}
-		for obj := it.Next(); obj != nil; obj = it.Next() {
-			p := obj.(*model.Placement)
-			key := orderKey(p, pl.order, q)
-			if pl.drive == IndexOwner {
-				// A prefix walk: keys before the cursor are skipped here.
-				if after != nil && bytes.Compare(key, after) <= 0 {
-					continue
-				}
-			} else if !inSpan(key, sp) {
-				break
+		err := sn.t.walk(td, pl.drive, from, pl.desc, func(key []byte, obj any) bool {
+			if !inSpan(key, sp) {
+				return false
 			}
 			if after != nil && bytes.Equal(key, after) {
-				continue
+				return true
 			}
+			p := obj.(*model.Placement)
 			if !q.Match(p) {
-				continue
+				return true
 			}
 			if len(page.Items) == limit {
-				page.Next = orderKey(page.Items[limit-1], pl.order, q)
-				return page, nil
+				page.Next = Cursor(bytes.Clone(lastKey))
+				return false
 			}
 			page.Items = append(page.Items, p)
+			lastKey = append(lastKey[:0], key...)
+			return true
+		})
+		if err != nil || page.Next != nil {
+			return page, err
 		}
 	}
 	return page, nil
 }
 
-// spanIterator positions an iterator at the start of sp, or at the cursor
-// when the cursor lies inside sp. It returns nil when the cursor is already
-// past the whole span.
-func (sn *Snapshot) spanIterator(pl plan, sp span, after Cursor) (memdb.ResultIterator, error) {
-	if pl.drive == IndexOwner {
-		// The owner index holds a placement once per owner, so a range walk
-		// would run on into other owners' keys, where the key of a record
-		// cannot be told from the record. The prefix walk stays on one owner.
-		return sn.txn.Get(TablePlacements, IndexOwner+"_prefix", RawKey(sp.lo))
-	}
-	if !pl.desc {
-		start := sp.lo
+// spanStart is where a walk of sp begins: the span's first key in the walk's
+// direction, or the cursor when it lies inside the span. ok is false when the
+// cursor is already past the whole span.
+func spanStart(sp span, after Cursor, desc bool) (from []byte, ok bool) {
+	if !desc {
+		from = sp.lo
 		if after != nil {
 			if sp.hi != nil && bytes.Compare(after, sp.hi) >= 0 {
-				return nil, nil
+				return nil, false
 			}
-			if start == nil || bytes.Compare(after, start) > 0 {
-				start = after
+			if from == nil || bytes.Compare(after, from) > 0 {
+				from = after
 			}
 		}
-		if start == nil {
-			return sn.txn.Get(TablePlacements, pl.drive)
-		}
-		return sn.txn.LowerBound(TablePlacements, pl.drive, RawKey(start))
+		return from, true
 	}
-	start := sp.hi
+	from = sp.hi
 	if after != nil {
 		if sp.lo != nil && bytes.Compare(after, sp.lo) < 0 {
-			return nil, nil
+			return nil, false
 		}
-		if start == nil || bytes.Compare(after, start) < 0 {
-			start = after
+		if from == nil || bytes.Compare(after, from) < 0 {
+			from = after
 		}
 	}
-	if start == nil {
-		return sn.txn.GetReverse(TablePlacements, pl.drive)
-	}
-	return sn.txn.ReverseLowerBound(TablePlacements, pl.drive, RawKey(start))
+	return from, true
 }
 
 func inSpan(key []byte, sp span) bool {
@@ -294,15 +278,18 @@ func (sn *Snapshot) sortedPage(q *PlacementQuery, pl plan, after Cursor, limit i
 		p   *model.Placement
 	}
 	var all []keyed
-	it, err := sn.txn.Get(TablePlacements, pl.drive+"_prefix", RawKey(pl.spans[0].lo))
-	if err != nil {
-		return PlacementPage{}, err
-	}
-	for obj := it.Next(); obj != nil; obj = it.Next() {
-		p := obj.(*model.Placement)
-		if q.Match(p) {
+	lo := pl.spans[0].lo
+	err := sn.t.walk(tableDefs[TablePlacements], pl.drive, lo, false, func(key []byte, obj any) bool {
+		if !bytes.HasPrefix(key, lo) {
+			return false
+		}
+		if p := obj.(*model.Placement); q.Match(p) {
 			all = append(all, keyed{orderKey(p, pl.order, q), p})
 		}
+		return true
+	})
+	if err != nil {
+		return PlacementPage{}, err
 	}
 	slices.SortFunc(all, func(a, b keyed) int {
 		if pl.desc {

@@ -69,174 +69,256 @@ const (
 	IndexTeacher = "teacher"
 )
 
-func idIndex[T any](id func(*T) string) *memdb.IndexSchema {
-	return &memdb.IndexSchema{Name: IndexID, Unique: true, Indexer: singleIndex{fieldIndex{func(o any) []string { return one(id(o.(*T))) }}}}
+// tableDef describes a table: how to find a record's id, and its secondary
+// indexes (posting indexes, see posting.go). go-memdb itself indexes the id.
+type tableDef struct {
+	name    string
+	id      func(obj any) string
+	indexes []indexDef
 }
 
-func by[T any](name string, fn func(*T) string) *memdb.IndexSchema {
-	return &memdb.IndexSchema{Name: name, AllowMissing: true, Indexer: singleIndex{fieldIndex{func(o any) []string { return one(fn(o.(*T))) }}}}
+// indexDef is a secondary index: the values a record has under it.
+type indexDef struct {
+	name string
+	// values appends the record's values to dst, each once; none when the
+	// record is not in the index.
+	values func(obj any, dst []string) []string
+	// bucket > 0 groups the values that agree up to bucket bytes into their
+	// last part (their only part, or the part after the last keySep) in one
+	// posting: timestamps by day. 0 gives each value a posting of its own.
+	bucket int
 }
 
-func byEach[T any](name string, fn func(*T) []string) *memdb.IndexSchema {
-	return &memdb.IndexSchema{Name: name, AllowMissing: true, Indexer: multiIndex{fieldIndex{func(o any) []string { return fn(o.(*T)) }}}}
-}
-
-func table(name string, indexes ...*memdb.IndexSchema) *memdb.TableSchema {
-	t := &memdb.TableSchema{Name: name, Indexes: map[string]*memdb.IndexSchema{}}
-	for _, ix := range indexes {
-		t.Indexes[ix.Name] = ix
-	}
-	return t
-}
-
-// placementIndexValue returns the value a placement has under a placement
-// index: the value part of its key, without the id suffix.
-func placementIndexValue(p *model.Placement, index string) []string {
-	switch index {
-	case IndexID:
-		return one(p.ID)
-	case IndexPlacedAt:
-		return one(p.PlacedAt.ID)
-	case IndexGroup:
-		if p.Group == nil {
-			return nil
+func (td *tableDef) index(name string) *indexDef {
+	for i := range td.indexes {
+		if td.indexes[i].name == name {
+			return &td.indexes[i]
 		}
-		return one(p.Group.ID)
-	case IndexChild:
-		return one(p.Child.ID)
-	case IndexOwner:
-		ids := make([]string, 0, len(p.Owners))
-		for _, o := range p.Owners {
-			if !slices.Contains(ids, o.ID) {
-				ids = append(ids, o.ID)
-			}
-		}
-		return ids
-	case IndexStartDate:
-		return one(string(p.StartDate))
-	case IndexEndDate:
-		if p.EndDate.IsZero() {
-			return []string{openEndKey}
-		}
-		return []string{string(p.EndDate)}
-	case IndexCreated:
-		return []string{timeKey(p.Meta.Created)}
-	case IndexModified:
-		return []string{timeKey(p.Meta.Modified)}
 	}
 	return nil
 }
 
-func placementIndex(name string) *memdb.IndexSchema {
-	fn := func(o any) []string { return placementIndexValue(o.(*model.Placement), name) }
-	if name == IndexOwner {
-		return &memdb.IndexSchema{Name: name, AllowMissing: true, Indexer: multiIndex{fieldIndex{fn}}}
-	}
-	return &memdb.IndexSchema{Name: name, AllowMissing: true, Indexer: singleIndex{fieldIndex{fn}}}
+func def[T any](name string, id func(*T) string, indexes ...indexDef) *tableDef {
+	return &tableDef{name: name, id: func(o any) string { return id(o.(*T)) }, indexes: indexes}
 }
 
-func schema() *memdb.DBSchema {
-	return &memdb.DBSchema{Tables: map[string]*memdb.TableSchema{
-		TableOrganisations: table(TableOrganisations,
-			idIndex(func(o *model.Organisation) string { return o.ID }),
-			by(IndexOrganisationType, func(o *model.Organisation) string { return string(o.OrganisationType) }),
-			by(IndexSchoolUnitCode, func(o *model.Organisation) string { return o.SchoolUnitCode }),
-			by(IndexSchoolsByCreated, func(o *model.Organisation) string {
-				if o.Directory == nil {
-					return ""
-				}
-				return timeKey(o.Meta.Created)
-			}),
-		),
-		TablePersons: table(TablePersons,
-			idIndex(func(p *model.Person) string { return p.ID }),
-			byEach(IndexPersonsByRole, func(p *model.Person) []string {
-				if p.Directory == nil {
-					return nil
-				}
-				keys := make([]string, len(p.Directory.Roles))
-				for i, r := range p.Directory.Roles {
-					keys[i] = string(r) + keySep + timeKey(p.Meta.Created)
-				}
-				return keys
-			}),
-			byEach(IndexResponsible, func(p *model.Person) []string {
-				ids := make([]string, 0, len(p.Responsibles))
-				for _, r := range p.Responsibles {
-					if !slices.Contains(ids, r.Person.ID) {
-						ids = append(ids, r.Person.ID)
-					}
-				}
-				return ids
-			}),
-			by(IndexCivicNo, func(p *model.Person) string {
-				if p.CivicNo == nil {
-					return ""
-				}
-				return p.CivicNo.Value
-			}),
-		),
-		TableGroups: table(TableGroups,
-			idIndex(func(g *model.Group) string { return g.ID }),
-			by(IndexOrganisation, func(g *model.Group) string { return g.Organisation.ID }),
-			byEach(IndexMember, func(g *model.Group) []string {
-				ids := make([]string, 0, len(g.GroupMemberships))
-				for _, m := range g.GroupMemberships {
-					ids = append(ids, m.Person.ID)
-				}
-				return ids
-			}),
-			by(IndexGroupsByCreated, func(g *model.Group) string { return timeKey(g.Meta.Created) }),
-			by(IndexSchoolTitle, func(g *model.Group) string { return g.Organisation.ID + keySep + strings.ToLower(g.DisplayName) }),
-		),
-		TablePlacements: table(TablePlacements,
-			idIndex(func(p *model.Placement) string { return p.ID }),
-			placementIndex(IndexPlacedAt), placementIndex(IndexGroup), placementIndex(IndexChild),
-			placementIndex(IndexOwner), placementIndex(IndexStartDate), placementIndex(IndexEndDate),
-			placementIndex(IndexCreated), placementIndex(IndexModified),
-			by(IndexDirectoryPlacements, func(p *model.Placement) string {
-				if p.Directory == nil {
-					return ""
-				}
-				return timeKey(p.Meta.Created)
-			}),
-		),
-		TableSyllabuses: table(TableSyllabuses,
-			idIndex(func(s *model.Syllabus) string { return s.ID }),
-		),
-		TableCalendarEvents: table(TableCalendarEvents,
-			idIndex(func(c *model.CalendarEvent) string { return c.ID }),
-			by(IndexGroup, func(c *model.CalendarEvent) string { return c.Group.ID }),
-			by(IndexTeacher, func(c *model.CalendarEvent) string { return c.Teacher.ID }),
-		),
-		TableAttendances: table(TableAttendances,
-			idIndex(func(a *model.Attendance) string { return a.ID }),
-			by(IndexStudent, func(a *model.Attendance) string { return a.Student.ID }),
-			by(IndexCalendarEvent, func(a *model.Attendance) string { return a.CalendarEvent.ID }),
-			// the data export's order: meta.created, then id
-			by(IndexCreated, func(a *model.Attendance) string { return timeKey(a.Meta.Created) }),
-		),
-		TableAbsences: table(TableAbsences,
-			idIndex(func(a *model.Absence) string { return a.ID }),
-			by(IndexStudent, func(a *model.Absence) string { return a.Student.ID }),
-			by(IndexOrganisation, func(a *model.Absence) string { return a.Organisation.ID }),
-		),
-		TableEmployeePlacements: table(TableEmployeePlacements,
-			idIndex(func(p *model.EmployeePlacement) string { return p.ID }),
-			by(IndexCreated, func(p *model.EmployeePlacement) string { return timeKey(p.Meta.Created) }),
-			by(IndexEmployee, func(p *model.EmployeePlacement) string { return p.EmployeeID }),
-		),
-		TableGradesElementary: table(TableGradesElementary,
-			idIndex(func(g *model.GradeElementary) string { return g.ID }),
-			by(IndexCreated, func(g *model.GradeElementary) string { return timeKey(g.Meta.Created) }),
-			by(IndexStudent, func(g *model.GradeElementary) string { return g.StudentID }),
-			byEach(IndexTeacher, func(g *model.GradeElementary) []string { return g.Teachers() }),
-		),
-		TableGradesUpperSecondary: table(TableGradesUpperSecondary,
-			idIndex(func(g *model.GradeUpperSecondary) string { return g.ID }),
-			by(IndexCreated, func(g *model.GradeUpperSecondary) string { return timeKey(g.Meta.Created) }),
-			by(IndexStudent, func(g *model.GradeUpperSecondary) string { return g.StudentID }),
-			byEach(IndexTeacher, func(g *model.GradeUpperSecondary) []string { return g.Teachers() }),
-		),
+// by indexes a record by one value ("" = not indexed).
+func by[T any](name string, fn func(*T) string) indexDef {
+	return indexDef{name: name, values: func(o any, dst []string) []string {
+		if v := fn(o.(*T)); v != "" {
+			dst = append(dst, v)
+		}
+		return dst
 	}}
 }
+
+// byTime indexes a record by one timestamp key, in postings of a day each.
+func byTime[T any](name string, fn func(*T) string) indexDef { return bucketed(by(name, fn)) }
+
+// bucketed keeps an index whose values end in a timestamp key in postings of
+// a day each.
+func bucketed(ix indexDef) indexDef {
+	ix.bucket = len("2006-01-02")
+	return ix
+}
+
+// byEach indexes a record by each of several values (duplicates are
+// dropped).
+func byEach[T any](name string, fn func(*T) []string) indexDef {
+	return indexDef{name: name, values: func(o any, dst []string) []string {
+		start := len(dst)
+		for _, v := range fn(o.(*T)) {
+			if v != "" && !slices.Contains(dst[start:], v) {
+				dst = append(dst, v)
+			}
+		}
+		return dst
+	}}
+}
+
+// appendPlacementIndexValues appends the values a placement has under a
+// placement index (the value part of its keys, without the id suffix).
+func appendPlacementIndexValues(dst []string, p *model.Placement, index string) []string {
+	add := func(v string) []string {
+		if v != "" {
+			dst = append(dst, v)
+		}
+		return dst
+	}
+	switch index {
+	case IndexID:
+		return add(p.ID)
+	case IndexPlacedAt:
+		return add(p.PlacedAt.ID)
+	case IndexGroup:
+		if p.Group == nil {
+			return dst
+		}
+		return add(p.Group.ID)
+	case IndexChild:
+		return add(p.Child.ID)
+	case IndexOwner:
+		start := len(dst)
+		for _, o := range p.Owners {
+			if o.ID != "" && !slices.Contains(dst[start:], o.ID) {
+				dst = append(dst, o.ID)
+			}
+		}
+		return dst
+	case IndexStartDate:
+		return add(string(p.StartDate))
+	case IndexEndDate:
+		if p.EndDate.IsZero() {
+			return add(openEndKey)
+		}
+		return add(string(p.EndDate))
+	case IndexCreated:
+		return add(timeKey(p.Meta.Created))
+	case IndexModified:
+		return add(timeKey(p.Meta.Modified))
+	}
+	return dst
+}
+
+func placementIndex(name string) indexDef {
+	ix := indexDef{name: name, values: func(o any, dst []string) []string {
+		return appendPlacementIndexValues(dst, o.(*model.Placement), name)
+	}}
+	if name == IndexCreated || name == IndexModified {
+		return bucketed(ix)
+	}
+	return ix
+}
+
+// tables lists every table of the store.
+var tables = []*tableDef{
+	def(TableOrganisations, func(o *model.Organisation) string { return o.ID },
+		by(IndexOrganisationType, func(o *model.Organisation) string { return string(o.OrganisationType) }),
+		by(IndexSchoolUnitCode, func(o *model.Organisation) string { return o.SchoolUnitCode }),
+		byTime(IndexSchoolsByCreated, func(o *model.Organisation) string {
+			if o.Directory == nil {
+				return ""
+			}
+			return timeKey(o.Meta.Created)
+		}),
+	),
+	def(TablePersons, func(p *model.Person) string { return p.ID },
+		bucketed(byEach(IndexPersonsByRole, func(p *model.Person) []string {
+			if p.Directory == nil {
+				return nil
+			}
+			keys := make([]string, len(p.Directory.Roles))
+			for i, r := range p.Directory.Roles {
+				keys[i] = string(r) + keySep + timeKey(p.Meta.Created)
+			}
+			return keys
+		})),
+		byEach(IndexResponsible, func(p *model.Person) []string {
+			ids := make([]string, 0, len(p.Responsibles))
+			for _, r := range p.Responsibles {
+				if !slices.Contains(ids, r.Person.ID) {
+					ids = append(ids, r.Person.ID)
+				}
+			}
+			return ids
+		}),
+		by(IndexCivicNo, func(p *model.Person) string {
+			if p.CivicNo == nil {
+				return ""
+			}
+			return p.CivicNo.Value
+		}),
+	),
+	def(TableGroups, func(g *model.Group) string { return g.ID },
+		by(IndexOrganisation, func(g *model.Group) string { return g.Organisation.ID }),
+		byEach(IndexMember, func(g *model.Group) []string {
+			ids := make([]string, 0, len(g.GroupMemberships))
+			for _, m := range g.GroupMemberships {
+				ids = append(ids, m.Person.ID)
+			}
+			return ids
+		}),
+		byTime(IndexGroupsByCreated, func(g *model.Group) string { return timeKey(g.Meta.Created) }),
+		by(IndexSchoolTitle, func(g *model.Group) string { return g.Organisation.ID + keySep + strings.ToLower(g.DisplayName) }),
+	),
+	def(TablePlacements, func(p *model.Placement) string { return p.ID },
+		placementIndex(IndexPlacedAt), placementIndex(IndexGroup), placementIndex(IndexChild),
+		placementIndex(IndexOwner), placementIndex(IndexStartDate), placementIndex(IndexEndDate),
+		placementIndex(IndexCreated), placementIndex(IndexModified),
+		byTime(IndexDirectoryPlacements, func(p *model.Placement) string {
+			if p.Directory == nil {
+				return ""
+			}
+			return timeKey(p.Meta.Created)
+		}),
+	),
+	def(TableSyllabuses, func(s *model.Syllabus) string { return s.ID }),
+	def(TableCalendarEvents, func(c *model.CalendarEvent) string { return c.ID },
+		by(IndexGroup, func(c *model.CalendarEvent) string { return c.Group.ID }),
+		by(IndexTeacher, func(c *model.CalendarEvent) string { return c.Teacher.ID }),
+	),
+	def(TableAttendances, func(a *model.Attendance) string { return a.ID },
+		by(IndexStudent, func(a *model.Attendance) string { return a.Student.ID }),
+		by(IndexCalendarEvent, func(a *model.Attendance) string { return a.CalendarEvent.ID }),
+		// the data export's order: meta.created, then id
+		byTime(IndexCreated, func(a *model.Attendance) string { return timeKey(a.Meta.Created) }),
+	),
+	def(TableAbsences, func(a *model.Absence) string { return a.ID },
+		by(IndexStudent, func(a *model.Absence) string { return a.Student.ID }),
+		by(IndexOrganisation, func(a *model.Absence) string { return a.Organisation.ID }),
+	),
+	def(TableEmployeePlacements, func(p *model.EmployeePlacement) string { return p.ID },
+		byTime(IndexCreated, func(p *model.EmployeePlacement) string { return timeKey(p.Meta.Created) }),
+		by(IndexEmployee, func(p *model.EmployeePlacement) string { return p.EmployeeID }),
+	),
+	def(TableGradesElementary, func(g *model.GradeElementary) string { return g.ID },
+		byTime(IndexCreated, func(g *model.GradeElementary) string { return timeKey(g.Meta.Created) }),
+		by(IndexStudent, func(g *model.GradeElementary) string { return g.StudentID }),
+		byEach(IndexTeacher, func(g *model.GradeElementary) []string { return g.Teachers() }),
+	),
+	def(TableGradesUpperSecondary, func(g *model.GradeUpperSecondary) string { return g.ID },
+		byTime(IndexCreated, func(g *model.GradeUpperSecondary) string { return timeKey(g.Meta.Created) }),
+		by(IndexStudent, func(g *model.GradeUpperSecondary) string { return g.StudentID }),
+		byEach(IndexTeacher, func(g *model.GradeUpperSecondary) []string { return g.Teachers() }),
+	),
+}
+
+// tableDefs finds a table by name.
+var tableDefs = func() map[string]*tableDef {
+	m := map[string]*tableDef{}
+	for _, td := range tables {
+		m[td.name] = td
+	}
+	return m
+}()
+
+// schema is the go-memdb schema of the tables: each table's records by id,
+// and for each secondary index a table of its postings.
+func schema() *memdb.DBSchema {
+	s := &memdb.DBSchema{Tables: map[string]*memdb.TableSchema{}}
+	for _, td := range tables {
+		s.Tables[td.name] = &memdb.TableSchema{Name: td.name, Indexes: map[string]*memdb.IndexSchema{
+			IndexID: {Name: IndexID, Unique: true, Indexer: idIndexer{td.id}},
+		}}
+		for _, ix := range td.indexes {
+			pt := postingTable(td.name, ix.name)
+			s.Tables[pt] = &memdb.TableSchema{Name: pt, Indexes: map[string]*memdb.IndexSchema{
+				IndexID: {Name: IndexID, Unique: true, Indexer: postingKeyIndex{}},
+			}}
+		}
+	}
+	return s
+}
+
+// idIndexer is go-memdb's index of a table's records: the id and keySep.
+type idIndexer struct{ id func(obj any) string }
+
+func (ix idIndexer) FromObject(obj any) (bool, []byte, error) {
+	id := ix.id(obj)
+	if id == "" {
+		return false, nil, nil
+	}
+	return true, append(append(make([]byte, 0, len(id)+1), id...), keySep...), nil
+}
+
+func (idIndexer) FromArgs(args ...any) ([]byte, error) { return fieldIndex{}.FromArgs(args...) }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -39,14 +40,9 @@ type Store struct {
 	walks *walkRegistry
 }
 
-// loadBatch is how many records Load inserts per transaction: small enough
-// that go-immutable-radix's cache of writable nodes (8192) does not thrash.
-const loadBatch = 500
-
 // newDB returns an empty database. It is a snapshot database: go-memdb tracks
 // mutations (one channel per radix node, closed on commit) only on a primary
-// database, for watches, and the store uses no watches. Skipping that makes
-// writes several times faster and nodes smaller.
+// database, for watches, and the store uses no watches.
 func newDB() *memdb.MemDB {
 	db, err := memdb.NewMemDB(schema())
 	if err != nil {
@@ -71,101 +67,169 @@ func New(now func() time.Time) *Store {
 // checks every reference, and if one dangles it returns the error and the
 // store keeps its old content. Writes made while Load runs are lost with the
 // old content.
+//
+// Load builds each table in one pass: records sorted by id (go-memdb's radix
+// tree takes sorted keys cheaply), references checked against sets of the
+// loaded ids, and each index's postings built whole rather than entry by
+// entry.
 func (s *Store) Load(ds *Dataset) error {
 	db := newDB()
-	now := s.clock()
-	stamp := func(m *model.Meta) {
-		if m.Created.IsZero() {
-			m.Created = now
-		}
-		if m.Modified.IsZero() {
-			m.Modified = m.Created
-		}
-	}
-	b := &batcher{db: db}
-	// Insert parents before children so that reference checks see them.
+	l := &loader{txn: db.Txn(true), now: s.clock(), ids: map[string]map[string]struct{}{}}
+	// Parents before children, so that reference checks see them.
 	steps := []func() error{
-		func() error { return loadAll(b, organisations, ds.Organisations, stamp) },
-		func() error { return loadAll(b, persons, ds.Persons, stamp) },
-		func() error { return loadAll(b, syllabuses, ds.Syllabuses, stamp) },
-		func() error { return loadAll(b, groups, ds.Groups, stamp) },
-		func() error { return loadAll(b, placements, ds.Placements, stamp) },
-		func() error { return loadAll(b, calendarEvents, ds.CalendarEvents, stamp) },
-		func() error { return loadAll(b, attendances, ds.Attendances, stamp) },
-		func() error { return loadAll(b, absences, ds.Absences, stamp) },
-		func() error { return loadAll(b, employeePlacements, ds.EmployeePlacements, stamp) },
-		func() error { return loadAll(b, gradesElementary, ds.GradesElementary, stamp) },
-		func() error { return loadAll(b, gradesUpperSecondary, ds.GradesUpperSecondary, stamp) },
+		func() error { return loadTable(l, organisations, ds.Organisations) },
+		func() error { return loadTable(l, persons, ds.Persons) },
+		func() error { return loadTable(l, syllabuses, ds.Syllabuses) },
+		func() error { return loadTable(l, groups, ds.Groups) },
+		func() error { return loadTable(l, placements, ds.Placements) },
+		func() error { return loadTable(l, calendarEvents, ds.CalendarEvents) },
+		func() error { return loadTable(l, attendances, ds.Attendances) },
+		func() error { return loadTable(l, absences, ds.Absences) },
+		func() error { return loadTable(l, employeePlacements, ds.EmployeePlacements) },
+		func() error { return loadTable(l, gradesElementary, ds.GradesElementary) },
+		func() error { return loadTable(l, gradesUpperSecondary, ds.GradesUpperSecondary) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
-			b.abort()
+			l.txn.Abort()
 			return err
 		}
 	}
-	b.commit()
-	// Records that refer to records of their own table (organisations'
-	// parents, persons' responsibles) are checked once all are in.
-	txn := db.Txn(false)
-	for _, check := range []func(*memdb.Txn) error{organisations.checkAll, persons.checkAll} {
-		if err := check(txn); err != nil {
-			return err
-		}
-	}
+	l.txn.Commit()
 	s.dbp.Store(db)
 	return nil
 }
 
-// batcher spreads a bulk load over transactions of loadBatch records.
-type batcher struct {
-	db  *memdb.MemDB
+// loader is the state of one Load: its transaction and the ids of the
+// tables loaded so far.
+type loader struct {
 	txn *memdb.Txn
-	n   int
+	now time.Time
+	ids map[string]map[string]struct{}
 }
 
-func (b *batcher) current() *memdb.Txn {
-	if b.txn == nil {
-		b.txn = b.db.Txn(true)
+func (l *loader) stamp(m *model.Meta) {
+	if m.Created.IsZero() {
+		m.Created = l.now
 	}
-	return b.txn
-}
-
-func (b *batcher) inserted() {
-	if b.n++; b.n%loadBatch == 0 {
-		b.commit()
+	if m.Modified.IsZero() {
+		m.Modified = m.Created
 	}
 }
 
-func (b *batcher) commit() {
-	if b.txn != nil {
-		b.txn.Commit()
-		b.txn = nil
+// loadTable adds the records of one table. Every reference must name a
+// record of a table loaded before, or of this one.
+func loadTable[T any](l *loader, k kind[T], recs []T) error {
+	td := tableDefs[k.table]
+	// One allocation holds every record the store keeps of this table.
+	own := slices.Clone(recs)
+	order := make([]int, len(own)) // positions in own, by id
+	for i := range own {
+		rec := &own[i]
+		if k.strip != nil {
+			k.strip(rec)
+		}
+		if k.id(rec) == "" {
+			return fmt.Errorf("%s[%d]: record without id", k.table, i)
+		}
+		l.stamp(k.meta(rec))
+		order[i] = i
 	}
-}
-
-func (b *batcher) abort() {
-	if b.txn != nil {
-		b.txn.Abort()
-		b.txn = nil
+	slices.SortFunc(order, func(a, b int) int {
+		if c := strings.Compare(k.id(&own[a]), k.id(&own[b])); c != 0 {
+			return c
+		}
+		return a - b
+	})
+	sorted := make([]*T, len(own))
+	ids := make(map[string]struct{}, len(own))
+	for i, at := range order {
+		sorted[i] = &own[at]
+		if i > 0 && k.id(sorted[i-1]) == k.id(sorted[i]) {
+			// the later of the two, as the dataset lists them
+			return fmt.Errorf("%s[%d]: duplicate id %s", k.table, at, k.id(sorted[i]))
+		}
+		ids[k.id(sorted[i])] = struct{}{}
 	}
+	l.ids[k.table] = ids
+	if k.refs != nil {
+		for i := range own {
+			for _, r := range k.refs(&own[i]) {
+				if _, ok := l.ids[r.table][r.id]; !ok {
+					return fmt.Errorf("%s %s: %w", k.table, k.id(&own[i]), r.err())
+				}
+			}
+		}
+	}
+	for _, rec := range sorted {
+		if err := l.txn.Insert(k.table, rec); err != nil {
+			return err
+		}
+	}
+	for i := range td.indexes {
+		ix := &td.indexes[i]
+		byKey := map[string]*posting{}
+		var keys, vals []string
+		for _, rec := range sorted {
+			vals = ix.values(rec, vals[:0])
+			for _, v := range vals {
+				// Look the posting up by the value or bucket, so that only a
+				// new posting allocates its key.
+				at, sub := v, ""
+				if k := ix.bucketKey(v); k != "" {
+					at, sub = k, v[len(k):]
+				}
+				p := byKey[at]
+				if p == nil {
+					key, _ := ix.split(v)
+					p = &posting{key: key}
+					byKey[at] = p
+					keys = append(keys, at)
+				}
+				p.entries = append(p.entries, entry{sub: sub, rec: rec})
+			}
+		}
+		ps := make([]*posting, len(keys))
+		for i, at := range keys {
+			ps[i] = byKey[at]
+		}
+		slices.SortFunc(ps, func(a, b *posting) int { return strings.Compare(a.key, b.key) })
+		pt := postingTable(k.table, ix.name)
+		for _, p := range ps {
+			if ix.bucket > 0 {
+				// entries came in id order; a bucket orders them by sub first
+				slices.SortFunc(p.entries, func(a, b entry) int {
+					if c := strings.Compare(a.sub, b.sub); c != 0 {
+						return c
+					}
+					return strings.Compare(td.id(a.rec), td.id(b.rec))
+				})
+			}
+			p.entries = slices.Clip(p.entries)
+			if err := l.txn.Insert(pt, p); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // Export returns every record of the store, each table in id order.
 func (s *Store) Export() *Dataset {
 	sn := s.Read()
 	return &Dataset{
-		Organisations:  all(sn.txn, organisations),
-		Persons:        all(sn.txn, persons),
-		Groups:         all(sn.txn, groups),
-		Placements:     all(sn.txn, placements),
-		Syllabuses:     all(sn.txn, syllabuses),
-		CalendarEvents: all(sn.txn, calendarEvents),
-		Attendances:    all(sn.txn, attendances),
-		Absences:       all(sn.txn, absences),
+		Organisations:  all(sn.t, organisations),
+		Persons:        all(sn.t, persons),
+		Groups:         all(sn.t, groups),
+		Placements:     all(sn.t, placements),
+		Syllabuses:     all(sn.t, syllabuses),
+		CalendarEvents: all(sn.t, calendarEvents),
+		Attendances:    all(sn.t, attendances),
+		Absences:       all(sn.t, absences),
 
-		EmployeePlacements:   all(sn.txn, employeePlacements),
-		GradesElementary:     all(sn.txn, gradesElementary),
-		GradesUpperSecondary: all(sn.txn, gradesUpperSecondary),
+		EmployeePlacements:   all(sn.t, employeePlacements),
+		GradesElementary:     all(sn.t, gradesElementary),
+		GradesUpperSecondary: all(sn.t, gradesUpperSecondary),
 	}
 }
 
@@ -174,66 +238,66 @@ func (s *Store) clock() time.Time { return s.now().UTC().Truncate(time.Milliseco
 // Snapshot is a consistent, read-only view of the store at one instant.
 // Records it returns are shared with the store and must not be modified.
 type Snapshot struct {
-	txn *memdb.Txn
+	t *tx
 }
 
 // Read returns a snapshot of the current state.
-func (s *Store) Read() *Snapshot { return &Snapshot{txn: s.db().Txn(false)} }
+func (s *Store) Read() *Snapshot { return &Snapshot{t: newTx(s.db(), false)} }
 
 // Organisation returns the organisation with the id, if any.
 func (sn *Snapshot) Organisation(id string) (*model.Organisation, bool) {
-	return first(sn.txn, organisations, id)
+	return first(sn.t, organisations, id)
 }
 
 // Person returns the person with the id, if any.
-func (sn *Snapshot) Person(id string) (*model.Person, bool) { return first(sn.txn, persons, id) }
+func (sn *Snapshot) Person(id string) (*model.Person, bool) { return first(sn.t, persons, id) }
 
 // Group returns the group with the id, if any.
-func (sn *Snapshot) Group(id string) (*model.Group, bool) { return first(sn.txn, groups, id) }
+func (sn *Snapshot) Group(id string) (*model.Group, bool) { return first(sn.t, groups, id) }
 
 // Placement returns the placement with the id, if any.
 func (sn *Snapshot) Placement(id string) (*model.Placement, bool) {
-	return first(sn.txn, placements, id)
+	return first(sn.t, placements, id)
 }
 
 // Syllabus returns the syllabus with the id, if any.
 func (sn *Snapshot) Syllabus(id string) (*model.Syllabus, bool) {
-	return first(sn.txn, syllabuses, id)
+	return first(sn.t, syllabuses, id)
 }
 
 // CalendarEvent returns the calendar event with the id, if any.
 func (sn *Snapshot) CalendarEvent(id string) (*model.CalendarEvent, bool) {
-	return first(sn.txn, calendarEvents, id)
+	return first(sn.t, calendarEvents, id)
 }
 
 // Attendance returns the attendance record with the id, if any.
 func (sn *Snapshot) Attendance(id string) (*model.Attendance, bool) {
-	return first(sn.txn, attendances, id)
+	return first(sn.t, attendances, id)
 }
 
 // Absence returns the absence record with the id, if any.
 func (sn *Snapshot) Absence(id string) (*model.Absence, bool) {
-	return first(sn.txn, absences, id)
+	return first(sn.t, absences, id)
 }
 
 // EmployeePlacement returns the employee placement with the id, if any.
 func (sn *Snapshot) EmployeePlacement(id string) (*model.EmployeePlacement, bool) {
-	return first(sn.txn, employeePlacements, id)
+	return first(sn.t, employeePlacements, id)
 }
 
 // GradeElementary returns the elementary grade with the id, if any.
 func (sn *Snapshot) GradeElementary(id string) (*model.GradeElementary, bool) {
-	return first(sn.txn, gradesElementary, id)
+	return first(sn.t, gradesElementary, id)
 }
 
 // GradeUpperSecondary returns the upper-secondary grade with the id, if any.
 func (sn *Snapshot) GradeUpperSecondary(id string) (*model.GradeUpperSecondary, bool) {
-	return first(sn.txn, gradesUpperSecondary, id)
+	return first(sn.t, gradesUpperSecondary, id)
 }
 
 // Count returns the number of records in a table.
 func (sn *Snapshot) Count(table string) int {
-	it, err := sn.txn.Get(table, IndexID)
+	it, err := sn.t.txn.Get(table, IndexID)
 	if err != nil {
 		return 0
 	}
@@ -298,10 +362,24 @@ type kind[T any] struct {
 	// refs lists the references of a record as (JSON path, table, id).
 	refs func(*T) []ref
 	// conflict checks the kind's uniqueness rules against the stored state.
-	conflict func(txn *memdb.Txn, rec *T) error
+	conflict func(t *tx, rec *T) error
 }
 
-type ref struct{ field, table, id string }
+// ref is a reference a record holds: the JSON path of the reference (with
+// %d for the position at, when at >= 0), the table it points into and the id.
+type ref struct {
+	field, table, id string
+	at               int
+}
+
+// err is the RefError of the reference dangling.
+func (r ref) err() *RefError {
+	field := r.field
+	if r.at >= 0 {
+		field = fmt.Sprintf(field, r.at)
+	}
+	return &RefError{Field: field, ID: r.id}
+}
 
 // put runs putIn in a transaction of its own.
 func put[T any](s *Store, k kind[T], rec T) (T, bool, error) {
@@ -324,21 +402,21 @@ func put[T any](s *Store, k kind[T], rec T) (T, bool, error) {
 // was created.
 func putIn[T any](w *Writer, k kind[T], rec T) (T, bool, error) {
 	var zero T
-	txn := w.txn
+	t := w.t
 	if k.strip != nil {
 		k.strip(&rec)
 	}
-	if err := k.check(txn, &rec); err != nil {
+	if err := k.check(t, &rec); err != nil {
 		return zero, false, err
 	}
 	if k.conflict != nil {
-		if err := k.conflict(txn, &rec); err != nil {
+		if err := k.conflict(t, &rec); err != nil {
 			return zero, false, err
 		}
 	}
 	now := w.now
 	m := k.meta(&rec)
-	old, exists := first(txn, k, k.id(&rec))
+	old, exists := first(t, k, k.id(&rec))
 	if exists {
 		m.Created = k.meta(old).Created
 		m.Modified = k.meta(old).Modified
@@ -352,7 +430,7 @@ func putIn[T any](w *Writer, k kind[T], rec T) (T, bool, error) {
 		m.Created, m.Modified = now, now
 	}
 	stored := rec
-	if err := txn.Insert(k.table, &stored); err != nil {
+	if err := t.insert(tableDefs[k.table], &stored); err != nil {
 		return zero, false, err
 	}
 	return stored, !exists, nil
@@ -362,27 +440,27 @@ func putIn[T any](w *Writer, k kind[T], rec T) (T, bool, error) {
 // together when the function given to Write returns nil, and not at all
 // otherwise.
 type Writer struct {
-	txn *memdb.Txn
+	t   *tx
 	now time.Time
 	sn  *Snapshot
 }
 
 // Write runs fn in one write transaction and commits it when fn returns nil.
 func (s *Store) Write(fn func(w *Writer) error) error {
-	txn := s.db().Txn(true)
-	defer txn.Abort()
-	w := &Writer{txn: txn, now: s.clock()}
+	t := newTx(s.db(), true)
+	defer t.txn.Abort()
+	w := &Writer{t: t, now: s.clock()}
 	if err := fn(w); err != nil {
 		return err
 	}
-	txn.Commit()
+	t.txn.Commit()
 	return nil
 }
 
 // Read returns a view of the transaction's state, writes included.
 func (w *Writer) Read() *Snapshot {
 	if w.sn == nil {
-		w.sn = &Snapshot{txn: w.txn}
+		w.sn = &Snapshot{t: w.t}
 	}
 	return w.sn
 }
@@ -424,17 +502,18 @@ func (w *Writer) PutGradeUpperSecondary(r model.GradeUpperSecondary) (model.Grad
 // Delete removes the record with the id from a table; ErrNotFound if none,
 // ConflictError if other records still refer to it.
 func (w *Writer) Delete(table, id string) error {
-	obj, err := w.txn.First(table, IndexID, id)
-	if err != nil {
-		return err
+	td, ok := tableDefs[table]
+	if !ok {
+		return fmt.Errorf("store: no table %q", table)
 	}
+	obj := w.t.get(table, id)
 	if obj == nil {
 		return ErrNotFound
 	}
-	if refs := referrers(w.txn, table, id); len(refs) > 0 {
+	if refs := referrers(w.t, table, id); len(refs) > 0 {
 		return &ConflictError{Message: fmt.Sprintf("%s %s is still referred to by %s", strings.TrimSuffix(table, "s"), id, strings.Join(refs, ", "))}
 	}
-	return w.txn.Delete(table, obj)
+	return w.t.delete(td, obj)
 }
 
 // ConflictError reports a write that conflicts with the stored state: a
@@ -446,17 +525,11 @@ func (e *ConflictError) Error() string { return e.Message }
 
 // referrers names the records that refer to the record (at most a few of each
 // kind), for the tables whose records can be deleted.
-func referrers(txn *memdb.Txn, table, id string) []string {
+func referrers(t *tx, table, id string) []string {
 	var out []string
-	count := func(t, ix, label string) {
-		it, err := txn.Get(t, ix+"_prefix", id)
-		if err != nil {
-			return
-		}
+	count := func(tbl, ix, label string) {
 		n := 0
-		for it.Next() != nil {
-			n++
-		}
+		_ = t.scan(tableDefs[tbl], ix, id, func(any) bool { n++; return true })
 		if n > 0 {
 			out = append(out, fmt.Sprintf("%d %s", n, label))
 		}
@@ -488,80 +561,29 @@ func sameAttributes[T any](k kind[T], a, b *T) bool {
 	return reflect.DeepEqual(x, y)
 }
 
-func (k kind[T]) check(txn *memdb.Txn, rec *T) error {
+func (k kind[T]) check(t *tx, rec *T) error {
 	if k.refs == nil {
 		return nil
 	}
 	for _, r := range k.refs(rec) {
-		obj, err := txn.First(r.table, IndexID, r.id)
-		if err != nil {
-			return err
-		}
-		if obj == nil {
-			return &RefError{Field: r.field, ID: r.id}
+		if t.get(r.table, r.id) == nil {
+			return r.err()
 		}
 	}
 	return nil
 }
 
-func (k kind[T]) checkAll(txn *memdb.Txn) error {
-	it, err := txn.Get(k.table, IndexID)
-	if err != nil {
-		return err
-	}
-	for obj := it.Next(); obj != nil; obj = it.Next() {
-		if err := k.check(txn, obj.(*T)); err != nil {
-			return fmt.Errorf("%s %s: %w", k.table, k.id(obj.(*T)), err)
-		}
-	}
-	return nil
+func first[T any](t *tx, k kind[T], id string) (*T, bool) {
+	obj, ok := t.get(k.table, id).(*T)
+	return obj, ok
 }
 
-func loadAll[T any](b *batcher, k kind[T], recs []T, stamp func(*model.Meta)) error {
-	selfRefs := k.table == TableOrganisations || k.table == TablePersons
-	for i := range recs {
-		txn := b.current()
-		rec := recs[i]
-		if k.strip != nil {
-			k.strip(&rec)
-		}
-		if k.id(&rec) == "" {
-			return fmt.Errorf("%s[%d]: record without id", k.table, i)
-		}
-		if _, dup := first(txn, k, k.id(&rec)); dup {
-			return fmt.Errorf("%s[%d]: duplicate id %s", k.table, i, k.id(&rec))
-		}
-		stamp(k.meta(&rec))
-		if !selfRefs {
-			if err := k.check(txn, &rec); err != nil {
-				return fmt.Errorf("%s %s: %w", k.table, k.id(&rec), err)
-			}
-		}
-		if err := txn.Insert(k.table, &rec); err != nil {
-			return err
-		}
-		b.inserted()
-	}
-	return nil
-}
-
-func first[T any](txn *memdb.Txn, k kind[T], id string) (*T, bool) {
-	obj, err := txn.First(k.table, IndexID, id)
-	if err != nil || obj == nil {
-		return nil, false
-	}
-	return obj.(*T), true
-}
-
-func all[T any](txn *memdb.Txn, k kind[T]) []T {
-	it, err := txn.Get(k.table, IndexID)
-	if err != nil {
-		return nil
-	}
+func all[T any](t *tx, k kind[T]) []T {
 	out := []T{}
-	for obj := it.Next(); obj != nil; obj = it.Next() {
+	_ = t.walk(tableDefs[k.table], IndexID, nil, false, func(_ []byte, obj any) bool {
 		out = append(out, *obj.(*T))
-	}
+		return true
+	})
 	return out
 }
 
@@ -570,26 +592,15 @@ func all[T any](txn *memdb.Txn, k kind[T]) []T {
 // index value is prefix (for a composite value such as a role and a time,
 // the part before the separator); "" visits every record the index holds.
 func (sn *Snapshot) Scan(table, index, prefix string, fn func(obj any) bool) error {
-	var it memdb.ResultIterator
-	var err error
-	if prefix == "" {
-		it, err = sn.txn.Get(table, index)
-	} else {
-		it, err = sn.txn.Get(table, index+"_prefix", prefix)
+	td, ok := tableDefs[table]
+	if !ok {
+		return fmt.Errorf("store: no table %q", table)
 	}
-	if err != nil {
-		return err
-	}
-	for obj := it.Next(); obj != nil; obj = it.Next() {
-		if !fn(obj) {
-			return nil
-		}
-	}
-	return nil
+	return sn.t.scan(td, index, prefix, fn)
 }
 
 // Referrers names what still refers to the record (empty when nothing does).
-func (sn *Snapshot) Referrers(table, id string) []string { return referrers(sn.txn, table, id) }
+func (sn *Snapshot) Referrers(table, id string) []string { return referrers(sn.t, table, id) }
 
 // CopyFrom makes the store's content a copy of other's current content, in
 // constant time: go-memdb snapshots share structure and copy on write, so
