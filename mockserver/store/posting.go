@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -105,16 +106,6 @@ func (p *posting) search(td *tableDef, sub, id string) (int, bool) {
 	})
 }
 
-// seek returns the position of the first entry whose full key is at least k
-// (k must start with p.key).
-func (p *posting) seek(td *tableDef, k []byte) int {
-	tail := k[len(p.key):]
-	i, _ := slices.BinarySearchFunc(p.entries, tail, func(e entry, t []byte) int {
-		return compareParts(t, e.sub, subSep(e.sub), td.id(e.rec), keySep)
-	})
-	return i
-}
-
 // hasPrefix reports whether k begins with prefix.
 func hasPrefix(k []byte, prefix string) bool {
 	return len(k) >= len(prefix) && string(k[:len(prefix)]) == prefix
@@ -160,21 +151,24 @@ func newTx(db *memdb.MemDB, write bool) *tx {
 
 // get returns the record of a table with the id, or nil.
 func (t *tx) get(table, id string) any {
-	obj, err := t.txn.First(table, IndexID, id)
-	if err != nil {
+	p := t.pageFor(table, id)
+	if p == nil {
 		return nil
 	}
-	return obj
+	if i, found := p.search(tableDefs[table], "", id); found {
+		return p.entries[i].rec
+	}
+	return nil
 }
 
 // insert stores obj, replacing the record with the same id, and updates the
 // table's indexes.
 func (t *tx) insert(td *tableDef, obj any) error {
 	id := td.id(obj)
-	old := t.get(td.name, id)
-	if err := t.txn.Insert(td.name, obj); err != nil {
-		return err
+	if id == "" {
+		return fmt.Errorf("%s: record without id", td.name)
 	}
+	old := t.putRecord(td, id, obj)
 	var vals, oldVals []string
 	for i := range td.indexes {
 		ix := &td.indexes[i]
@@ -196,10 +190,10 @@ func (t *tx) insert(td *tableDef, obj any) error {
 
 // delete removes obj (a stored record) and its index entries.
 func (t *tx) delete(td *tableDef, obj any) error {
-	if err := t.txn.Delete(td.name, obj); err != nil {
-		return err
-	}
 	id := td.id(obj)
+	if !t.dropRecord(td, id) {
+		return ErrNotFound
+	}
 	var vals []string
 	for i := range td.indexes {
 		ix := &td.indexes[i]
@@ -249,13 +243,7 @@ func (t *tx) unpost(td *tableDef, ix *indexDef, v, id string) {
 func (t *tx) mutable(table, key string, create bool) *posting {
 	obj, _ := t.txn.First(table, IndexID, key)
 	if p, ok := obj.(*posting); ok {
-		if _, mine := t.owned[p]; mine {
-			return p
-		}
-		c := &posting{key: p.key, entries: make([]entry, len(p.entries), len(p.entries)+1)}
-		copy(c.entries, p.entries)
-		t.own(table, c)
-		return c
+		return t.writable(table, p)
 	}
 	if !create {
 		return nil
@@ -265,8 +253,20 @@ func (t *tx) mutable(table, key string, create bool) *posting {
 	return c
 }
 
+// writable returns p itself when this transaction owns it, and otherwise a
+// copy that replaces p in the transaction and that it owns.
+func (t *tx) writable(table string, p *posting) *posting {
+	if _, mine := t.owned[p]; mine {
+		return p
+	}
+	c := &posting{key: p.key, entries: make([]entry, len(p.entries), len(p.entries)+1)}
+	copy(c.entries, p.entries)
+	t.own(table, c)
+	return c
+}
+
 func (t *tx) own(table string, p *posting) {
-	// The postings table's only index is the key, which cannot fail to index.
+	// A postings table's only index is the key, which cannot fail to index.
 	_ = t.txn.Insert(table, p)
 	t.owned[p] = struct{}{}
 }
@@ -278,10 +278,14 @@ func (t *tx) own(table string, p *posting) {
 // stops the walk by returning false. A record with several values under the
 // index is visited once per value.
 func (t *tx) walk(td *tableDef, index string, from []byte, desc bool, fn func(key []byte, rec any) bool) error {
-	if index == IndexID {
-		return t.walkIDs(td, from, desc, fn)
+	l := postingLayout{td: td}
+	table := td.name
+	if index != IndexID {
+		l.table = postingTable(td.name, index)
+	} else {
+		l.table, l.paged = td.name, true
 	}
-	table := postingTable(td.name, index)
+	table = l.table
 	var it memdb.ResultIterator
 	var err error
 	var first *posting
@@ -297,8 +301,8 @@ func (t *tx) walk(td *tableDef, index string, from []byte, desc bool, fn func(ke
 		if back, err = t.txn.ReverseLowerBound(table, IndexID, RawKey(from)); err != nil {
 			return err
 		}
-		if p, ok := back.Next().(*posting); ok && hasPrefix(from, p.key) {
-			first, start = p, p.seek(td, from)
+		if p, ok := back.Next().(*posting); ok && l.mayHold(p, from) {
+			first, start = p, l.seek(p, from)
 		}
 		it, err = t.txn.LowerBound(table, IndexID, RawKey(from))
 	default:
@@ -307,10 +311,10 @@ func (t *tx) walk(td *tableDef, index string, from []byte, desc bool, fn func(ke
 		}
 		if p, ok := it.Next().(*posting); ok {
 			first, start = p, len(p.entries)-1
-			if hasPrefix(from, p.key) {
+			if l.mayHold(p, from) {
 				// the last entry at or before from
-				start = p.seek(td, from)
-				if start == len(p.entries) || compareParts(from[len(p.key):], p.entries[start].sub, subSep(p.entries[start].sub), td.id(p.entries[start].rec), keySep) > 0 {
+				start = l.seek(p, from)
+				if start == len(p.entries) || l.compare(from, p, p.entries[start]) > 0 {
 					start--
 				}
 			}
@@ -320,22 +324,14 @@ func (t *tx) walk(td *tableDef, index string, from []byte, desc bool, fn func(ke
 		return err
 	}
 	var buf []byte
-	visit := func(p *posting, i int) bool {
-		e := p.entries[i]
-		buf = append(append(append(append(append(buf[:0], p.key...), e.sub...), subSep(e.sub)...), td.id(e.rec)...), keySep...)
-		return fn(buf, e.rec)
-	}
 	each := func(p *posting, i int) bool {
+		step := 1
 		if desc {
-			for ; i >= 0; i-- {
-				if !visit(p, i) {
-					return false
-				}
-			}
-			return true
+			step = -1
 		}
-		for ; i < len(p.entries); i++ {
-			if !visit(p, i) {
+		for ; i >= 0 && i < len(p.entries); i += step {
+			buf = l.appendKey(buf[:0], p, p.entries[i])
+			if !fn(buf, p.entries[i].rec) {
 				return false
 			}
 		}
@@ -360,31 +356,39 @@ func (t *tx) walk(td *tableDef, index string, from []byte, desc bool, fn func(ke
 	return nil
 }
 
-// walkIDs is walk over the id index, which go-memdb keeps itself.
-func (t *tx) walkIDs(td *tableDef, from []byte, desc bool, fn func(key []byte, rec any) bool) error {
-	var it memdb.ResultIterator
-	var err error
-	switch {
-	case from == nil && !desc:
-		it, err = t.txn.Get(td.name, IndexID)
-	case from == nil:
-		it, err = t.txn.GetReverse(td.name, IndexID)
-	case !desc:
-		it, err = t.txn.LowerBound(td.name, IndexID, RawKey(from))
-	default:
-		it, err = t.txn.ReverseLowerBound(td.name, IndexID, RawKey(from))
+// postingLayout says how the postings of one go-memdb table make up an
+// index: a secondary index's postings (each entry's key is the posting's
+// key, its sub-key and its id), or a table's record pages (each entry's key
+// is its id; a page's key is a fence at or before its first id).
+type postingLayout struct {
+	td    *tableDef
+	table string
+	paged bool
+}
+
+func (l postingLayout) appendKey(buf []byte, p *posting, e entry) []byte {
+	if !l.paged {
+		buf = append(append(append(buf, p.key...), e.sub...), subSep(e.sub)...)
 	}
-	if err != nil {
-		return err
+	return append(append(buf, l.td.id(e.rec)...), keySep...)
+}
+
+// mayHold reports whether p, the last posting whose key is at or before k,
+// can hold entries whose keys are at or after k.
+func (l postingLayout) mayHold(p *posting, k []byte) bool { return l.paged || hasPrefix(k, p.key) }
+
+// compare compares the key of e, an entry of p, with k.
+func (l postingLayout) compare(k []byte, p *posting, e entry) int {
+	if l.paged {
+		return compareParts(k, l.td.id(e.rec), keySep)
 	}
-	var buf []byte
-	for obj := it.Next(); obj != nil; obj = it.Next() {
-		buf = append(append(buf[:0], td.id(obj)...), keySep...)
-		if !fn(buf, obj) {
-			return nil
-		}
-	}
-	return nil
+	return compareParts(k[len(p.key):], e.sub, subSep(e.sub), l.td.id(e.rec), keySep)
+}
+
+// seek returns the position of the first entry of p whose key is at least k.
+func (l postingLayout) seek(p *posting, k []byte) int {
+	i, _ := slices.BinarySearchFunc(p.entries, k, func(e entry, k []byte) int { return l.compare(k, p, e) })
+	return i
 }
 
 // scan visits the records whose first index value is prefix ("" = every

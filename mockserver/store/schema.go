@@ -292,13 +292,14 @@ var tableDefs = func() map[string]*tableDef {
 	return m
 }()
 
-// schema is the go-memdb schema of the tables: each table's records by id,
-// and for each secondary index a table of its postings.
+// schema is the go-memdb schema of the tables: each table's record pages
+// (pages.go), and for each secondary index a table of its postings
+// (posting.go), all keyed by their key.
 func schema() *memdb.DBSchema {
 	s := &memdb.DBSchema{Tables: map[string]*memdb.TableSchema{}}
 	for _, td := range tables {
 		s.Tables[td.name] = &memdb.TableSchema{Name: td.name, Indexes: map[string]*memdb.IndexSchema{
-			IndexID: {Name: IndexID, Unique: true, Indexer: idIndexer{td.id}},
+			IndexID: {Name: IndexID, Unique: true, Indexer: postingKeyIndex{}},
 		}}
 		for _, ix := range td.indexes {
 			pt := postingTable(td.name, ix.name)
@@ -309,16 +310,3 @@ func schema() *memdb.DBSchema {
 	}
 	return s
 }
-
-// idIndexer is go-memdb's index of a table's records: the id and keySep.
-type idIndexer struct{ id func(obj any) string }
-
-func (ix idIndexer) FromObject(obj any) (bool, []byte, error) {
-	id := ix.id(obj)
-	if id == "" {
-		return false, nil, nil
-	}
-	return true, append(append(make([]byte, 0, len(id)+1), id...), keySep...), nil
-}
-
-func (idIndexer) FromArgs(args ...any) ([]byte, error) { return fieldIndex{}.FromArgs(args...) }

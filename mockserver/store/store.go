@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -73,145 +75,211 @@ func New(now func() time.Time) *Store {
 // loaded ids, and each index's postings built whole rather than entry by
 // entry.
 func (s *Store) Load(ds *Dataset) error {
-	db := newDB()
-	l := &loader{txn: db.Txn(true), now: s.clock(), ids: map[string]map[string]struct{}{}}
-	// Parents before children, so that reference checks see them.
-	steps := []func() error{
-		func() error { return loadTable(l, organisations, ds.Organisations) },
-		func() error { return loadTable(l, persons, ds.Persons) },
-		func() error { return loadTable(l, syllabuses, ds.Syllabuses) },
-		func() error { return loadTable(l, groups, ds.Groups) },
-		func() error { return loadTable(l, placements, ds.Placements) },
-		func() error { return loadTable(l, calendarEvents, ds.CalendarEvents) },
-		func() error { return loadTable(l, attendances, ds.Attendances) },
-		func() error { return loadTable(l, absences, ds.Absences) },
-		func() error { return loadTable(l, employeePlacements, ds.EmployeePlacements) },
-		func() error { return loadTable(l, gradesElementary, ds.GradesElementary) },
-		func() error { return loadTable(l, gradesUpperSecondary, ds.GradesUpperSecondary) },
+	now := s.clock()
+	// Parents before children: errors are reported in this order.
+	prepares := []func() *tableLoad{
+		func() *tableLoad { return prepareTable(organisations, ds.Organisations, now) },
+		func() *tableLoad { return prepareTable(persons, ds.Persons, now) },
+		func() *tableLoad { return prepareTable(syllabuses, ds.Syllabuses, now) },
+		func() *tableLoad { return prepareTable(groups, ds.Groups, now) },
+		func() *tableLoad { return prepareTable(placements, ds.Placements, now) },
+		func() *tableLoad { return prepareTable(calendarEvents, ds.CalendarEvents, now) },
+		func() *tableLoad { return prepareTable(attendances, ds.Attendances, now) },
+		func() *tableLoad { return prepareTable(absences, ds.Absences, now) },
+		func() *tableLoad { return prepareTable(employeePlacements, ds.EmployeePlacements, now) },
+		func() *tableLoad { return prepareTable(gradesElementary, ds.GradesElementary, now) },
+		func() *tableLoad { return prepareTable(gradesUpperSecondary, ds.GradesUpperSecondary, now) },
 	}
-	for _, step := range steps {
-		if err := step(); err != nil {
-			l.txn.Abort()
-			return err
+	loads := make([]*tableLoad, len(prepares))
+	parallel(len(prepares), func(i int) { loads[i] = prepares[i]() })
+	ids := map[string]map[string]struct{}{}
+	for _, tl := range loads {
+		if tl.err != nil {
+			return tl.err
+		}
+		ids[tl.td.name] = tl.ids
+	}
+	refErrs := make([]error, len(loads))
+	parallel(len(loads), func(i int) { refErrs[i] = loads[i].checkRefs(ids) })
+	if err := firstError(refErrs); err != nil {
+		return err
+	}
+
+	type job struct {
+		tl *tableLoad
+		ix int
+	}
+	var jobs []job
+	for _, tl := range loads {
+		tl.postings = make([][]*posting, len(tl.td.indexes))
+		for i := range tl.td.indexes {
+			jobs = append(jobs, job{tl, i})
 		}
 	}
-	l.txn.Commit()
+	parallel(len(jobs), func(i int) { jobs[i].tl.buildPostings(jobs[i].ix) })
+	db := newDB()
+	txn := db.Txn(true)
+	for _, tl := range loads {
+		for _, p := range pages(tl.td, tl.sorted) {
+			if err := txn.Insert(tl.td.name, p); err != nil {
+				txn.Abort()
+				return err
+			}
+		}
+	}
+	for _, tl := range loads {
+		for i, ps := range tl.postings {
+			pt := postingTable(tl.td.name, tl.td.indexes[i].name)
+			for _, p := range ps {
+				if err := txn.Insert(pt, p); err != nil {
+					txn.Abort()
+					return err
+				}
+			}
+		}
+	}
+	txn.Commit()
 	s.dbp.Store(db)
 	return nil
 }
 
-// loader is the state of one Load: its transaction and the ids of the
-// tables loaded so far.
-type loader struct {
-	txn *memdb.Txn
-	now time.Time
-	ids map[string]map[string]struct{}
+// parallel calls fn(0) ... fn(n-1), on as many goroutines as there are
+// processors, and returns when all have returned.
+func parallel(n int, fn func(i int)) {
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for range min(n, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
-func (l *loader) stamp(m *model.Meta) {
-	if m.Created.IsZero() {
-		m.Created = l.now
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
-	if m.Modified.IsZero() {
-		m.Modified = m.Created
-	}
+	return nil
 }
 
-// loadTable adds the records of one table. Every reference must name a
-// record of a table loaded before, or of this one.
-func loadTable[T any](l *loader, k kind[T], recs []T) error {
-	td := tableDefs[k.table]
-	// One allocation holds every record the store keeps of this table.
+// tableLoad is one table's part of a Load: its records, checked and
+// sorted by id, and then its postings.
+type tableLoad struct {
+	td        *tableDef
+	sorted    []any // the records, by id
+	ids       map[string]struct{}
+	checkRefs func(ids map[string]map[string]struct{}) error
+	postings  [][]*posting // per index, in key order
+	err       error
+}
+
+// prepareTable copies the records of one table (one allocation holds all
+// that the store keeps), strips and stamps them, and sorts them by id. An
+// empty or duplicate id is an error.
+func prepareTable[T any](k kind[T], recs []T, now time.Time) *tableLoad {
+	tl := &tableLoad{td: tableDefs[k.table]}
 	own := slices.Clone(recs)
-	order := make([]int, len(own)) // positions in own, by id
+	type idAt struct {
+		id string
+		at int
+	}
+	order := make([]idAt, len(own))
 	for i := range own {
 		rec := &own[i]
 		if k.strip != nil {
 			k.strip(rec)
 		}
 		if k.id(rec) == "" {
-			return fmt.Errorf("%s[%d]: record without id", k.table, i)
+			tl.err = fmt.Errorf("%s[%d]: record without id", k.table, i)
+			return tl
 		}
-		l.stamp(k.meta(rec))
-		order[i] = i
+		m := k.meta(rec)
+		if m.Created.IsZero() {
+			m.Created = now
+		}
+		if m.Modified.IsZero() {
+			m.Modified = m.Created
+		}
+		order[i] = idAt{k.id(rec), i}
 	}
-	slices.SortFunc(order, func(a, b int) int {
-		if c := strings.Compare(k.id(&own[a]), k.id(&own[b])); c != 0 {
+	slices.SortFunc(order, func(a, b idAt) int {
+		if c := strings.Compare(a.id, b.id); c != 0 {
 			return c
 		}
-		return a - b
+		return a.at - b.at
 	})
-	sorted := make([]*T, len(own))
-	ids := make(map[string]struct{}, len(own))
-	for i, at := range order {
-		sorted[i] = &own[at]
-		if i > 0 && k.id(sorted[i-1]) == k.id(sorted[i]) {
+	tl.sorted = make([]any, len(own))
+	tl.ids = make(map[string]struct{}, len(own))
+	for i, o := range order {
+		if i > 0 && order[i-1].id == o.id {
 			// the later of the two, as the dataset lists them
-			return fmt.Errorf("%s[%d]: duplicate id %s", k.table, at, k.id(sorted[i]))
+			tl.err = fmt.Errorf("%s[%d]: duplicate id %s", k.table, o.at, o.id)
+			return tl
 		}
-		ids[k.id(sorted[i])] = struct{}{}
+		tl.sorted[i] = &own[o.at]
+		tl.ids[o.id] = struct{}{}
 	}
-	l.ids[k.table] = ids
-	if k.refs != nil {
+	tl.checkRefs = func(ids map[string]map[string]struct{}) error {
+		if k.refs == nil {
+			return nil
+		}
 		for i := range own {
 			for _, r := range k.refs(&own[i]) {
-				if _, ok := l.ids[r.table][r.id]; !ok {
+				if _, ok := ids[r.table][r.id]; !ok {
 					return fmt.Errorf("%s %s: %w", k.table, k.id(&own[i]), r.err())
 				}
 			}
 		}
+		return nil
 	}
-	for _, rec := range sorted {
-		if err := l.txn.Insert(k.table, rec); err != nil {
-			return err
+	return tl
+}
+
+// buildPostings builds the postings of index i from the sorted records.
+func (tl *tableLoad) buildPostings(i int) {
+	td := tl.td
+	ix := &td.indexes[i]
+	byKey := map[string]*posting{}
+	var ps []*posting
+	var vals []string
+	for _, rec := range tl.sorted {
+		vals = ix.values(rec, vals[:0])
+		for _, v := range vals {
+			// Look the posting up by the value or bucket, so that only a new
+			// posting allocates its key.
+			at, sub := v, ""
+			if k := ix.bucketKey(v); k != "" {
+				at, sub = k, v[len(k):]
+			}
+			p := byKey[at]
+			if p == nil {
+				key, _ := ix.split(v)
+				p = &posting{key: key}
+				byKey[at] = p
+				ps = append(ps, p)
+			}
+			p.entries = append(p.entries, entry{sub: sub, rec: rec})
 		}
 	}
-	for i := range td.indexes {
-		ix := &td.indexes[i]
-		byKey := map[string]*posting{}
-		var keys, vals []string
-		for _, rec := range sorted {
-			vals = ix.values(rec, vals[:0])
-			for _, v := range vals {
-				// Look the posting up by the value or bucket, so that only a
-				// new posting allocates its key.
-				at, sub := v, ""
-				if k := ix.bucketKey(v); k != "" {
-					at, sub = k, v[len(k):]
+	slices.SortFunc(ps, func(a, b *posting) int { return strings.Compare(a.key, b.key) })
+	for _, p := range ps {
+		if ix.bucket > 0 {
+			// entries came in id order; a bucket orders them by sub first
+			slices.SortFunc(p.entries, func(a, b entry) int {
+				if c := strings.Compare(a.sub, b.sub); c != 0 {
+					return c
 				}
-				p := byKey[at]
-				if p == nil {
-					key, _ := ix.split(v)
-					p = &posting{key: key}
-					byKey[at] = p
-					keys = append(keys, at)
-				}
-				p.entries = append(p.entries, entry{sub: sub, rec: rec})
-			}
+				return strings.Compare(td.id(a.rec), td.id(b.rec))
+			})
 		}
-		ps := make([]*posting, len(keys))
-		for i, at := range keys {
-			ps[i] = byKey[at]
-		}
-		slices.SortFunc(ps, func(a, b *posting) int { return strings.Compare(a.key, b.key) })
-		pt := postingTable(k.table, ix.name)
-		for _, p := range ps {
-			if ix.bucket > 0 {
-				// entries came in id order; a bucket orders them by sub first
-				slices.SortFunc(p.entries, func(a, b entry) int {
-					if c := strings.Compare(a.sub, b.sub); c != 0 {
-						return c
-					}
-					return strings.Compare(td.id(a.rec), td.id(b.rec))
-				})
-			}
-			p.entries = slices.Clip(p.entries)
-			if err := l.txn.Insert(pt, p); err != nil {
-				return err
-			}
-		}
+		p.entries = slices.Clip(p.entries)
 	}
-	return nil
+	tl.postings[i] = ps
 }
 
 // Export returns every record of the store, each table in id order.
@@ -302,8 +370,8 @@ func (sn *Snapshot) Count(table string) int {
 		return 0
 	}
 	n := 0
-	for it.Next() != nil {
-		n++
+	for obj := it.Next(); obj != nil; obj = it.Next() {
+		n += len(obj.(*posting).entries)
 	}
 	return n
 }

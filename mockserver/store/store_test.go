@@ -143,6 +143,9 @@ func TestPlacementWalkEqualsBruteForce(t *testing.T) {
 // checks that every index still lists exactly the stored records under their
 // values, and that every walk still equals the brute-force answer.
 func TestWritesKeepIndexes(t *testing.T) {
+	// Tiny pages, so that pages split and fences move all the time.
+	defer func(l, m int) { loadPage, maxPage = l, m }(loadPage, maxPage)
+	loadPage, maxPage = 4, 8
 	s, all := smallWorld(t, 300)
 	r := rand.New(rand.NewPCG(5, 6))
 	date := func() model.Date { return model.DateOf(epoch.AddDate(0, 0, r.IntN(20)*15-150)) }
@@ -151,8 +154,8 @@ func TestWritesKeepIndexes(t *testing.T) {
 			for range 1 + r.IntN(3) {
 				p := all[r.IntN(len(all))]
 				switch r.IntN(5) {
-				case 0: // a new placement
-					p.ID = id('n', i*10+r.IntN(10))
+				case 0: // a new placement, its id before or after all others
+					p.ID = id([]byte{'a', 'n'}[r.IntN(2)], i*10+r.IntN(10))
 				case 1:
 					p.Group = &model.ObjectReference{ID: id('g', r.IntN(4))}
 				case 2:
@@ -178,6 +181,7 @@ func TestWritesKeepIndexes(t *testing.T) {
 	}
 	stored := s.Export().Placements
 	require.NotEmpty(t, stored)
+	assert.Equal(t, len(stored), s.Read().Count(TablePlacements))
 	assertIndexesMatchRecords(t, s.Read())
 	assertWalksMatch(t, s, stored, rand.New(rand.NewPCG(7, 8)), 300)
 }
@@ -188,6 +192,22 @@ func TestWritesKeepIndexes(t *testing.T) {
 func assertIndexesMatchRecords(t *testing.T, sn *Snapshot) {
 	t.Helper()
 	for _, td := range tables {
+		// Record pages: not empty, not over maxPage, each id at or after its
+		// page's fence and before the next page's fence.
+		it, err := sn.t.txn.Get(td.name, IndexID)
+		require.NoError(t, err)
+		prev := ""
+		for obj := it.Next(); obj != nil; obj = it.Next() {
+			p := obj.(*posting)
+			require.NotEmpty(t, p.entries, "%s: empty page %q", td.name, p.key)
+			require.LessOrEqual(t, len(p.entries), maxPage, "%s: page %q", td.name, p.key)
+			require.True(t, prev == "" || p.key > prev, "%s: fence %q not after the previous page's ids", td.name, p.key)
+			for _, e := range p.entries {
+				id := td.id(e.rec)
+				require.True(t, id >= p.key && id > prev, "%s: id %s out of place in page %q after %s", td.name, id, p.key, prev)
+				prev = id
+			}
+		}
 		for i := range td.indexes {
 			ix := &td.indexes[i]
 			var want []string
