@@ -72,8 +72,39 @@ func one(s string) []string {
 	return []string{s}
 }
 
-// timeKey renders t as a fixed-width UTC string whose byte order is time order.
-func timeKey(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000000Z") }
+// timeKey renders t as a fixed-width UTC string whose byte order is time
+// order: t.UTC().Format("2006-01-02T15:04:05.000000000Z") for years 0 to
+// 9999, written digit by digit because a load formats one per record.
+func timeKey(t time.Time) string {
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.Format("2006-01-02T15:04:05.000000000Z")
+	}
+	hour, minute, sec := t.Clock()
+	var b [30]byte
+	digits := func(at, width, v int) {
+		for i := at + width - 1; i >= at; i-- {
+			b[i] = byte('0' + v%10)
+			v /= 10
+		}
+	}
+	digits(0, 4, year)
+	b[4] = '-'
+	digits(5, 2, int(month))
+	b[7] = '-'
+	digits(8, 2, day)
+	b[10] = 'T'
+	digits(11, 2, hour)
+	b[13] = ':'
+	digits(14, 2, minute)
+	b[16] = ':'
+	digits(17, 2, sec)
+	b[19] = '.'
+	digits(20, 9, t.Nanosecond())
+	b[29] = 'Z'
+	return string(b[:])
+}
 
 // openEndKey stands for "no endDate" in the endDate index: it sorts after every
 // real date, so open-ended placements come last in ascending end-date order and

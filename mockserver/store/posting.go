@@ -9,53 +9,61 @@ import (
 	"github.com/hashicorp/go-memdb"
 )
 
-// Secondary indexes are kept as posting lists: for each index value (or, for
-// a bucketed index, each bucket of values) one posting object holds the
-// records with that value, in key order. The postings of an index are the
-// records of a go-memdb table of their own ("table.index"), keyed by the
-// value, so they share go-memdb's snapshots and transactions with the records
-// they list.
+// Every table and every secondary index is a run of entries in key order,
+// cut into pages. A page is one go-memdb object, keyed by a fence: a key at
+// or before its first entry's and after every key of the pages before it. A
+// lookup finds the page with the greatest fence at or before the key it
+// looks for and searches it. Pages split when they grow past maxPage, so no
+// distribution of keys makes one large.
+//
+// Keys are the ones go-memdb's own indexes would build: a record's id and
+// keySep in its table, and the index value, keySep, the id and keySep in a
+// secondary index.
 //
 // Why not go-memdb's own indexes: go-memdb keeps one radix-tree leaf per
-// record per index, and every leaf costs two channels, a node and a key,
-// ~400 bytes and several allocations. At ten index entries per placement that
-// was ~5.8 KiB and ~100 µs per placement on load. A posting entry costs 32
-// bytes and an append. See docs/performance.md.
-//
-// Keys are the same as go-memdb's would be: an index value, keySep, the
-// record id, keySep. A posting's key is the index value and keySep (a plain
-// index) or the first bytes of the value (a bucketed index); the rest of the
-// value is kept per entry.
+// record per index, and every leaf costs two channels, a node and a key —
+// ~400 bytes and about nine allocations. At eleven entries per placement
+// that was ~5.8 KiB of heap and ~100 µs of load per placement. A page entry
+// costs 32 bytes and an append, and go-memdb still holds all state, so its
+// transactions, snapshots and copy-on-write are what the store relies on. A
+// committed page is never changed: a write transaction copies a page once
+// and then changes its copy in place until it commits. See
+// docs/performance.md and docs/decisions.md.
 
-// posting lists the records of one index value or bucket, ordered by
-// (sub, record id). It is immutable once its transaction commits: a write
-// transaction copies a posting before it changes it (see tx.mutable).
-type posting struct {
-	key     string
+var (
+	// loadPage is how many entries Load puts in each page: half of
+	// maxPage, so that the first inserts after a load do not split pages
+	// at once.
+	loadPage = 256
+	// maxPage is the size past which a page splits in two.
+	maxPage = 512
+) // variables only so that tests can make pages tiny
+
+// page is a run of entries of one table or index, in key order.
+type page struct {
+	fence   string
 	entries []entry
 }
 
-// entry is one record in a posting. Its full index key is the posting's key,
-// then sub and keySep when sub is not empty, then the record's id and keySep.
+// entry is one record in a page: its value under the index ("" in the
+// table's own pages) and the record.
 type entry struct {
-	sub string
+	val string
 	rec any
 }
 
-// postingTable is the name of the go-memdb table that holds an index's
-// postings.
-func postingTable(table, index string) string { return table + "." + index }
+// pageTable is the name of the go-memdb table that holds an index's pages.
+func pageTable(table, index string) string { return table + "." + index }
 
-// postingKeyIndex is the go-memdb index of a postings table: the posting's
-// key, byte for byte.
-type postingKeyIndex struct{}
+// fenceIndex is the go-memdb index of a pages table: the page's fence.
+type fenceIndex struct{}
 
-func (postingKeyIndex) FromObject(obj any) (bool, []byte, error) {
-	return true, []byte(obj.(*posting).key), nil
+func (fenceIndex) FromObject(obj any) (bool, []byte, error) {
+	return true, []byte(obj.(*page).fence), nil
 }
 
-// FromArgs takes a posting key (a string, used as it is) or a RawKey.
-func (postingKeyIndex) FromArgs(args ...any) ([]byte, error) {
+// FromArgs takes a key: a string, used as it is, or a RawKey.
+func (fenceIndex) FromArgs(args ...any) ([]byte, error) {
 	if len(args) == 1 {
 		if k, ok := args[0].(string); ok {
 			return []byte(k), nil
@@ -64,51 +72,42 @@ func (postingKeyIndex) FromArgs(args ...any) ([]byte, error) {
 	return fieldIndex{}.FromArgs(args...)
 }
 
-// split returns the posting key and the entry sub-key of an index value:
-// for a plain index the value and keySep, and no sub-key; for a bucketed one
-// the value's first bytes and the rest (both share v's memory).
-func (ix *indexDef) split(v string) (key, sub string) {
-	if k := ix.bucketKey(v); k != "" {
-		return k, v[len(k):]
+// layout says how the entries of one pages table make their keys.
+type layout struct {
+	td    *tableDef
+	table string // the go-memdb table of the pages
+	ix    bool   // a secondary index (value, id) rather than the table (id)
+}
+
+func (td *tableDef) layout(index string) layout {
+	if index == IndexID {
+		return layout{td: td, table: td.name}
 	}
-	return v + keySep, ""
+	return layout{td: td, table: pageTable(td.name, index), ix: true}
 }
 
-// bucketKey is the posting key of v in a bucketed index, or "" when v has
-// a posting of its own.
-func (ix *indexDef) bucketKey(v string) string {
-	if ix.bucket > 0 {
-		// the bucket is counted from the start of the value's last part
-		n := strings.LastIndex(v, keySep) + 1 + ix.bucket
-		if n < len(v) {
-			return v[:n]
-		}
+// appendKey appends the key of a record with value val and id id.
+func (l layout) appendKey(buf []byte, val, id string) []byte {
+	if l.ix {
+		buf = append(append(buf, val...), keySep...)
 	}
-	return ""
+	return append(append(buf, id...), keySep...)
 }
 
-// subSep is what follows an entry's sub-key in its full key: keySep, which
-// ends the value, unless the posting key already holds the whole value.
-func subSep(sub string) string {
-	if sub == "" {
-		return ""
+// compare compares the key of e with the key of (val, id).
+func (l layout) compare(e entry, val, id string) int {
+	if !l.ix {
+		return compareConcat(&[4]string{l.td.id(e.rec), keySep}, &[4]string{id, keySep})
 	}
-	return keySep
+	return compareConcat(&[4]string{e.val, keySep, l.td.id(e.rec), keySep}, &[4]string{val, keySep, id, keySep})
 }
 
-// search finds the position of (sub, id) in p's entries.
-func (p *posting) search(td *tableDef, sub, id string) (int, bool) {
-	return slices.BinarySearchFunc(p.entries, entry{}, func(e, _ entry) int {
-		if c := strings.Compare(e.sub, sub); c != 0 {
-			return c
-		}
-		return strings.Compare(td.id(e.rec), id)
-	})
-}
-
-// hasPrefix reports whether k begins with prefix.
-func hasPrefix(k []byte, prefix string) bool {
-	return len(k) >= len(prefix) && string(k[:len(prefix)]) == prefix
+// compareKey compares the key of e with k.
+func (l layout) compareKey(e entry, k []byte) int {
+	if !l.ix {
+		return compareParts(k, l.td.id(e.rec), keySep)
+	}
+	return compareParts(k, e.val, keySep, l.td.id(e.rec), keySep)
 }
 
 // compareParts compares the concatenation of parts with k.
@@ -133,29 +132,104 @@ func compareParts(k []byte, parts ...string) int {
 	return 0
 }
 
-// tx is a go-memdb transaction with the store's posting indexes. A write tx
-// owns the postings it has copied and changes them in place until it
-// commits.
+// compareConcat compares the concatenations of a's parts and b's parts,
+// byte by byte, without building them.
+func compareConcat(a, b *[4]string) int {
+	// Skip the equal leading parts, and settle most cases with one
+	// comparison of the first parts that differ.
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	if i == len(a) {
+		return 0
+	}
+	n := min(len(a[i]), len(b[i]))
+	if c := strings.Compare(a[i][:n], b[i][:n]); c != 0 {
+		return c
+	}
+	// One part is a prefix of the other: go on byte by byte.
+	ai, aj, bi, bj := i, n, i, n
+	for {
+		for ai < len(a) && aj == len(a[ai]) {
+			ai, aj = ai+1, 0
+		}
+		for bi < len(b) && bj == len(b[bi]) {
+			bi, bj = bi+1, 0
+		}
+		switch {
+		case ai == len(a) && bi == len(b):
+			return 0
+		case ai == len(a):
+			return -1
+		case bi == len(b):
+			return 1
+		}
+		if ca, cb := a[ai][aj], b[bi][bj]; ca != cb {
+			if ca < cb {
+				return -1
+			}
+			return 1
+		}
+		aj, bj = aj+1, bj+1
+	}
+}
+
+// search finds the position of (val, id) in p.
+func (l layout) search(p *page, val, id string) (int, bool) {
+	return slices.BinarySearchFunc(p.entries, entry{}, func(e, _ entry) int { return l.compare(e, val, id) })
+}
+
+// seek returns the position of the first entry of p whose key is at least k.
+func (l layout) seek(p *page, k []byte) int {
+	i, _ := slices.BinarySearchFunc(p.entries, k, l.compareKey)
+	return i
+}
+
+// tx is a go-memdb transaction over the store's pages. A write tx owns the
+// pages it has copied and changes them in place until it commits.
 type tx struct {
 	txn   *memdb.Txn
-	owned map[*posting]struct{}
+	owned map[*page]struct{}
 }
 
 func newTx(db *memdb.MemDB, write bool) *tx {
 	t := &tx{txn: db.Txn(write)}
 	if write {
-		t.owned = map[*posting]struct{}{}
+		t.owned = map[*page]struct{}{}
 	}
 	return t
 }
 
+// pageFor returns the page of a pages table that holds the key or would
+// take it: the page with the greatest fence at or before the key, or else
+// the first page. It returns nil when the table has no pages.
+func (t *tx) pageFor(table string, key []byte) *page {
+	if it, err := t.txn.ReverseLowerBound(table, IndexID, RawKey(key)); err == nil {
+		if p, ok := it.Next().(*page); ok {
+			return p
+		}
+	}
+	if it, err := t.txn.Get(table, IndexID); err == nil {
+		if p, ok := it.Next().(*page); ok {
+			return p
+		}
+	}
+	return nil
+}
+
 // get returns the record of a table with the id, or nil.
 func (t *tx) get(table, id string) any {
-	p := t.pageFor(table, id)
+	td, ok := tableDefs[table]
+	if !ok {
+		return nil
+	}
+	l := td.layout(IndexID)
+	p := t.pageFor(l.table, l.appendKey(nil, "", id))
 	if p == nil {
 		return nil
 	}
-	if i, found := p.search(tableDefs[table], "", id); found {
+	if i, found := l.search(p, "", id); found {
 		return p.entries[i].rec
 	}
 	return nil
@@ -168,105 +242,114 @@ func (t *tx) insert(td *tableDef, obj any) error {
 	if id == "" {
 		return fmt.Errorf("%s: record without id", td.name)
 	}
-	old := t.putRecord(td, id, obj)
+	old := t.put(td.layout(IndexID), "", id, obj)
 	var vals, oldVals []string
 	for i := range td.indexes {
 		ix := &td.indexes[i]
+		l := td.layout(ix.name)
 		vals = ix.values(obj, vals[:0])
 		if old != nil {
 			oldVals = ix.values(old, oldVals[:0])
 			for _, v := range oldVals {
 				if !slices.Contains(vals, v) {
-					t.unpost(td, ix, v, id)
+					t.drop(l, v, id)
 				}
 			}
 		}
 		for _, v := range vals {
-			t.post(td, ix, v, id, obj)
+			t.put(l, v, id, obj)
 		}
 	}
 	return nil
 }
 
-// delete removes obj (a stored record) and its index entries.
-func (t *tx) delete(td *tableDef, obj any) error {
-	id := td.id(obj)
-	if !t.dropRecord(td, id) {
+// delete removes the record with the id and its index entries; ErrNotFound
+// if there is none.
+func (t *tx) delete(td *tableDef, id string) error {
+	obj := t.drop(td.layout(IndexID), "", id)
+	if obj == nil {
 		return ErrNotFound
 	}
 	var vals []string
 	for i := range td.indexes {
 		ix := &td.indexes[i]
+		l := td.layout(ix.name)
 		vals = ix.values(obj, vals[:0])
 		for _, v := range vals {
-			t.unpost(td, ix, v, id)
+			t.drop(l, v, id)
 		}
 	}
 	return nil
 }
 
-// post puts (or replaces) the record's entry under value v.
-func (t *tx) post(td *tableDef, ix *indexDef, v, id string, obj any) {
-	key, sub := ix.split(v)
-	p := t.mutable(postingTable(td.name, ix.name), key, true)
-	i, found := p.search(td, sub, id)
-	if found {
-		p.entries[i].rec = obj
-		return
+// put stores the entry (val, id) → obj, and returns the record it replaced,
+// if any.
+func (t *tx) put(l layout, val, id string, obj any) (old any) {
+	key := l.appendKey(nil, val, id)
+	p := t.pageFor(l.table, key)
+	if p == nil {
+		t.own(l.table, &page{fence: string(key), entries: []entry{{val: val, rec: obj}}})
+		return nil
 	}
-	p.entries = slices.Insert(p.entries, i, entry{sub: sub, rec: obj})
+	p = t.writable(l.table, p)
+	i, found := l.search(p, val, id)
+	if found {
+		old, p.entries[i].rec = p.entries[i].rec, obj
+		return old
+	}
+	p.entries = slices.Insert(p.entries, i, entry{val: val, rec: obj})
+	if i == 0 && string(key) < p.fence {
+		// a new first key: the first page's fence moves back to it
+		_ = t.txn.Delete(l.table, p)
+		p.fence = string(key)
+		_ = t.txn.Insert(l.table, p)
+	}
+	if len(p.entries) > maxPage {
+		half := len(p.entries) / 2
+		e := p.entries[half]
+		q := &page{fence: string(l.appendKey(nil, e.val, l.td.id(e.rec))), entries: slices.Clone(p.entries[half:])}
+		clear(p.entries[half:])
+		p.entries = p.entries[:half]
+		t.own(l.table, q)
+	}
+	return nil
 }
 
-// unpost removes the record's entry under value v.
-func (t *tx) unpost(td *tableDef, ix *indexDef, v, id string) {
-	key, sub := ix.split(v)
-	pt := postingTable(td.name, ix.name)
-	p := t.mutable(pt, key, false)
+// drop removes the entry (val, id) and returns its record, or nil when there
+// is none.
+func (t *tx) drop(l layout, val, id string) any {
+	p := t.pageFor(l.table, l.appendKey(nil, val, id))
 	if p == nil {
-		return
+		return nil
 	}
-	i, found := p.search(td, sub, id)
+	i, found := l.search(p, val, id)
 	if !found {
-		return
+		return nil
 	}
+	obj := p.entries[i].rec
+	p = t.writable(l.table, p)
 	p.entries = slices.Delete(p.entries, i, i+1)
 	if len(p.entries) == 0 {
 		delete(t.owned, p)
-		_ = t.txn.Delete(pt, p)
+		_ = t.txn.Delete(l.table, p)
 	}
-}
-
-// mutable returns the posting with the key that this transaction may change
-// in place: the one it already copied, or a fresh copy of the committed one,
-// or (with create) a new empty one. It returns nil when there is none and
-// create is false.
-func (t *tx) mutable(table, key string, create bool) *posting {
-	obj, _ := t.txn.First(table, IndexID, key)
-	if p, ok := obj.(*posting); ok {
-		return t.writable(table, p)
-	}
-	if !create {
-		return nil
-	}
-	c := &posting{key: key}
-	t.own(table, c)
-	return c
+	return obj
 }
 
 // writable returns p itself when this transaction owns it, and otherwise a
 // copy that replaces p in the transaction and that it owns.
-func (t *tx) writable(table string, p *posting) *posting {
+func (t *tx) writable(table string, p *page) *page {
 	if _, mine := t.owned[p]; mine {
 		return p
 	}
-	c := &posting{key: p.key, entries: make([]entry, len(p.entries), len(p.entries)+1)}
+	c := &page{fence: p.fence, entries: make([]entry, len(p.entries), len(p.entries)+1)}
 	copy(c.entries, p.entries)
 	t.own(table, c)
 	return c
 }
 
-func (t *tx) own(table string, p *posting) {
-	// A postings table's only index is the key, which cannot fail to index.
+func (t *tx) own(table string, p *page) {
+	// A pages table's only index is the fence, which cannot fail to index.
 	_ = t.txn.Insert(table, p)
 	t.owned[p] = struct{}{}
 }
@@ -278,60 +361,47 @@ func (t *tx) own(table string, p *posting) {
 // stops the walk by returning false. A record with several values under the
 // index is visited once per value.
 func (t *tx) walk(td *tableDef, index string, from []byte, desc bool, fn func(key []byte, rec any) bool) error {
-	l := postingLayout{td: td}
-	table := td.name
-	if index != IndexID {
-		l.table = postingTable(td.name, index)
-	} else {
-		l.table, l.paged = td.name, true
-	}
-	table = l.table
+	l := td.layout(index)
 	var it memdb.ResultIterator
 	var err error
-	var first *posting
+	var first *page
 	start := 0
 	switch {
 	case from == nil && !desc:
-		it, err = t.txn.Get(table, IndexID)
+		it, err = t.txn.Get(l.table, IndexID)
 	case from == nil:
-		it, err = t.txn.GetReverse(table, IndexID)
+		it, err = t.txn.GetReverse(l.table, IndexID)
 	case !desc:
-		// The posting that holds from itself has a key at or before it.
-		var back memdb.ResultIterator
-		if back, err = t.txn.ReverseLowerBound(table, IndexID, RawKey(from)); err != nil {
-			return err
+		// The page that holds from itself has a fence at or before it.
+		if first = t.pageFor(l.table, from); first != nil {
+			start = l.seek(first, from)
 		}
-		if p, ok := back.Next().(*posting); ok && l.mayHold(p, from) {
-			first, start = p, l.seek(p, from)
-		}
-		it, err = t.txn.LowerBound(table, IndexID, RawKey(from))
+		it, err = t.txn.LowerBound(l.table, IndexID, RawKey(from))
 	default:
-		if it, err = t.txn.ReverseLowerBound(table, IndexID, RawKey(from)); err != nil {
+		if it, err = t.txn.ReverseLowerBound(l.table, IndexID, RawKey(from)); err != nil {
 			return err
 		}
-		if p, ok := it.Next().(*posting); ok {
-			first, start = p, len(p.entries)-1
-			if l.mayHold(p, from) {
-				// the last entry at or before from
-				start = l.seek(p, from)
-				if start == len(p.entries) || l.compare(from, p, p.entries[start]) > 0 {
-					start--
-				}
+		if p, ok := it.Next().(*page); ok {
+			// the last entry at or before from
+			first, start = p, l.seek(p, from)
+			if start == len(p.entries) || l.compareKey(p.entries[start], from) > 0 {
+				start--
 			}
 		}
 	}
 	if err != nil {
 		return err
 	}
+	step := 1
+	if desc {
+		step = -1
+	}
 	var buf []byte
-	each := func(p *posting, i int) bool {
-		step := 1
-		if desc {
-			step = -1
-		}
+	each := func(p *page, i int) bool {
 		for ; i >= 0 && i < len(p.entries); i += step {
-			buf = l.appendKey(buf[:0], p, p.entries[i])
-			if !fn(buf, p.entries[i].rec) {
+			e := p.entries[i]
+			buf = l.appendKey(buf[:0], e.val, td.id(e.rec))
+			if !fn(buf, e.rec) {
 				return false
 			}
 		}
@@ -341,7 +411,7 @@ func (t *tx) walk(td *tableDef, index string, from []byte, desc bool, fn func(ke
 		return nil
 	}
 	for obj := it.Next(); obj != nil; obj = it.Next() {
-		p := obj.(*posting)
+		p := obj.(*page)
 		if p == first {
 			continue
 		}
@@ -356,41 +426,6 @@ func (t *tx) walk(td *tableDef, index string, from []byte, desc bool, fn func(ke
 	return nil
 }
 
-// postingLayout says how the postings of one go-memdb table make up an
-// index: a secondary index's postings (each entry's key is the posting's
-// key, its sub-key and its id), or a table's record pages (each entry's key
-// is its id; a page's key is a fence at or before its first id).
-type postingLayout struct {
-	td    *tableDef
-	table string
-	paged bool
-}
-
-func (l postingLayout) appendKey(buf []byte, p *posting, e entry) []byte {
-	if !l.paged {
-		buf = append(append(append(buf, p.key...), e.sub...), subSep(e.sub)...)
-	}
-	return append(append(buf, l.td.id(e.rec)...), keySep...)
-}
-
-// mayHold reports whether p, the last posting whose key is at or before k,
-// can hold entries whose keys are at or after k.
-func (l postingLayout) mayHold(p *posting, k []byte) bool { return l.paged || hasPrefix(k, p.key) }
-
-// compare compares the key of e, an entry of p, with k.
-func (l postingLayout) compare(k []byte, p *posting, e entry) int {
-	if l.paged {
-		return compareParts(k, l.td.id(e.rec), keySep)
-	}
-	return compareParts(k[len(p.key):], e.sub, subSep(e.sub), l.td.id(e.rec), keySep)
-}
-
-// seek returns the position of the first entry of p whose key is at least k.
-func (l postingLayout) seek(p *posting, k []byte) int {
-	i, _ := slices.BinarySearchFunc(p.entries, k, func(e entry, k []byte) int { return l.compare(k, p, e) })
-	return i
-}
-
 // scan visits the records whose first index value is prefix ("" = every
 // record the index holds), in index order.
 func (t *tx) scan(td *tableDef, index, prefix string, fn func(rec any) bool) error {
@@ -401,4 +436,27 @@ func (t *tx) scan(td *tableDef, index, prefix string, fn func(rec any) bool) err
 	return t.walk(td, index, pk, false, func(key []byte, rec any) bool {
 		return bytes.HasPrefix(key, pk) && fn(rec)
 	})
+}
+
+// count is the number of entries in a pages table.
+func (t *tx) count(table string) int {
+	it, err := t.txn.Get(table, IndexID)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for obj := it.Next(); obj != nil; obj = it.Next() {
+		n += len(obj.(*page).entries)
+	}
+	return n
+}
+
+// cut cuts entries in key order into pages of loadPage entries.
+func cut(l layout, entries []entry) []*page {
+	out := make([]*page, 0, (len(entries)+loadPage-1)/loadPage)
+	for start := 0; start < len(entries); start += loadPage {
+		chunk := entries[start:min(start+loadPage, len(entries)):min(start+loadPage, len(entries))]
+		out = append(out, &page{fence: string(l.appendKey(nil, chunk[0].val, l.td.id(chunk[0].rec))), entries: chunk})
+	}
+	return out
 }

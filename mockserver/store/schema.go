@@ -83,10 +83,6 @@ type indexDef struct {
 	// values appends the record's values to dst, each once; none when the
 	// record is not in the index.
 	values func(obj any, dst []string) []string
-	// bucket > 0 groups the values that agree up to bucket bytes into their
-	// last part (their only part, or the part after the last keySep) in one
-	// posting: timestamps by day. 0 gives each value a posting of its own.
-	bucket int
 }
 
 func (td *tableDef) index(name string) *indexDef {
@@ -110,16 +106,6 @@ func by[T any](name string, fn func(*T) string) indexDef {
 		}
 		return dst
 	}}
-}
-
-// byTime indexes a record by one timestamp key, in postings of a day each.
-func byTime[T any](name string, fn func(*T) string) indexDef { return bucketed(by(name, fn)) }
-
-// bucketed keeps an index whose values end in a timestamp key in postings of
-// a day each.
-func bucketed(ix indexDef) indexDef {
-	ix.bucket = len("2006-01-02")
-	return ix
 }
 
 // byEach indexes a record by each of several values (duplicates are
@@ -184,9 +170,6 @@ func placementIndex(name string) indexDef {
 	ix := indexDef{name: name, values: func(o any, dst []string) []string {
 		return appendPlacementIndexValues(dst, o.(*model.Placement), name)
 	}}
-	if name == IndexCreated || name == IndexModified {
-		return bucketed(ix)
-	}
 	return ix
 }
 
@@ -195,7 +178,7 @@ var tables = []*tableDef{
 	def(TableOrganisations, func(o *model.Organisation) string { return o.ID },
 		by(IndexOrganisationType, func(o *model.Organisation) string { return string(o.OrganisationType) }),
 		by(IndexSchoolUnitCode, func(o *model.Organisation) string { return o.SchoolUnitCode }),
-		byTime(IndexSchoolsByCreated, func(o *model.Organisation) string {
+		by(IndexSchoolsByCreated, func(o *model.Organisation) string {
 			if o.Directory == nil {
 				return ""
 			}
@@ -203,7 +186,7 @@ var tables = []*tableDef{
 		}),
 	),
 	def(TablePersons, func(p *model.Person) string { return p.ID },
-		bucketed(byEach(IndexPersonsByRole, func(p *model.Person) []string {
+		(byEach(IndexPersonsByRole, func(p *model.Person) []string {
 			if p.Directory == nil {
 				return nil
 			}
@@ -238,14 +221,14 @@ var tables = []*tableDef{
 			}
 			return ids
 		}),
-		byTime(IndexGroupsByCreated, func(g *model.Group) string { return timeKey(g.Meta.Created) }),
+		by(IndexGroupsByCreated, func(g *model.Group) string { return timeKey(g.Meta.Created) }),
 		by(IndexSchoolTitle, func(g *model.Group) string { return g.Organisation.ID + keySep + strings.ToLower(g.DisplayName) }),
 	),
 	def(TablePlacements, func(p *model.Placement) string { return p.ID },
 		placementIndex(IndexPlacedAt), placementIndex(IndexGroup), placementIndex(IndexChild),
 		placementIndex(IndexOwner), placementIndex(IndexStartDate), placementIndex(IndexEndDate),
 		placementIndex(IndexCreated), placementIndex(IndexModified),
-		byTime(IndexDirectoryPlacements, func(p *model.Placement) string {
+		by(IndexDirectoryPlacements, func(p *model.Placement) string {
 			if p.Directory == nil {
 				return ""
 			}
@@ -261,23 +244,23 @@ var tables = []*tableDef{
 		by(IndexStudent, func(a *model.Attendance) string { return a.Student.ID }),
 		by(IndexCalendarEvent, func(a *model.Attendance) string { return a.CalendarEvent.ID }),
 		// the data export's order: meta.created, then id
-		byTime(IndexCreated, func(a *model.Attendance) string { return timeKey(a.Meta.Created) }),
+		by(IndexCreated, func(a *model.Attendance) string { return timeKey(a.Meta.Created) }),
 	),
 	def(TableAbsences, func(a *model.Absence) string { return a.ID },
 		by(IndexStudent, func(a *model.Absence) string { return a.Student.ID }),
 		by(IndexOrganisation, func(a *model.Absence) string { return a.Organisation.ID }),
 	),
 	def(TableEmployeePlacements, func(p *model.EmployeePlacement) string { return p.ID },
-		byTime(IndexCreated, func(p *model.EmployeePlacement) string { return timeKey(p.Meta.Created) }),
+		by(IndexCreated, func(p *model.EmployeePlacement) string { return timeKey(p.Meta.Created) }),
 		by(IndexEmployee, func(p *model.EmployeePlacement) string { return p.EmployeeID }),
 	),
 	def(TableGradesElementary, func(g *model.GradeElementary) string { return g.ID },
-		byTime(IndexCreated, func(g *model.GradeElementary) string { return timeKey(g.Meta.Created) }),
+		by(IndexCreated, func(g *model.GradeElementary) string { return timeKey(g.Meta.Created) }),
 		by(IndexStudent, func(g *model.GradeElementary) string { return g.StudentID }),
 		byEach(IndexTeacher, func(g *model.GradeElementary) []string { return g.Teachers() }),
 	),
 	def(TableGradesUpperSecondary, func(g *model.GradeUpperSecondary) string { return g.ID },
-		byTime(IndexCreated, func(g *model.GradeUpperSecondary) string { return timeKey(g.Meta.Created) }),
+		by(IndexCreated, func(g *model.GradeUpperSecondary) string { return timeKey(g.Meta.Created) }),
 		by(IndexStudent, func(g *model.GradeUpperSecondary) string { return g.StudentID }),
 		byEach(IndexTeacher, func(g *model.GradeUpperSecondary) []string { return g.Teachers() }),
 	),
@@ -292,19 +275,18 @@ var tableDefs = func() map[string]*tableDef {
 	return m
 }()
 
-// schema is the go-memdb schema of the tables: each table's record pages
-// (pages.go), and for each secondary index a table of its postings
-// (posting.go), all keyed by their key.
+// schema is the go-memdb schema of the tables: each table's pages, and each
+// secondary index's pages (posting.go), keyed by their fences.
 func schema() *memdb.DBSchema {
 	s := &memdb.DBSchema{Tables: map[string]*memdb.TableSchema{}}
 	for _, td := range tables {
 		s.Tables[td.name] = &memdb.TableSchema{Name: td.name, Indexes: map[string]*memdb.IndexSchema{
-			IndexID: {Name: IndexID, Unique: true, Indexer: postingKeyIndex{}},
+			IndexID: {Name: IndexID, Unique: true, Indexer: fenceIndex{}},
 		}}
 		for _, ix := range td.indexes {
-			pt := postingTable(td.name, ix.name)
+			pt := pageTable(td.name, ix.name)
 			s.Tables[pt] = &memdb.TableSchema{Name: pt, Indexes: map[string]*memdb.IndexSchema{
-				IndexID: {Name: IndexID, Unique: true, Indexer: postingKeyIndex{}},
+				IndexID: {Name: IndexID, Unique: true, Indexer: fenceIndex{}},
 			}}
 		}
 	}

@@ -105,33 +105,24 @@ func (s *Store) Load(ds *Dataset) error {
 		return err
 	}
 
-	type job struct {
-		tl *tableLoad
-		ix int
-	}
-	var jobs []job
+	var jobs []func()
 	for _, tl := range loads {
-		tl.postings = make([][]*posting, len(tl.td.indexes))
-		for i := range tl.td.indexes {
-			jobs = append(jobs, job{tl, i})
+		tl.indexPages = make([][]*page, len(tl.td.indexes))
+		for i := -1; i < len(tl.td.indexes); i++ {
+			jobs = append(jobs, func() { tl.buildPages(i) })
 		}
 	}
-	parallel(len(jobs), func(i int) { jobs[i].tl.buildPostings(jobs[i].ix) })
+	parallel(len(jobs), func(i int) { jobs[i]() })
 	db := newDB()
 	txn := db.Txn(true)
 	for _, tl := range loads {
-		for _, p := range pages(tl.td, tl.sorted) {
-			if err := txn.Insert(tl.td.name, p); err != nil {
-				txn.Abort()
-				return err
+		for i := -1; i < len(tl.td.indexes); i++ {
+			l, ps := tl.td.layout(IndexID), tl.pages
+			if i >= 0 {
+				l, ps = tl.td.layout(tl.td.indexes[i].name), tl.indexPages[i]
 			}
-		}
-	}
-	for _, tl := range loads {
-		for i, ps := range tl.postings {
-			pt := postingTable(tl.td.name, tl.td.indexes[i].name)
 			for _, p := range ps {
-				if err := txn.Insert(pt, p); err != nil {
+				if err := txn.Insert(l.table, p); err != nil {
 					txn.Abort()
 					return err
 				}
@@ -168,14 +159,15 @@ func firstError(errs []error) error {
 }
 
 // tableLoad is one table's part of a Load: its records, checked and
-// sorted by id, and then its postings.
+// sorted by id, and then its pages.
 type tableLoad struct {
-	td        *tableDef
-	sorted    []any // the records, by id
-	ids       map[string]struct{}
-	checkRefs func(ids map[string]map[string]struct{}) error
-	postings  [][]*posting // per index, in key order
-	err       error
+	td         *tableDef
+	sorted     []any // the records, by id
+	ids        map[string]struct{}
+	checkRefs  func(ids map[string]map[string]struct{}) error
+	pages      []*page   // the table's own pages
+	indexPages [][]*page // each index's pages
+	err        error
 }
 
 // prepareTable copies the records of one table (one allocation holds all
@@ -240,46 +232,61 @@ func prepareTable[T any](k kind[T], recs []T, now time.Time) *tableLoad {
 	return tl
 }
 
-// buildPostings builds the postings of index i from the sorted records.
-func (tl *tableLoad) buildPostings(i int) {
+// buildPages builds the pages of index i (-1: the table's own pages) from
+// the records sorted by id. Entries of an index are grouped by value (each
+// group stays in id order) and the groups are put in value order.
+func (tl *tableLoad) buildPages(i int) {
 	td := tl.td
+	if i < 0 {
+		entries := make([]entry, len(tl.sorted))
+		for k, rec := range tl.sorted {
+			entries[k].rec = rec
+		}
+		tl.pages = cut(td.layout(IndexID), entries)
+		return
+	}
 	ix := &td.indexes[i]
-	byKey := map[string]*posting{}
-	var ps []*posting
+	group := map[string]int32{} // group number by value
+	var firsts []string         // each group's value
+	var counts []int32
+	ents := make([]entry, 0, len(tl.sorted))
+	owner := make([]int32, 0, len(tl.sorted)) // group number of each entry in ents
 	var vals []string
 	for _, rec := range tl.sorted {
 		vals = ix.values(rec, vals[:0])
 		for _, v := range vals {
-			// Look the posting up by the value or bucket, so that only a new
-			// posting allocates its key.
-			at, sub := v, ""
-			if k := ix.bucketKey(v); k != "" {
-				at, sub = k, v[len(k):]
+			j, ok := group[v]
+			if !ok {
+				j = int32(len(firsts))
+				group[v] = j
+				firsts = append(firsts, v)
+				counts = append(counts, 0)
 			}
-			p := byKey[at]
-			if p == nil {
-				key, _ := ix.split(v)
-				p = &posting{key: key}
-				byKey[at] = p
-				ps = append(ps, p)
-			}
-			p.entries = append(p.entries, entry{sub: sub, rec: rec})
+			counts[j]++
+			ents = append(ents, entry{val: v, rec: rec})
+			owner = append(owner, j)
 		}
 	}
-	slices.SortFunc(ps, func(a, b *posting) int { return strings.Compare(a.key, b.key) })
-	for _, p := range ps {
-		if ix.bucket > 0 {
-			// entries came in id order; a bucket orders them by sub first
-			slices.SortFunc(p.entries, func(a, b entry) int {
-				if c := strings.Compare(a.sub, b.sub); c != 0 {
-					return c
-				}
-				return strings.Compare(td.id(a.rec), td.id(b.rec))
-			})
-		}
-		p.entries = slices.Clip(p.entries)
+	// The groups in key order. The keys of two groups' entries begin with
+	// value keySep, and value+keySep orders as value does: where one value
+	// is a prefix of the other, keySep is the smallest byte.
+	order := make([]int32, len(firsts))
+	for j := range order {
+		order[j] = int32(j)
 	}
-	tl.postings[i] = ps
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(firsts[a], firsts[b]) })
+	next := make([]int32, len(firsts))
+	var off int32
+	for _, j := range order {
+		next[j] = off
+		off += counts[j]
+	}
+	all := make([]entry, len(ents))
+	for k, e := range ents {
+		all[next[owner[k]]] = e
+		next[owner[k]]++
+	}
+	tl.indexPages[i] = cut(td.layout(ix.name), all)
 }
 
 // Export returns every record of the store, each table in id order.
@@ -364,17 +371,7 @@ func (sn *Snapshot) GradeUpperSecondary(id string) (*model.GradeUpperSecondary, 
 }
 
 // Count returns the number of records in a table.
-func (sn *Snapshot) Count(table string) int {
-	it, err := sn.t.txn.Get(table, IndexID)
-	if err != nil {
-		return 0
-	}
-	n := 0
-	for obj := it.Next(); obj != nil; obj = it.Next() {
-		n += len(obj.(*posting).entries)
-	}
-	return n
-}
+func (sn *Snapshot) Count(table string) int { return sn.t.count(table) }
 
 // PutOrganisation creates or replaces an organisation; see put.
 func (s *Store) PutOrganisation(r model.Organisation) (model.Organisation, bool, error) {
@@ -574,14 +571,13 @@ func (w *Writer) Delete(table, id string) error {
 	if !ok {
 		return fmt.Errorf("store: no table %q", table)
 	}
-	obj := w.t.get(table, id)
-	if obj == nil {
+	if w.t.get(table, id) == nil {
 		return ErrNotFound
 	}
 	if refs := referrers(w.t, table, id); len(refs) > 0 {
 		return &ConflictError{Message: fmt.Sprintf("%s %s is still referred to by %s", strings.TrimSuffix(table, "s"), id, strings.Join(refs, ", "))}
 	}
-	return w.t.delete(td, obj)
+	return w.t.delete(td, id)
 }
 
 // ConflictError reports a write that conflicts with the stored state: a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -192,20 +193,24 @@ func TestWritesKeepIndexes(t *testing.T) {
 func assertIndexesMatchRecords(t *testing.T, sn *Snapshot) {
 	t.Helper()
 	for _, td := range tables {
-		// Record pages: not empty, not over maxPage, each id at or after its
-		// page's fence and before the next page's fence.
-		it, err := sn.t.txn.Get(td.name, IndexID)
-		require.NoError(t, err)
-		prev := ""
-		for obj := it.Next(); obj != nil; obj = it.Next() {
-			p := obj.(*posting)
-			require.NotEmpty(t, p.entries, "%s: empty page %q", td.name, p.key)
-			require.LessOrEqual(t, len(p.entries), maxPage, "%s: page %q", td.name, p.key)
-			require.True(t, prev == "" || p.key > prev, "%s: fence %q not after the previous page's ids", td.name, p.key)
-			for _, e := range p.entries {
-				id := td.id(e.rec)
-				require.True(t, id >= p.key && id > prev, "%s: id %s out of place in page %q after %s", td.name, id, p.key, prev)
-				prev = id
+		// Pages of the table and of each index: not empty, not over maxPage,
+		// keys strictly increasing, each at or after its page's fence, and
+		// each fence after every key of the pages before.
+		for _, index := range append([]string{IndexID}, indexNames(td)...) {
+			l := td.layout(index)
+			it, err := sn.t.txn.Get(l.table, IndexID)
+			require.NoError(t, err)
+			prev := ""
+			for obj := it.Next(); obj != nil; obj = it.Next() {
+				p := obj.(*page)
+				require.NotEmpty(t, p.entries, "%s: empty page %q", l.table, p.fence)
+				require.LessOrEqual(t, len(p.entries), maxPage, "%s: page %q", l.table, p.fence)
+				require.True(t, prev == "" || p.fence > prev, "%s: fence %q not after the previous page's keys", l.table, p.fence)
+				for _, e := range p.entries {
+					key := string(l.appendKey(nil, e.val, td.id(e.rec)))
+					require.True(t, key >= p.fence && key > prev, "%s: key %q out of place in page %q after %q", l.table, key, p.fence, prev)
+					prev = key
+				}
 			}
 		}
 		for i := range td.indexes {
@@ -327,4 +332,38 @@ func TestWalkSnapshotIgnoresLaterWrites(t *testing.T) {
 	s.EndWalk(walkID)
 	_, kept = s.Walk(walkID)
 	assert.False(t, kept)
+}
+
+func TestTimeKeyIsTheFixedWidthFormat(t *testing.T) {
+	for _, tm := range []time.Time{
+		{}, epoch, time.Date(2026, 11, 2, 8, 5, 9, 123456789, time.UTC),
+		time.Date(999, 1, 1, 0, 0, 0, 1, time.UTC), time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC),
+		time.Date(2026, 3, 29, 2, 30, 0, 0, time.FixedZone("CEST", 2*3600)),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		assert.Equal(t, tm.UTC().Format("2006-01-02T15:04:05.000000000Z"), timeKey(tm), "%v", tm)
+	}
+}
+
+func indexNames(td *tableDef) []string {
+	var out []string
+	for _, ix := range td.indexes {
+		out = append(out, ix.name)
+	}
+	return out
+}
+
+func TestCompareConcatIsByteOrder(t *testing.T) {
+	parts := []string{"", "a", "ab", "a\x00b", "b", "\x00", "abc", "a\x00"}
+	for _, a1 := range parts {
+		for _, a2 := range parts {
+			for _, b1 := range parts {
+				for _, b2 := range parts {
+					want := strings.Compare(a1+keySep+a2+keySep, b1+keySep+b2+keySep)
+					got := compareConcat(&[4]string{a1, keySep, a2, keySep}, &[4]string{b1, keySep, b2, keySep})
+					require.Equal(t, want, got, "%q %q vs %q %q", a1, a2, b1, b2)
+				}
+			}
+		}
+	}
 }
