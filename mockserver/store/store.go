@@ -591,6 +591,18 @@ func (e *ConflictError) Error() string { return e.Message }
 // kind), for the tables whose records can be deleted.
 func referrers(t *tx, table, id string) []string {
 	var out []string
+	scanCount := func(tbl, label string, refers func(obj any) bool) {
+		n := 0
+		_ = t.scan(tableDefs[tbl], IndexID, "", func(obj any) bool {
+			if refers(obj) {
+				n++
+			}
+			return true
+		})
+		if n > 0 {
+			out = append(out, fmt.Sprintf("%d %s", n, label))
+		}
+	}
 	count := func(tbl, ix, label string) {
 		n := 0
 		_ = t.scan(tableDefs[tbl], ix, id, func(any) bool { n++; return true })
@@ -615,6 +627,16 @@ func referrers(t *tx, table, id string) []string {
 		count(TableGradesUpperSecondary, IndexStudent, "upper-secondary grade(s) as student")
 		count(TableGradesElementary, IndexTeacher, "elementary grade(s) as teacher")
 		count(TableGradesUpperSecondary, IndexTeacher, "upper-secondary grade(s) as teacher")
+		// Reporters and registrars are not indexed (nothing lists by them):
+		// deleting a person, which is rare, scans those two tables.
+		scanCount(TableAttendances, "attendance record(s) as reporter", func(obj any) bool {
+			a := obj.(*model.Attendance)
+			return a.Reporter != nil && a.Reporter.ID == id
+		})
+		scanCount(TableAbsences, "absence record(s) as registrar", func(obj any) bool {
+			a := obj.(*model.Absence)
+			return a.RegisteredBy != nil && a.RegisteredBy.ID == id
+		})
 	}
 	return out
 }

@@ -367,3 +367,42 @@ func TestCompareConcatIsByteOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestDeleteRefusesAPersonStillNamedAsReporterOrRegistrar: a person named only
+// as an attendance's reporter or an absence's registrar cannot be deleted.
+func TestDeleteRefusesAPersonStillNamedAsReporterOrRegistrar(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		build func(ds *Dataset, reporter string)
+		want  string
+	}{
+		{"attendance reporter", func(ds *Dataset, reporter string) {
+			ds.Syllabuses = []model.Syllabus{{ID: id('s', 0)}}
+			ds.CalendarEvents = []model.CalendarEvent{{ID: id('e', 0), Organisation: model.ObjectReference{ID: id('o', 0)},
+				Group: model.ObjectReference{ID: id('g', 0)}, Syllabus: model.ObjectReference{ID: id('s', 0)}, Teacher: model.PersonReference{ID: id('p', 0)}}}
+			ds.Attendances = []model.Attendance{{ID: id('a', 0), CalendarEvent: model.ObjectReference{ID: id('e', 0)},
+				Student: model.PersonReference{ID: id('p', 1)}, Reporter: &model.PersonReference{ID: reporter}}}
+		}, "1 attendance record(s) as reporter"},
+		{"absence registrar", func(ds *Dataset, reporter string) {
+			ds.Absences = []model.Absence{{ID: id('b', 0), Student: model.PersonReference{ID: id('p', 1)},
+				Organisation: model.ObjectReference{ID: id('o', 0)}, RegisteredBy: &model.PersonReference{ID: reporter}}}
+		}, "1 absence record(s) as registrar"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds := &Dataset{
+				Organisations: []model.Organisation{{ID: id('o', 0), DisplayName: "Unit", OrganisationType: model.OrganisationTypeSchoolUnit}},
+				Persons:       []model.Person{{ID: id('p', 0)}, {ID: id('p', 1)}, {ID: id('p', 2)}},
+				Groups:        []model.Group{{ID: id('g', 0), DisplayName: "grp", Organisation: model.ObjectReference{ID: id('o', 0)}}},
+			}
+			tc.build(ds, id('p', 2))
+			s := New(func() time.Time { return epoch })
+			require.NoError(t, s.Load(ds))
+			err := s.Delete(TablePersons, id('p', 2))
+			var conflict *ConflictError
+			require.ErrorAs(t, err, &conflict)
+			assert.Contains(t, conflict.Message, tc.want)
+			_, ok := s.Read().Person(id('p', 2))
+			assert.True(t, ok, "the person is still there")
+		})
+	}
+}
