@@ -9,11 +9,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	_ "time/tzdata" // Europe/Stockholm on machines without a zone database
 
@@ -299,6 +297,12 @@ type dirResource struct {
 	get func(sn *store.Snapshot, id string) (any, bool)
 	// render turns a stored record into the wire record.
 	render func(sn *store.Snapshot, rec any) any
+	// getters read the searchable fields from a stored record, as render
+	// shows them (directory_search.go); every searchable field has one.
+	getters fieldSet
+	// lookups are the indexes an equality in a search filter may use to find
+	// the candidates instead of the scan (directory_search.go).
+	lookups []equalityLookup
 	// create stores a new record from a validated body and returns its id.
 	create func(s *Server, body map[string]json.RawMessage) (string, error)
 	// patch changes the record with the id as the validated body says.
@@ -332,32 +336,35 @@ func (res *dirResource) endpoints(s *Server) []endpoint {
 func (res *dirResource) list(s *Server) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		limit, offset := s.listParams(r)
-		res.writePage(s, w, limit, offset, nil)
+		res.writePage(s, w, s.store.Read(), limit, offset, nil, nil)
 	}
 }
 
-// writePage writes the page [offset, offset+limit) of the resource's records
-// that match (all when match is nil), with the total of matching records.
-func (res *dirResource) writePage(s *Server, w http.ResponseWriter, limit, offset int, match func(wire any) bool) {
-	sn := s.store.Read()
+// writePage writes the page [offset, offset+limit) of the resource's stored
+// records that match (all when match is nil), with the total of matching
+// records. records, when not nil, replaces the resource's scan: they must be
+// in list order and hold every record of the resource that match accepts.
+// Only the page is rendered.
+func (res *dirResource) writePage(s *Server, w http.ResponseWriter, sn *store.Snapshot, limit, offset int, match func(rec any) bool, records []any) {
 	items := []any{}
 	total := 0
-	res.scan(sn, func(rec any) bool {
-		inPage := total >= offset && total < offset+limit
-		if match == nil && !inPage {
-			total++ // a plain list renders only its page
+	visit := func(rec any) bool {
+		if match != nil && !match(rec) {
 			return true
 		}
-		wire := res.render(sn, rec)
-		if match != nil && !match(wire) {
-			return true
-		}
-		if inPage {
-			items = append(items, wire)
+		if total >= offset && total < offset+limit {
+			items = append(items, res.render(sn, rec))
 		}
 		total++
 		return true
-	})
+	}
+	if records != nil {
+		for _, rec := range records {
+			visit(rec)
+		}
+	} else {
+		res.scan(sn, visit)
+	}
 	s.writeList(w, items, limit, offset, total)
 }
 
@@ -382,11 +389,12 @@ func (res *dirResource) searchHandler(s *Server) http.HandlerFunc {
 			return
 		}
 		limit, offset := s.listParams(r)
-		match := func(wire any) bool { return f.Match(structRecord(wire)) }
+		sn := s.store.Read()
 		if s.deviates(DevSearchIgnoresFilter) {
-			match = func(any) bool { return true }
+			res.writePage(s, w, sn, limit, offset, nil, nil)
+			return
 		}
-		res.writePage(s, w, limit, offset, match)
+		res.writePage(s, w, sn, limit, offset, res.matcher(sn, f), res.candidates(sn, f))
 	}
 }
 
@@ -487,64 +495,6 @@ func decodeObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMe
 		return nil, false
 	}
 	return body, true
-}
-
-// structRecord exposes a wire struct's JSON members to the search filter:
-// strings, booleans, integers (as int64), string lists, and nil for null.
-func structRecord(v any) search.Record {
-	rv := reflect.Indirect(reflect.ValueOf(v))
-	idx := jsonFields(rv.Type())
-	return search.RecordFunc(func(field string) (any, bool) {
-		i, ok := idx[field]
-		if !ok {
-			return nil, false
-		}
-		return plainValue(rv.Field(i))
-	})
-}
-
-var jsonFieldCache sync.Map // reflect.Type → map[string]int
-
-func jsonFields(t reflect.Type) map[string]int {
-	if m, ok := jsonFieldCache.Load(t); ok {
-		return m.(map[string]int)
-	}
-	m := map[string]int{}
-	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name != "" && name != "-" {
-			m[name] = i
-		}
-	}
-	jsonFieldCache.Store(t, m)
-	return m
-}
-
-func plainValue(v reflect.Value) (any, bool) {
-	for v.Kind() == reflect.Pointer {
-		if v.IsNil() {
-			return nil, false
-		}
-		v = v.Elem()
-	}
-	if t, ok := v.Interface().(time.Time); ok {
-		return t.UTC().Format(time.RFC3339Nano), true
-	}
-	switch v.Kind() {
-	case reflect.String:
-		return v.String(), true
-	case reflect.Bool:
-		return v.Bool(), true
-	case reflect.Int, reflect.Int64, reflect.Int32:
-		return v.Int(), true
-	case reflect.Slice:
-		out := make([]string, v.Len())
-		for i := range v.Len() {
-			out[i] = fmt.Sprint(v.Index(i).Interface())
-		}
-		return out, true
-	}
-	return nil, false
 }
 
 // searchFields derives a resource's searchable fields from the contract: the

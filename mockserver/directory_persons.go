@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -175,6 +176,82 @@ func renderPerson(p *model.Person) DirectoryPerson {
 	return out
 }
 
+// sexGender is genders inverted: the interface-A gender of an SS 12000 sex.
+var sexGender = func() map[model.Sex]string {
+	m := map[model.Sex]string{}
+	for g, s := range genders {
+		m[s] = g
+	}
+	return m
+}()
+
+// personGetters read the searchable fields of a Student, Employee or
+// Guardian as renderPerson (and renderGuardian) show them. Keep them in step
+// with renderPerson: TestSearchGettersMatchRender compares the two.
+var personGetters = fieldGetters[model.Person]{
+	"id": func(_ *store.Snapshot, p *model.Person) (any, bool) { return textField(p.ID) },
+	"gender": func(_ *store.Snapshot, p *model.Person) (any, bool) {
+		if g, ok := sexGender[p.Sex]; ok {
+			return g, true
+		}
+		return nil, false
+	},
+	"identityNumber": func(_ *store.Snapshot, p *model.Person) (any, bool) { return textField(civicNoOf(p)) },
+	"identityTemporary": func(_ *store.Snapshot, p *model.Person) (any, bool) {
+		return p.Directory != nil && p.Directory.IdentityTemporary, true
+	},
+	"firstName":   func(_ *store.Snapshot, p *model.Person) (any, bool) { return textField(p.GivenName) },
+	"lastName":    func(_ *store.Snapshot, p *model.Person) (any, bool) { return textField(p.FamilyName) },
+	"dateOfBirth": func(_ *store.Snapshot, p *model.Person) (any, bool) { return optText(string(p.BirthDate)) },
+	"emailAddress1": func(_ *store.Snapshot, p *model.Person) (any, bool) {
+		if len(p.Emails) > 0 {
+			return optText(p.Emails[0].Value)
+		}
+		return nil, false
+	},
+	"emailAddress2": func(_ *store.Snapshot, p *model.Person) (any, bool) {
+		if len(p.Emails) > 1 {
+			return optText(p.Emails[1].Value)
+		}
+		return nil, false
+	},
+	"phoneNumber1": func(_ *store.Snapshot, p *model.Person) (any, bool) {
+		if len(p.PhoneNumbers) > 0 {
+			return optText(p.PhoneNumbers[0].Value)
+		}
+		return nil, false
+	},
+	"phoneNumber2": func(_ *store.Snapshot, p *model.Person) (any, bool) {
+		if len(p.PhoneNumbers) > 1 {
+			return optText(p.PhoneNumbers[1].Value)
+		}
+		return nil, false
+	},
+	"eduPersonPrincipalName": func(_ *store.Snapshot, p *model.Person) (any, bool) {
+		if len(p.EduPersonPrincipalNames) > 0 {
+			return optText(p.EduPersonPrincipalNames[0])
+		}
+		return nil, false
+	},
+}
+
+// guardianGetters read the searchable fields of a Guardian as renderGuardian
+// shows them: the person's, less those a Guardian does not have, and its
+// students.
+var guardianGetters = func() fieldGetters[model.Person] {
+	g := fieldGetters[model.Person]{
+		"studentIDs": func(sn *store.Snapshot, p *model.Person) (any, bool) { return list(guardianStudents(sn, p.ID)) },
+	}
+	for name, get := range personGetters {
+		switch name {
+		case "gender", "dateOfBirth", "eduPersonPrincipalName":
+		default:
+			g[name] = get
+		}
+	}
+	return g
+}()
+
 func renderGuardian(sn *store.Snapshot, p *model.Person) DirectoryGuardian {
 	v := renderPerson(p)
 	return DirectoryGuardian{
@@ -219,7 +296,13 @@ func (s *Server) personResource(role model.PersonRole, schema string) *dirResour
 			p, ok := sn.Person(id)
 			return p, ok && hasRole(p, role)
 		},
-		render: func(_ *store.Snapshot, rec any) any { return renderPerson(rec.(*model.Person)) },
+		render:  func(_ *store.Snapshot, rec any) any { return renderPerson(rec.(*model.Person)) },
+		getters: personGetters,
+		lookups: []equalityLookup{{
+			field: "identityNumber", table: store.TablePersons, index: store.IndexCivicNo,
+			member:    func(obj any) bool { return hasRole(obj.(*model.Person), role) },
+			listOrder: func(obj any) (time.Time, string) { p := obj.(*model.Person); return p.Meta.Created, p.ID },
+		}},
 		create: func(s *Server, body map[string]json.RawMessage) (string, error) {
 			p := model.Person{
 				ID: uuid.NewString(), SecurityMarking: model.SecurityMarkingNone, PersonStatus: personActive,
@@ -245,6 +328,7 @@ func (s *Server) personResource(role model.PersonRole, schema string) *dirResour
 	}
 	if role == model.RoleGuardian {
 		res.render = func(sn *store.Snapshot, rec any) any { return renderGuardian(sn, rec.(*model.Person)) }
+		res.getters = guardianGetters
 	}
 	return res
 }

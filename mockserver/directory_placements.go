@@ -162,6 +162,42 @@ func renderStudentPlacement(p *model.Placement) DirectoryStudentPlacement {
 	}
 }
 
+// studentPlacementGetters read the searchable fields of a StudentPlacement
+// as renderStudentPlacement shows them. Keep them in step:
+// TestSearchGettersMatchRender compares the two.
+var studentPlacementGetters = fieldGetters[model.Placement]{
+	"id":        func(_ *store.Snapshot, p *model.Placement) (any, bool) { return textField(p.ID) },
+	"studentID": func(_ *store.Snapshot, p *model.Placement) (any, bool) { return textField(p.Child.ID) },
+	"schoolID":  func(_ *store.Snapshot, p *model.Placement) (any, bool) { return textField(p.PlacedAt.ID) },
+	"schoolType": func(_ *store.Snapshot, p *model.Placement) (any, bool) {
+		return textField(p.Directory.SchoolType)
+	},
+	"schoolYear": func(_ *store.Snapshot, p *model.Placement) (any, bool) { return ptrText(p.Directory.SchoolYear) },
+	"hasChildcare": func(_ *store.Snapshot, p *model.Placement) (any, bool) {
+		return p.Directory.HasChildcare, true
+	},
+	"motherTongue": func(_ *store.Snapshot, p *model.Placement) (any, bool) { return ptrText(p.Directory.MotherTongue) },
+	"modernLanguageAlternative": func(_ *store.Snapshot, p *model.Placement) (any, bool) {
+		return ptrText(p.Directory.ModernLanguageAlternative)
+	},
+	"swedishAsSecondLanguage": func(_ *store.Snapshot, p *model.Placement) (any, bool) {
+		return p.Directory.SwedishAsSecondLanguage, true
+	},
+	"motherTongueParticipates": func(_ *store.Snapshot, p *model.Placement) (any, bool) {
+		return p.Directory.MotherTongueParticipates, true
+	},
+	"modernLanguageInSchoolChoice": func(_ *store.Snapshot, p *model.Placement) (any, bool) {
+		return ptrText(p.Directory.ModernLanguageInSchoolChoice)
+	},
+	"modernLanguageInLanguageChoice": func(_ *store.Snapshot, p *model.Placement) (any, bool) {
+		return ptrText(p.Directory.ModernLanguageInLanguageChoice)
+	},
+	"startDate":   func(_ *store.Snapshot, p *model.Placement) (any, bool) { return textField(string(p.StartDate)) },
+	"endDate":     func(_ *store.Snapshot, p *model.Placement) (any, bool) { return optText(string(p.EndDate)) },
+	"archiveYear": func(_ *store.Snapshot, p *model.Placement) (any, bool) { return ptrText(p.Directory.ArchiveYear) },
+	"archivedAt":  func(_ *store.Snapshot, p *model.Placement) (any, bool) { return ptrTime(p.Directory.ArchivedAt) },
+}
+
 func (s *Server) studentPlacementResource() *dirResource {
 	return &dirResource{
 		name: "student placement", path: "/student-placement", scope: "student-placement", schema: "StudentPlacement",
@@ -173,7 +209,8 @@ func (s *Server) studentPlacementResource() *dirResource {
 			p, ok := sn.Placement(id)
 			return p, ok && p.Directory != nil
 		},
-		render: func(_ *store.Snapshot, rec any) any { return renderStudentPlacement(rec.(*model.Placement)) },
+		render:  func(_ *store.Snapshot, rec any) any { return renderStudentPlacement(rec.(*model.Placement)) },
+		getters: studentPlacementGetters,
 		create: func(s *Server, body map[string]json.RawMessage) (string, error) {
 			p := model.Placement{ID: uuid.NewString()}
 			today := s.today()
@@ -244,6 +281,27 @@ func renderEmployeePlacement(p *model.EmployeePlacement) DirectoryEmployeePlacem
 	}
 }
 
+// employeePlacementGetters read the searchable fields of an
+// EmployeePlacement as renderEmployeePlacement shows them. Keep them in step:
+// TestSearchGettersMatchRender compares the two.
+var employeePlacementGetters = fieldGetters[model.EmployeePlacement]{
+	"id":         func(_ *store.Snapshot, p *model.EmployeePlacement) (any, bool) { return textField(p.ID) },
+	"employeeID": func(_ *store.Snapshot, p *model.EmployeePlacement) (any, bool) { return textField(p.EmployeeID) },
+	"schoolID":   func(_ *store.Snapshot, p *model.EmployeePlacement) (any, bool) { return textField(p.SchoolID) },
+	"signature":  func(_ *store.Snapshot, p *model.EmployeePlacement) (any, bool) { return ptrText(p.Signature) },
+	"title":      func(_ *store.Snapshot, p *model.EmployeePlacement) (any, bool) { return ptrText(p.Title) },
+	"roles":      func(_ *store.Snapshot, p *model.EmployeePlacement) (any, bool) { return list(p.Roles) },
+	"startDate": func(_ *store.Snapshot, p *model.EmployeePlacement) (any, bool) {
+		return textField(string(p.StartDate))
+	},
+	"endDate":     func(_ *store.Snapshot, p *model.EmployeePlacement) (any, bool) { return optText(string(p.EndDate)) },
+	"archiveYear": func(_ *store.Snapshot, p *model.EmployeePlacement) (any, bool) { return ptrText(p.ArchiveYear) },
+	"archivedAt":  func(_ *store.Snapshot, p *model.EmployeePlacement) (any, bool) { return ptrTime(p.ArchivedAt) },
+	"employmentPercent": func(_ *store.Snapshot, p *model.EmployeePlacement) (any, bool) {
+		return ptrInt(p.EmploymentPercent)
+	},
+}
+
 func (s *Server) employeePlacementResource() *dirResource {
 	return &dirResource{
 		name: "employee placement", path: "/employee-placement", scope: "employee-placement", schema: "EmployeePlacement",
@@ -255,6 +313,7 @@ func (s *Server) employeePlacementResource() *dirResource {
 		render: func(_ *store.Snapshot, rec any) any {
 			return renderEmployeePlacement(rec.(*model.EmployeePlacement))
 		},
+		getters: employeePlacementGetters,
 		create: func(s *Server, body map[string]json.RawMessage) (string, error) {
 			id := uuid.NewString()
 			today := s.today()

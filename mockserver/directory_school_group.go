@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -48,6 +49,20 @@ func renderSchool(o *model.Organisation) DirectorySchool {
 	}
 }
 
+// schoolGetters read the searchable fields of a School as renderSchool shows
+// them. Keep them in step: TestSearchGettersMatchRender compares the two.
+var schoolGetters = fieldGetters[model.Organisation]{
+	"id":            func(_ *store.Snapshot, o *model.Organisation) (any, bool) { return textField(o.ID) },
+	"title":         func(_ *store.Snapshot, o *model.Organisation) (any, bool) { return textField(o.DisplayName) },
+	"unitID":        func(_ *store.Snapshot, o *model.Organisation) (any, bool) { return ptrText(o.Directory.UnitID) },
+	"unitCode":      func(_ *store.Snapshot, o *model.Organisation) (any, bool) { return optText(o.SchoolUnitCode) },
+	"csnSchoolCode": func(_ *store.Snapshot, o *model.Organisation) (any, bool) { return ptrText(o.Directory.CSNSchoolCode) },
+	"municipalityCode": func(_ *store.Snapshot, o *model.Organisation) (any, bool) {
+		return optText(o.MunicipalityCode)
+	},
+	"schoolType": func(_ *store.Snapshot, o *model.Organisation) (any, bool) { return textField(o.Directory.SchoolType) },
+}
+
 func (s *Server) schoolResource() *dirResource {
 	return &dirResource{
 		name: "school", path: "/school", scope: "school", schema: "School", canSearch: true,
@@ -58,7 +73,16 @@ func (s *Server) schoolResource() *dirResource {
 			o, ok := sn.Organisation(id)
 			return o, ok && o.Directory != nil
 		},
-		render: func(_ *store.Snapshot, rec any) any { return renderSchool(rec.(*model.Organisation)) },
+		render:  func(_ *store.Snapshot, rec any) any { return renderSchool(rec.(*model.Organisation)) },
+		getters: schoolGetters,
+		lookups: []equalityLookup{{
+			field: "unitCode", table: store.TableOrganisations, index: store.IndexSchoolUnitCode,
+			member: func(obj any) bool { return obj.(*model.Organisation).Directory != nil },
+			listOrder: func(obj any) (time.Time, string) {
+				o := obj.(*model.Organisation)
+				return o.Meta.Created, o.ID
+			},
+		}},
 		create: func(s *Server, body map[string]json.RawMessage) (string, error) {
 			o := model.Organisation{ID: uuid.NewString(), OrganisationType: model.OrganisationTypeSchoolUnit, Directory: &model.SchoolExtra{}}
 			applySchool(&o, body)
@@ -185,14 +209,9 @@ func registerGroupType(category string, types []string) model.GroupType {
 }
 
 func renderGroup(g *model.Group) DirectoryGroup {
-	out := DirectoryGroup{ID: g.ID, Meta: g.Meta, SchoolID: g.Organisation.ID, Title: g.DisplayName, MemberIDs: []string{}, ModeratorIDs: []string{}}
 	// A person may hold several membership periods; memberIDs names each
 	// member once.
-	for _, m := range g.GroupMemberships {
-		if !slices.Contains(out.MemberIDs, m.Person.ID) {
-			out.MemberIDs = append(out.MemberIDs, m.Person.ID)
-		}
-	}
+	out := DirectoryGroup{ID: g.ID, Meta: g.Meta, SchoolID: g.Organisation.ID, Title: g.DisplayName, MemberIDs: groupMembers(g), ModeratorIDs: []string{}}
 	if x := g.Directory; x != nil {
 		out.External, out.Category, out.Types = x.External, x.Category, slices.Clone(x.Types)
 		out.ModeratorIDs = append(out.ModeratorIDs, x.ModeratorIDs...)
@@ -200,6 +219,47 @@ func renderGroup(g *model.Group) DirectoryGroup {
 		out.Category, out.Types = directoryGroupView(g.GroupType)
 	}
 	return out
+}
+
+// groupMembers are the ids of a group's members, each once, as renderGroup
+// lists them.
+func groupMembers(g *model.Group) []string {
+	out := []string{}
+	for _, m := range g.GroupMemberships {
+		if !slices.Contains(out, m.Person.ID) {
+			out = append(out, m.Person.ID)
+		}
+	}
+	return out
+}
+
+// groupGetters read the searchable fields of a Group as renderGroup shows
+// them. Keep them in step: TestSearchGettersMatchRender compares the two.
+var groupGetters = fieldGetters[model.Group]{
+	"id":       func(_ *store.Snapshot, g *model.Group) (any, bool) { return textField(g.ID) },
+	"schoolID": func(_ *store.Snapshot, g *model.Group) (any, bool) { return textField(g.Organisation.ID) },
+	"title":    func(_ *store.Snapshot, g *model.Group) (any, bool) { return textField(g.DisplayName) },
+	"category": func(_ *store.Snapshot, g *model.Group) (any, bool) {
+		if g.Directory != nil {
+			return textField(g.Directory.Category)
+		}
+		cat, _ := directoryGroupView(g.GroupType)
+		return textField(cat)
+	},
+	"types": func(_ *store.Snapshot, g *model.Group) (any, bool) {
+		if g.Directory != nil {
+			return list(g.Directory.Types)
+		}
+		_, types := directoryGroupView(g.GroupType)
+		return list(types)
+	},
+	"moderatorIDs": func(_ *store.Snapshot, g *model.Group) (any, bool) {
+		if g.Directory != nil {
+			return list(g.Directory.ModeratorIDs)
+		}
+		return list(nil)
+	},
+	"memberIDs": func(_ *store.Snapshot, g *model.Group) (any, bool) { return list(groupMembers(g)) },
 }
 
 func (s *Server) groupResource() *dirResource {
@@ -211,7 +271,8 @@ func (s *Server) groupResource() *dirResource {
 		get: func(sn *store.Snapshot, id string) (any, bool) {
 			return sn.Group(id)
 		},
-		render: func(_ *store.Snapshot, rec any) any { return renderGroup(rec.(*model.Group)) },
+		render:  func(_ *store.Snapshot, rec any) any { return renderGroup(rec.(*model.Group)) },
+		getters: groupGetters,
 		create: func(s *Server, body map[string]json.RawMessage) (string, error) {
 			g := model.Group{ID: uuid.NewString(), StartDate: s.today(), Directory: &model.GroupExtra{Category: groupCategoryOther, Types: []string{}, ModeratorIDs: []string{}}}
 			var schoolID string
@@ -319,6 +380,9 @@ func (s *Server) directoryEndpoints() ([]endpoint, error) {
 				return nil, err
 			}
 			res.fields = f
+			if err := res.checkGetters(); err != nil {
+				return nil, err
+			}
 		}
 		eps = append(eps, res.endpoints(s)...)
 	}
