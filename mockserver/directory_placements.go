@@ -203,7 +203,11 @@ func (s *Server) studentPlacementResource() *dirResource {
 		name: "student placement", path: "/student-placement", scope: "student-placement", schema: "StudentPlacement",
 		canSearch: true, canDelete: true,
 		scan: func(sn *store.Snapshot, fn func(any) bool) {
-			_ = sn.Scan(store.TablePlacements, store.IndexDirectoryPlacements, "", fn)
+			// Interface A's student placements in list order (meta.created,
+			// then id): the created index, skipping interface B's own.
+			_ = sn.Scan(store.TablePlacements, store.IndexCreated, "", func(obj any) bool {
+				return obj.(*model.Placement).Directory == nil || fn(obj)
+			})
 		},
 		get: func(sn *store.Snapshot, id string) (any, bool) {
 			p, ok := sn.Placement(id)

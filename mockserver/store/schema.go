@@ -53,10 +53,9 @@ const (
 	IndexCalendarEvent = "calendarEvent"
 
 	// interface A: each view's records in list order (meta.created, then id)
-	IndexSchoolsByCreated    = "schoolsByCreated"
-	IndexGroupsByCreated     = "groupsByCreated"
-	IndexPersonsByRole       = "personsByRole" // role, then meta.created
-	IndexDirectoryPlacements = "directoryPlacements"
+	IndexSchoolsByCreated = "schoolsByCreated"
+	IndexGroupsByCreated  = "groupsByCreated"
+	IndexPersonsByRole    = "personsByRole" // role, then meta.created
 	// groups: a school's group titles, folded to lower case
 	IndexSchoolTitle = "schoolTitle"
 	// persons: the guardians a person names as responsibles
@@ -228,12 +227,6 @@ var tables = []*tableDef{
 		placementIndex(IndexPlacedAt), placementIndex(IndexGroup), placementIndex(IndexChild),
 		placementIndex(IndexOwner), placementIndex(IndexStartDate), placementIndex(IndexEndDate),
 		placementIndex(IndexCreated), placementIndex(IndexModified),
-		by(IndexDirectoryPlacements, func(p *model.Placement) string {
-			if p.Directory == nil {
-				return ""
-			}
-			return timeKey(p.Meta.Created)
-		}),
 	),
 	def(TableSyllabuses, func(s *model.Syllabus) string { return s.ID }),
 	def(TableCalendarEvents, func(c *model.CalendarEvent) string { return c.ID },
