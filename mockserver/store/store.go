@@ -158,6 +158,12 @@ func firstError(errs []error) error {
 	return nil
 }
 
+// referenced lists the tables that records refer to (see the kinds' refs):
+// only their ids are collected for the reference checks of a load.
+var referenced = map[string]bool{
+	TableOrganisations: true, TablePersons: true, TableGroups: true, TableSyllabuses: true, TableCalendarEvents: true,
+}
+
 // tableLoad is one table's part of a Load: its records, checked and
 // sorted by id, and then its pages.
 type tableLoad struct {
@@ -206,7 +212,9 @@ func prepareTable[T any](k kind[T], recs []T, now time.Time) *tableLoad {
 		return a.at - b.at
 	})
 	tl.sorted = make([]any, len(own))
-	tl.ids = make(map[string]struct{}, len(own))
+	if referenced[k.table] {
+		tl.ids = make(map[string]struct{}, len(own))
+	}
 	for i, o := range order {
 		if i > 0 && order[i-1].id == o.id {
 			// the later of the two, as the dataset lists them
@@ -214,7 +222,9 @@ func prepareTable[T any](k kind[T], recs []T, now time.Time) *tableLoad {
 			return tl
 		}
 		tl.sorted[i] = &own[o.at]
-		tl.ids[o.id] = struct{}{}
+		if tl.ids != nil {
+			tl.ids[o.id] = struct{}{}
+		}
 	}
 	tl.checkRefs = func(ids map[string]map[string]struct{}) error {
 		if k.refs == nil {

@@ -406,3 +406,31 @@ func TestDeleteRefusesAPersonStillNamedAsReporterOrRegistrar(t *testing.T) {
 		})
 	}
 }
+
+// TestReferencedListsEveryReferredTable keeps the load's list of referred
+// tables in step with the kinds' references: a reference into a table that
+// is not listed would always dangle on load.
+func TestReferencedListsEveryReferredTable(t *testing.T) {
+	s, _ := smallWorld(t, 50)
+	ds := s.Export()
+	check := func(refs []ref) {
+		for _, r := range refs {
+			assert.True(t, referenced[r.table], "%s refers to %s", r.field, r.table)
+		}
+	}
+	for i := range ds.Placements {
+		p := ds.Placements[i]
+		p.Group = &model.ObjectReference{ID: "g"}
+		check(placements.refs(&p))
+	}
+	check(organisations.refs(&model.Organisation{ParentOrganisation: &model.ObjectReference{ID: "o"}}))
+	check(persons.refs(&model.Person{Enrolments: []model.Enrolment{{}}, Responsibles: []model.Responsible{{}}}))
+	check(groups.refs(&model.Group{GroupMemberships: []model.GroupMembership{{}}}))
+	check(calendarEvents.refs(&model.CalendarEvent{}))
+	check(attendances.refs(&model.Attendance{Reporter: &model.PersonReference{}}))
+	check(absences.refs(&model.Absence{RegisteredBy: &model.PersonReference{}}))
+	check(employeePlacements.refs(&model.EmployeePlacement{}))
+	teacher := "t"
+	check(gradesElementary.refs(&model.GradeElementary{Teacher1EmployeeID: &teacher, Teacher2EmployeeID: &teacher}))
+	check(gradesUpperSecondary.refs(&model.GradeUpperSecondary{Teacher1EmployeeID: &teacher}))
+}
