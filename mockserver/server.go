@@ -95,13 +95,43 @@ type Server struct {
 	ctl control
 }
 
-// New builds a server: it loads and validates the contract (a broken contract
-// is an error), generates the scenario's data and registers the routes.
+// New builds a server: it loads the contract (a contract that cannot be
+// loaded is an error, reported before any other), generates the scenario's
+// data and registers the routes.
 func New(opts Options) (*Server, error) {
-	contract, err := openapi.Shared()
-	if err != nil {
-		return nil, fmt.Errorf("contract: %w", err)
+	// The contract (loaded once per process) and the scenario's data are
+	// independent: load the contract while the data is built.
+	type loadedContract struct {
+		c   *openapi.Contract
+		err error
 	}
+	contract := make(chan loadedContract, 1)
+	go func() {
+		c, err := openapi.Shared()
+		contract <- loadedContract{c, err}
+	}()
+	s, err := newServer(opts)
+	lc := <-contract
+	if lc.err != nil {
+		return nil, fmt.Errorf("contract: %w", lc.err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.contract = lc.c
+	if err := s.routes(); err != nil {
+		return nil, err
+	}
+	if err := s.initControl(opts); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// newServer is New without what needs the contract: the server with the
+// scenario's data, before its routes.
+func newServer(opts Options) (*Server, error) {
+	var err error
 	sc := opts.Scenario
 	if sc == nil {
 		if sc, err = scenarios.Builtin("default"); err != nil {
@@ -128,13 +158,12 @@ func New(opts Options) (*Server, error) {
 	clock := NewClock(opts.Now, sc.Clock.Now)
 	now := clock.Now
 	s := &Server{
-		clock:    clock,
-		contract: contract,
-		tokens:   newTokenTable(),
-		now:      now,
-		log:      opts.Logger,
-		pageKey:  make([]byte, 32),
-		limiter:  newRateLimiter(rateWindow),
+		clock:   clock,
+		tokens:  newTokenTable(),
+		now:     now,
+		log:     opts.Logger,
+		pageKey: make([]byte, 32),
+		limiter: newRateLimiter(rateWindow),
 	}
 	s.useScenario(sc)
 	if opts.TokenTTL > 0 {
@@ -164,12 +193,6 @@ func New(opts Options) (*Server, error) {
 		if err := s.loadData(sc); err != nil {
 			return nil, err
 		}
-	}
-	if err := s.routes(); err != nil {
-		return nil, err
-	}
-	if err := s.initControl(opts); err != nil {
-		return nil, err
 	}
 	return s, nil
 }

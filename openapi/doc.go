@@ -3,10 +3,12 @@
 //
 // Each document is identified by a Name: NameAuth is the token endpoint
 // (POST /oauth/token), NameRegister is interface B, the SS 12000 register API
-// under /api/v1. Load parses and validates every embedded document with
-// kin-openapi; a Contract then hands out the parsed document (for request and
-// response validation), its JSON rendering (served at .../openapi.json) and its
-// YAML source.
+// under /api/v1. The YAML documents are the source; go generate renders each
+// as JSON (json/*.json) after validating it with kin-openapi, and the tests
+// fail when a document is invalid or its JSON is stale. Load parses every
+// embedded document from its JSON; a Contract then hands out the parsed
+// document (for request and response validation), its JSON rendering (served
+// at .../openapi.json) and its YAML source.
 //
 // The documents are written for this service from its spec; for the parts
 // interface B shares with SS 12000 2.1.0 they agree with the official SS 12000

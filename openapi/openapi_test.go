@@ -1,10 +1,12 @@
 package openapi
 
 import (
+	"bytes"
 	"go/parser"
 	"go/token"
 	"io/fs"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,7 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestLoadParsesAndValidatesEveryDocument(t *testing.T) {
+func TestLoadParsesEveryDocument(t *testing.T) {
 	c, err := Load()
 	require.NoError(t, err)
 
@@ -55,8 +57,63 @@ func TestDocumentTableNamesAreUnique(t *testing.T) {
 func TestEveryListedDocumentIsEmbedded(t *testing.T) {
 	embedded, err := fs.Glob(files, "*.yaml")
 	require.NoError(t, err)
+	rendered, err := fs.Glob(files, "json/*.json")
+	require.NoError(t, err)
 	for _, d := range documents {
 		assert.Contains(t, embedded, d.file, "document %q", d.name)
+		assert.Contains(t, rendered, jsonFile(d.file), "document %q: run go generate ./openapi/", d.name)
+	}
+}
+
+// Load does not validate the documents (start-up time): this test is what
+// keeps an invalid document out. It validates the YAML source and the
+// document the contract hands out.
+func TestEveryDocumentIsValid(t *testing.T) {
+	c := mustShared(t)
+	for _, d := range documents {
+		t.Run(string(d.name), func(t *testing.T) {
+			src, err := files.ReadFile(d.file)
+			require.NoError(t, err)
+			_, err = LoadFrom(d.name, src)
+			assert.NoError(t, err, "the YAML source")
+			assert.NoError(t, c.Doc(d.name).Validate(t.Context()), "the loaded document")
+		})
+	}
+}
+
+// TestEmbeddedJSONIsCurrent fails when a generated JSON file is not the
+// rendering of its YAML source: the YAML changed without go generate.
+func TestEmbeddedJSONIsCurrent(t *testing.T) {
+	for _, d := range documents {
+		t.Run(string(d.name), func(t *testing.T) {
+			src, err := files.ReadFile(d.file)
+			require.NoError(t, err)
+			doc, err := LoadFrom(d.name, src)
+			require.NoError(t, err)
+			want, err := doc.MarshalJSON()
+			require.NoError(t, err)
+			have, err := files.ReadFile(jsonFile(d.file))
+			require.NoError(t, err)
+			if !bytes.Equal(want, have) {
+				t.Fatalf("%s is stale: it is not the rendering of %s; regenerate it with\n  go generate ./openapi/", jsonFile(d.file), d.file)
+			}
+		})
+	}
+}
+
+// The contract parses the generated JSON; the document must be the very one
+// the YAML source gives, so that requests are validated as the YAML says.
+func TestLoadedDocumentIsTheYAMLDocument(t *testing.T) {
+	c := mustShared(t)
+	for _, d := range documents {
+		t.Run(string(d.name), func(t *testing.T) {
+			src, err := files.ReadFile(d.file)
+			require.NoError(t, err)
+			fromYAML, err := LoadFrom(d.name, src)
+			require.NoError(t, err)
+			// assert.Equal would print the whole (cyclic) document on failure.
+			assert.True(t, reflect.DeepEqual(fromYAML, c.Doc(d.name)), "%s parses to another document than %s", jsonFile(d.file), d.file)
+		})
 	}
 }
 

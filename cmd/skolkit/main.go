@@ -105,6 +105,7 @@ func (f *seedFlag) Set(s string) error {
 }
 
 func serve(args []string, stdout, stderr io.Writer) int {
+	preloadContract()
 	fs := flag.NewFlagSet("skolkit serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (host:port)")

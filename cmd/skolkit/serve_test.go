@@ -209,3 +209,29 @@ func TestServeHelpDoesNotPrintTheAdminToken(t *testing.T) {
 	assert.Contains(t, stderr.String(), "-state-file")
 	assert.NotContains(t, stderr.String(), "do-not-print-me")
 }
+
+// `skolkit serve` serves each contract document at its surface's
+// openapi.json exactly as `skolkit spec -json` prints it: the rendering of the
+// YAML source (the openapi package's tests hold the two together).
+func TestServeServesTheContractAsSpecPrintsIt(t *testing.T) {
+	p := startServe(t, "--addr", "127.0.0.1:0")
+	for _, tc := range []struct{ name, path string }{
+		{"register", "/api/v1/openapi.json"},
+		{"directory", "/directory/v1/openapi.json"},
+		{"export", "/data-export/v1/openapi.json"},
+		{"admin", "/__admin/openapi.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var spec, errOut bytes.Buffer
+			require.Equal(t, 0, run([]string{"spec", "-json", tc.name}, &spec, &errOut), errOut.String())
+			resp, err := http.Get(p.base + tc.path)
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			body, err := io.ReadAll(resp.Body)
+			require.NoError(t, err)
+			require.Equal(t, http.StatusOK, resp.StatusCode, "%s", body)
+			assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+			assert.Equal(t, strings.TrimSuffix(spec.String(), "\n"), string(body))
+		})
+	}
+}
