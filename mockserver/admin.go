@@ -468,6 +468,8 @@ func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
 
 // Reset puts the server back to its scenario's state: POST /__admin/reset.
 func (s *Server) Reset() (Summary, error) {
+	s.beginWrite()
+	defer s.endWrite()
 	s.ctl.swap.Lock()
 	defer s.ctl.swap.Unlock()
 	return s.switchTo(s.scenario)
@@ -478,6 +480,8 @@ func (s *Server) LoadScenario(sc *scenarios.Scenario) (Summary, error) {
 	if sc == nil {
 		return Summary{}, errors.New("no scenario")
 	}
+	s.beginWrite()
+	defer s.endWrite()
 	s.ctl.swap.Lock()
 	defer s.ctl.swap.Unlock()
 	cp := *sc
@@ -626,6 +630,8 @@ func (s *Server) adminPutState(w http.ResponseWriter, r *http.Request) {
 // Requests being served finish first, and no write is lost between the old
 // data and the new. Nothing changes when a reference dangles.
 func (s *Server) ImportState(ds *store.Dataset) (Summary, error) {
+	s.beginWrite()
+	defer s.endWrite()
 	s.ctl.swap.Lock()
 	defer s.ctl.swap.Unlock()
 	s.ctl.mu.Lock()

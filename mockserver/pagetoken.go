@@ -25,6 +25,9 @@ type pageState struct {
 	// Repeat is the placement the next page repeats (deviation
 	// pagetoken-repeats-last).
 	Repeat string `json:"r,omitempty"`
+	// Gen is the generation of a lazy walk (Walk empty): the walk reads the
+	// state of that generation (see writeTracker).
+	Gen uint64 `json:"g,omitempty"`
 }
 
 const pageStateVersion = 1

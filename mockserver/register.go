@@ -56,6 +56,12 @@ func refNames(q url.Values) bool {
 }
 
 func (s *Server) listPlacements(w http.ResponseWriter, r *http.Request) {
+	key, hv := responseKeyOf(r), s.stableView(true)
+	cached, hit := s.responses.get(hv, key)
+	if hit && !s.selfCheck() {
+		writeBody(w, http.StatusOK, cached)
+		return
+	}
 	q := r.URL.Query()
 	limit := 0
 	if v := q.Get(paramLimit); v != "" {
@@ -63,6 +69,7 @@ func (s *Server) listPlacements(w http.ResponseWriter, r *http.Request) {
 	}
 	var st pageState
 	var sn *store.Snapshot
+	var v view
 	if q.Has(paramPageToken) {
 		var extra []string
 		for k := range q {
@@ -91,7 +98,11 @@ func (s *Server) listPlacements(w http.ResponseWriter, r *http.Request) {
 		if q.Has(paramRefNames) {
 			st.Names = refNames(q)
 		}
-		sn, _ = s.store.Walk(st.Walk)
+		if st.Walk == "" && st.Gen > 0 {
+			sn, v = s.lazyWalk(st.Gen)
+		} else {
+			sn, _ = s.store.Walk(st.Walk)
+		}
 	} else {
 		query, err := placementQuery(q)
 		if err != nil {
@@ -100,7 +111,7 @@ func (s *Server) listPlacements(w http.ResponseWriter, r *http.Request) {
 		}
 		s.deviateQuery(&query)
 		st = pageState{Query: query, Expand: q[paramExpand], Names: refNames(q), Limit: limit}
-		sn = s.store.Read()
+		sn, v = s.readView(true)
 	}
 	if limit == 0 {
 		limit = DefaultPageSize
@@ -120,26 +131,63 @@ func (s *Server) listPlacements(w http.ResponseWriter, r *http.Request) {
 	if s.deviates(DevEndDateFilterDropsOpenEnded) && (st.Query.EndOnOrBefore != "" || st.Query.EndOnOrAfter != "") {
 		items = slices.DeleteFunc(slices.Clone(items), func(p *model.Placement) bool { return p.EndDate == "" })
 	}
-	body := placementsPage{Data: make([]model.Placement, len(items))}
 	rd := s.renderer(sn, st.Names)
-	ex := placementExpand{child: slices.Contains(st.Expand, expandChild), owners: slices.Contains(st.Expand, expandOwners)}
-	for i, p := range items {
-		body.Data[i] = rd.placement(p, ex)
-	}
+	ex := rd.expand(st.Expand)
+	var tok *string
 	if page.Next != nil {
-		if st.Walk == "" {
-			st.Walk = s.store.KeepWalk(sn)
+		if st.Walk == "" && st.Gen == 0 {
+			// A walk read at a stable generation needs no snapshot of its
+			// own (see writeTracker).
+			if v.stable {
+				st.Gen = v.gen
+			} else {
+				st.Walk = s.store.KeepWalk(sn)
+			}
 		}
 		st.Cursor = page.Next
 		if s.deviates(DevPageTokenRepeatsLast) && len(page.Items) > 0 {
 			st.Repeat = page.Items[len(page.Items)-1].ID
 		}
-		tok := s.encodePageToken(st)
-		body.PageToken = &tok
+		t := s.encodePageToken(st)
+		tok = &t
 	} else if st.Walk != "" {
 		s.store.EndWalk(st.Walk)
 	}
-	writeJSON(w, http.StatusOK, body)
+	rendered := func() placementsPage {
+		body := placementsPage{Data: make([]model.Placement, len(items)), PageToken: tok}
+		for i, p := range items {
+			body.Data[i] = rd.placement(p, ex)
+		}
+		return body
+	}
+	if ex != (placementExpand{}) {
+		writeJSON(w, http.StatusOK, rendered())
+		return
+	}
+	// Without expand the page is written from the memoised JSON of its
+	// records: the bytes encoding/json writes for placementsPage.
+	buf := bodyPool.Get().(*[]byte)
+	b := append((*buf)[:0], `{"data":[`...)
+	for i, p := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = s.memo.appendPlacement(b, rd, p)
+	}
+	b = append(b, `],"pageToken":`...)
+	if tok != nil {
+		b = appendJSONString(b, *tok)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, "}\n"...)
+	*buf = b
+	if s.selfCheck() {
+		s.checkBody(r, b, append(marshalJSON(rendered()), '\n'), cached, hit && v == hv)
+	}
+	s.responses.put(v, key, b)
+	writeBody(w, http.StatusOK, b)
+	putBuffer(buf)
 }
 
 // placementQuery reads the filters and sortkey. The contract has already
@@ -226,15 +274,33 @@ func (s *Server) deviateQuery(q *store.PlacementQuery) {
 }
 
 func (s *Server) getPlacement(w http.ResponseWriter, r *http.Request) {
+	key, hv := responseKeyOf(r), s.stableView(false)
+	cached, hit := s.responses.get(hv, key)
+	if hit && !s.selfCheck() {
+		writeBody(w, http.StatusOK, cached)
+		return
+	}
 	id, q := pathID(r), r.URL.Query()
-	sn := s.store.Read()
+	sn, v := s.readView(false)
 	p, ok := sn.Placement(id)
 	if !ok || !model.IsRegisterPlacement(p) {
 		s.notFoundRecord(w, "placement", id)
 		return
 	}
-	ex := placementExpand{child: slices.Contains(q[paramExpand], expandChild), owners: slices.Contains(q[paramExpand], expandOwners)}
-	writeJSON(w, http.StatusOK, s.renderer(sn, refNames(q)).placement(p, ex))
+	rd := s.renderer(sn, refNames(q))
+	if ex := rd.expand(q[paramExpand]); ex != (placementExpand{}) {
+		writeJSON(w, http.StatusOK, rd.placement(p, ex))
+		return
+	}
+	buf := bodyPool.Get().(*[]byte)
+	b := append(s.memo.appendPlacement((*buf)[:0], rd, p), '\n')
+	*buf = b
+	if s.selfCheck() {
+		s.checkBody(r, b, append(marshalJSON(rd.placement(p, placementExpand{})), '\n'), cached, hit && v == hv)
+	}
+	s.responses.put(v, key, b)
+	writeBody(w, http.StatusOK, b)
+	putBuffer(buf)
 }
 
 func (s *Server) getSyllabus(w http.ResponseWriter, r *http.Request) {

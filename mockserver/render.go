@@ -98,6 +98,15 @@ func (r renderer) person(p *model.Person) model.Person {
 // placementExpand says which persons to embed in a placement.
 type placementExpand struct{ child, owners bool }
 
+// expand returns what the expand parameter asks to embed in a placement, as
+// the renderer honours it: nothing under the deviation expand-ignored.
+func (r renderer) expand(values []string) placementExpand {
+	if r.expandIgnored {
+		return placementExpand{}
+	}
+	return placementExpand{child: slices.Contains(values, expandChild), owners: slices.Contains(values, expandOwners)}
+}
+
 func (r renderer) placement(p *model.Placement, ex placementExpand) model.Placement {
 	out := *p
 	out.PlacedAt = r.orgRef(p.PlacedAt)

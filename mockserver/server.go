@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"cmp"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -93,6 +94,16 @@ type Server struct {
 	listShape string
 	// ctl is the control plane: admin API, journal, faults (admin.go).
 	ctl control
+	// memo keeps the JSON of rendered placements, responses whole
+	// interface-B answers of a stable generation of the store, which writes
+	// tracks (rendermemo.go, views.go). Their zero values are ready.
+	memo      placementMemo
+	responses responseCache
+	writes    writeTracker
+	// noSelfCheck turns off the self-check of tests (see selfCheck).
+	noSelfCheck bool
+	// bRoutes routes interface B's paths before mux (routes.go).
+	bRoutes pathRoutes
 }
 
 // New builds a server: it loads the contract (a contract that cannot be
@@ -279,8 +290,15 @@ func loadedKey(sc *scenarios.Scenario, now time.Time) (string, bool) {
 // Clock returns the server's clock.
 func (s *Server) Clock() *Clock { return s.clock }
 
-// Store returns the server's store (for tests and the admin API).
-func (s *Server) Store() *store.Store { return s.store }
+// Store returns the server's store (for tests and the admin API). The server
+// cannot see what is written to the store directly, so from the first call
+// on it caches no interface-B answers and walks keep their own snapshots
+// (see writeTracker): a store handed out costs some speed, never
+// correctness.
+func (s *Server) Store() *store.Store {
+	s.escape()
+	return s.store
+}
 
 // Contract returns the loaded contract.
 func (s *Server) Contract() *openapi.Contract { return s.contract }
@@ -295,8 +313,14 @@ func (s *Server) Credentials() (clientID, clientSecret string) {
 
 // ServeHTTP serves every surface. Requests outside the control plane are
 // journalled, and latency and faults apply to them before they are served;
-// each is served under one scenario (ctl.mu), and journalled under it.
+// each is served under one scenario (ctl.mu), and journalled under it. Every
+// request but interface B's reads may write, and runs as a write of the
+// writeTracker (views.go).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !isRead(r) {
+		s.beginWrite()
+		defer s.endWrite()
+	}
 	if isAdminPath(r.URL.Path) {
 		s.serveAdmin(w, r)
 		return
@@ -327,7 +351,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.ctl.mu.RLock()
 	locked = true
-	s.router.ServeHTTP(rec, r)
+	if !s.bRoutes.serve(rec, r) {
+		s.router.ServeHTTP(rec, r)
+	}
 }
 
 // endpoint is one operation: method, path template and handler, with the
@@ -372,8 +398,18 @@ func (s *Server) routes() error {
 		byPath[e.path] = append(byPath[e.path], e)
 	}
 	// Literal paths first, so that /groups/lookup is not taken for /groups/{id}.
+	// Interface B's paths before the others: mux tries the routes in order,
+	// and B's reads are the requests that need to be fast. Every path
+	// template starts with its surface's literal prefix, so no template of one
+	// surface matches a path of another, and this order changes no match.
+	surfaceRank := func(p string) int {
+		if strings.HasPrefix(p, PrefixB+"/") {
+			return 0
+		}
+		return 1
+	}
 	slices.SortStableFunc(order, func(a, b string) int {
-		return strings.Count(a, "{") - strings.Count(b, "{")
+		return cmp.Or(surfaceRank(a)-surfaceRank(b), strings.Count(a, "{")-strings.Count(b, "{"))
 	})
 	for _, path := range order {
 		eps := byPath[path]
@@ -409,6 +445,7 @@ func (s *Server) routes() error {
 			h = s.directoryGate(h, eps[0].scope == "")
 		}
 		r.Path(path).Handler(h)
+		s.bRoutes.add(path, h)
 	}
 	s.router = r
 	return nil
@@ -461,7 +498,7 @@ func (s *Server) wrap(e endpoint) (http.Handler, error) {
 				return
 			}
 		}
-		if r.Body != nil {
+		if r.Body != nil && r.Body != http.NoBody {
 			r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 		}
 		if s.deviates(DevLimitZeroAccepted) && r.URL.Query().Get("limit") == "0" {

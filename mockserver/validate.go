@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -26,6 +27,9 @@ type validator struct {
 	hasBody    bool
 	opts       *openapi3filter.Options
 	pathPrefix string
+	// fast, when set, accepts the common requests of the operation without
+	// kin-openapi (see fastCheck).
+	fast *fastCheck
 }
 
 // newValidator finds the operation for method and full path in the named
@@ -66,6 +70,7 @@ func newValidator(c *openapi.Contract, name openapi.Name, method, fullPath strin
 			}
 		}
 	}
+	v.fast = newFastCheck(item, op)
 	return v, nil
 }
 
@@ -107,11 +112,12 @@ func (v *validator) validate(w http.ResponseWriter, r *http.Request) bool {
 func (v *validator) check(r *http.Request) *requestProblem {
 	// url.Values drops pairs it cannot parse (a ";" separator, a bad escape):
 	// refuse them rather than answer a wider query than the client meant.
-	if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
+	query, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
 		return &requestProblem{status: http.StatusBadRequest, message: fmt.Sprintf("the query string cannot be parsed: %v", err)}
 	}
 	var unknown, repeated []string
-	for k, vals := range r.URL.Query() {
+	for k, vals := range query {
 		isArray, known := v.query[k]
 		switch {
 		case !known:
@@ -168,7 +174,10 @@ func (v *validator) check(r *http.Request) *requestProblem {
 		}
 		params[k] = val
 	}
-	err := openapi3filter.ValidateRequest(r.Context(), &openapi3filter.RequestValidationInput{
+	if v.fast != nil && v.fast.accepts(r, query, params) {
+		return nil
+	}
+	err = openapi3filter.ValidateRequest(r.Context(), &openapi3filter.RequestValidationInput{
 		Request: r, PathParams: params, Route: v.route, Options: v.opts,
 	})
 	if err == nil {
@@ -286,4 +295,199 @@ func quoteAll(ss []string) []string {
 		out[i] = fmt.Sprintf("%q", s)
 	}
 	return out
+}
+
+// fastCheck accepts requests of one operation that kin-openapi would accept,
+// without kin-openapi: it knows only the simplest parameter schemas, and a
+// request it does not accept goes to kin-openapi, which judges it and words
+// the error. It is built only for an operation whose every parameter is in
+// the path or the query with a schema of those kinds, and which takes no
+// body; a request with a body is never accepted (kin-openapi reads it). So
+// a request it accepts is one kin-openapi accepts (TestFastCheckAcceptsOnly
+// WhatKinOpenAPIAccepts and FuzzFastCheck hold it to that), and a request it
+// refuses is judged as before.
+type fastCheck struct {
+	params []fastParam
+}
+
+type fastParam struct {
+	name     string
+	inPath   bool
+	required bool
+	array    bool
+	valid    func(string) bool
+}
+
+// newFastCheck returns the fast check of an operation, or nil when one of its
+// parameters is beyond it.
+func newFastCheck(item *openapi3.PathItem, op *openapi3.Operation) *fastCheck {
+	if op.RequestBody != nil {
+		return nil
+	}
+	// The parameters kin-openapi validates: the path item's unless the
+	// operation overrides them, and the operation's.
+	var all []*openapi3.Parameter
+	for _, ref := range item.Parameters {
+		if ref.Value == nil {
+			return nil
+		}
+		if op.Parameters.GetByInAndName(ref.Value.In, ref.Value.Name) == nil {
+			all = append(all, ref.Value)
+		}
+	}
+	for _, ref := range op.Parameters {
+		if ref.Value == nil {
+			return nil
+		}
+		all = append(all, ref.Value)
+	}
+	fc := &fastCheck{}
+	for _, p := range all {
+		fp, ok := newFastParam(p)
+		if !ok {
+			return nil
+		}
+		fc.params = append(fc.params, fp)
+	}
+	return fc
+}
+
+func newFastParam(p *openapi3.Parameter) (fastParam, bool) {
+	fp := fastParam{name: p.Name, required: p.Required}
+	switch p.In {
+	case openapi3.ParameterInPath:
+		fp.inPath = true
+		if p.Style != "" && p.Style != openapi3.SerializationSimple {
+			return fp, false
+		}
+	case openapi3.ParameterInQuery:
+		if p.Style != "" && p.Style != openapi3.SerializationForm || p.Explode != nil && !*p.Explode {
+			return fp, false
+		}
+	default:
+		return fp, false
+	}
+	if p.Content != nil || p.AllowEmptyValue || len(p.Extensions) > 0 || p.Schema == nil || p.Schema.Value == nil {
+		return fp, false
+	}
+	sch := p.Schema.Value
+	if sch.Type.Is(openapi3.TypeArray) && !fp.inPath {
+		if !onlyKeys(sch, "type", "items", "description") || sch.Items == nil || sch.Items.Value == nil {
+			return fp, false
+		}
+		fp.array = true
+		sch = sch.Items.Value
+	}
+	valid, ok := fastValue(sch)
+	fp.valid = valid
+	return fp, ok
+}
+
+// fastValue returns a check that accepts only values kin-openapi accepts for
+// a schema of one primitive type with at most a format, an enum or bounds.
+func fastValue(sch *openapi3.Schema) (func(string) bool, bool) {
+	switch {
+	case sch.Type.Is(openapi3.TypeString):
+		if !onlyKeys(sch, "type", "format", "enum", "description") {
+			return nil, false
+		}
+		format := func(string) error { return nil }
+		if sch.Format != "" {
+			var ok bool
+			if format, ok = openapi.StringFormat(sch.Format); !ok {
+				return nil, false
+			}
+		}
+		var enum []string
+		for _, e := range sch.Enum {
+			s, ok := e.(string)
+			if !ok {
+				return nil, false
+			}
+			enum = append(enum, s)
+		}
+		return func(v string) bool {
+			return (enum == nil || slices.Contains(enum, v)) && format(v) == nil
+		}, true
+	case sch.Type.Is(openapi3.TypeInteger):
+		if !onlyKeys(sch, "type", "minimum", "maximum", "description") || sch.ExclusiveMin.IsTrue() || sch.ExclusiveMax.IsTrue() {
+			return nil, false
+		}
+		lo, hi := sch.Min, sch.Max
+		return func(v string) bool {
+			// Plain decimal digits without a leading zero, as strconv.ParseInt
+			// reads them; kin-openapi then checks the bounds.
+			if len(v) == 0 || len(v) > 9 || v[0] == '0' && len(v) > 1 {
+				return false
+			}
+			n := 0
+			for i := 0; i < len(v); i++ {
+				if v[i] < '0' || v[i] > '9' {
+					return false
+				}
+				n = n*10 + int(v[i]-'0')
+			}
+			return (lo == nil || float64(n) >= *lo) && (hi == nil || float64(n) <= *hi)
+		}, true
+	case sch.Type.Is(openapi3.TypeBoolean):
+		if !onlyKeys(sch, "type", "description") {
+			return nil, false
+		}
+		return func(v string) bool { return v == "true" || v == "false" }, true
+	}
+	return nil, false
+}
+
+// onlyKeys reports whether a schema says nothing but the keys given: any
+// other keyword (a pattern, a length, a default that kin-openapi would write
+// into the request, ...) leaves the parameter to kin-openapi.
+func onlyKeys(sch *openapi3.Schema, keys ...string) bool {
+	data, err := sch.MarshalJSON()
+	if err != nil {
+		return false
+	}
+	var m map[string]any
+	if json.Unmarshal(data, &m) != nil {
+		return false
+	}
+	for k := range m {
+		if !slices.Contains(keys, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// accepts reports whether the request certainly meets the operation's
+// parameters. query is the parsed query, path the unescaped path
+// parameters.
+func (fc *fastCheck) accepts(r *http.Request, query url.Values, path map[string]string) bool {
+	if r.Body != nil && r.Body != http.NoBody {
+		return false
+	}
+	for i := range fc.params {
+		p := &fc.params[i]
+		if p.inPath {
+			if v := path[p.name]; v == "" || !p.valid(v) {
+				return false
+			}
+			continue
+		}
+		vals := query[p.name]
+		if len(vals) == 0 {
+			if p.required {
+				return false
+			}
+			continue
+		}
+		if len(vals) > 1 && !p.array {
+			return false
+		}
+		for _, v := range vals {
+			if v == "" || !p.valid(v) {
+				return false
+			}
+		}
+	}
+	return true
 }

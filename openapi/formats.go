@@ -24,6 +24,21 @@ func SchemaOptions() []openapi3.SchemaValidationOption {
 	}
 }
 
+// StringFormat returns the check SchemaOptions registers for a string
+// format (uuid, date, date-time), for code that must judge a value exactly
+// as the contract's validation does.
+func StringFormat(name string) (check func(string) error, ok bool) {
+	switch name {
+	case "uuid":
+		return validUUID, true
+	case "date":
+		return validDate, true
+	case "date-time":
+		return validDateTime, true
+	}
+	return nil, false
+}
+
 // validUUID accepts the 36-character hyphenated form only (uuid.Parse alone
 // also takes urn: and braced forms).
 func validUUID(s string) error {
