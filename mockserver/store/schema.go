@@ -82,6 +82,9 @@ type indexDef struct {
 	// values appends the record's values to dst, each once; none when the
 	// record is not in the index.
 	values func(obj any, dst []string) []string
+	// nearlyUnique says that most records have a value of their own
+	// (timestamps): a load sorts the entries rather than group them.
+	nearlyUnique bool
 }
 
 func (td *tableDef) index(name string) *indexDef {
@@ -105,6 +108,14 @@ func by[T any](name string, fn func(*T) string) indexDef {
 		}
 		return dst
 	}}
+}
+
+// byTime indexes a record by a timestamp key (timeKey), which few records
+// share.
+func byTime[T any](name string, fn func(*T) string) indexDef {
+	ix := by(name, fn)
+	ix.nearlyUnique = true
+	return ix
 }
 
 // byEach indexes a record by each of several values (duplicates are
@@ -166,10 +177,9 @@ func appendPlacementIndexValues(dst []string, p *model.Placement, index string) 
 }
 
 func placementIndex(name string) indexDef {
-	ix := indexDef{name: name, values: func(o any, dst []string) []string {
+	return indexDef{name: name, values: func(o any, dst []string) []string {
 		return appendPlacementIndexValues(dst, o.(*model.Placement), name)
-	}}
-	return ix
+	}, nearlyUnique: name == IndexCreated || name == IndexModified}
 }
 
 // tables lists every table of the store.
@@ -220,7 +230,7 @@ var tables = []*tableDef{
 			}
 			return ids
 		}),
-		by(IndexGroupsByCreated, func(g *model.Group) string { return timeKey(g.Meta.Created) }),
+		byTime(IndexGroupsByCreated, func(g *model.Group) string { return timeKey(g.Meta.Created) }),
 		by(IndexSchoolTitle, func(g *model.Group) string { return g.Organisation.ID + keySep + strings.ToLower(g.DisplayName) }),
 	),
 	def(TablePlacements, func(p *model.Placement) string { return p.ID },
@@ -237,23 +247,23 @@ var tables = []*tableDef{
 		by(IndexStudent, func(a *model.Attendance) string { return a.Student.ID }),
 		by(IndexCalendarEvent, func(a *model.Attendance) string { return a.CalendarEvent.ID }),
 		// the data export's order: meta.created, then id
-		by(IndexCreated, func(a *model.Attendance) string { return timeKey(a.Meta.Created) }),
+		byTime(IndexCreated, func(a *model.Attendance) string { return timeKey(a.Meta.Created) }),
 	),
 	def(TableAbsences, func(a *model.Absence) string { return a.ID },
 		by(IndexStudent, func(a *model.Absence) string { return a.Student.ID }),
 		by(IndexOrganisation, func(a *model.Absence) string { return a.Organisation.ID }),
 	),
 	def(TableEmployeePlacements, func(p *model.EmployeePlacement) string { return p.ID },
-		by(IndexCreated, func(p *model.EmployeePlacement) string { return timeKey(p.Meta.Created) }),
+		byTime(IndexCreated, func(p *model.EmployeePlacement) string { return timeKey(p.Meta.Created) }),
 		by(IndexEmployee, func(p *model.EmployeePlacement) string { return p.EmployeeID }),
 	),
 	def(TableGradesElementary, func(g *model.GradeElementary) string { return g.ID },
-		by(IndexCreated, func(g *model.GradeElementary) string { return timeKey(g.Meta.Created) }),
+		byTime(IndexCreated, func(g *model.GradeElementary) string { return timeKey(g.Meta.Created) }),
 		by(IndexStudent, func(g *model.GradeElementary) string { return g.StudentID }),
 		byEach(IndexTeacher, func(g *model.GradeElementary) []string { return g.Teachers() }),
 	),
 	def(TableGradesUpperSecondary, func(g *model.GradeUpperSecondary) string { return g.ID },
-		by(IndexCreated, func(g *model.GradeUpperSecondary) string { return timeKey(g.Meta.Created) }),
+		byTime(IndexCreated, func(g *model.GradeUpperSecondary) string { return timeKey(g.Meta.Created) }),
 		by(IndexStudent, func(g *model.GradeUpperSecondary) string { return g.StudentID }),
 		byEach(IndexTeacher, func(g *model.GradeUpperSecondary) []string { return g.Teachers() }),
 	),

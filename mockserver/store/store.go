@@ -242,6 +242,28 @@ func prepareTable[T any](k kind[T], recs []T, now time.Time) *tableLoad {
 	return tl
 }
 
+// sortedEntries lists the entries of an index whose values are timestamp
+// keys, in key order. A timestamp key has a fixed width and no keySep, so
+// ordering by value and then id is the order of value keySep id keySep.
+func (tl *tableLoad) sortedEntries(ix *indexDef) []entry {
+	ents := make([]entry, 0, len(tl.sorted))
+	var vals []string
+	for _, rec := range tl.sorted {
+		vals = ix.values(rec, vals[:0])
+		for _, v := range vals {
+			ents = append(ents, entry{val: v, rec: rec})
+		}
+	}
+	id := tl.td.id
+	slices.SortFunc(ents, func(a, b entry) int {
+		if c := strings.Compare(a.val, b.val); c != 0 {
+			return c
+		}
+		return strings.Compare(id(a.rec), id(b.rec))
+	})
+	return ents
+}
+
 // buildPages builds the pages of index i (-1: the table's own pages) from
 // the records sorted by id. Entries of an index are grouped by value (each
 // group stays in id order) and the groups are put in value order.
@@ -256,6 +278,10 @@ func (tl *tableLoad) buildPages(i int) {
 		return
 	}
 	ix := &td.indexes[i]
+	if ix.nearlyUnique {
+		tl.indexPages[i] = cut(td.layout(ix.name), tl.sortedEntries(ix))
+		return
+	}
 	group := map[string]int32{} // group number by value
 	var firsts []string         // each group's value
 	var counts []int32
