@@ -7,14 +7,21 @@
 # It installs what it needs: wrk (apt-get, when missing) and Prism (npm, into
 # a temporary directory, or PRISM_DIR to reuse one). All traffic goes to
 # 127.0.0.1. Environment: SK_PORT, PRISM_PORT (defaults 18080, 18081),
-# DURATION (10s), THREADS (2), CONNS (16), STARTUP_RUNS (3).
+# DURATION (10s), THREADS (1), CONNS (16), STARTUP_RUNS (3), SK_GOMAXPROCS (1).
+#
+# On a 2-core machine the load generator and the server share the cores.
+# By default wrk runs one thread and skolkit one P (GOMAXPROCS=1), so that
+# each has a core; with both on both cores the tail latency measures the
+# scheduler, not the server (docs/performance.md). Prism (Node.js) is single
+# threaded either way. THREADS=2 SK_GOMAXPROCS=0 gives the old setting.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SK_PORT=${SK_PORT:-18080}
 PRISM_PORT=${PRISM_PORT:-18081}
 DURATION=${DURATION:-10s}
-THREADS=${THREADS:-2}
+THREADS=${THREADS:-1}
+SK_GOMAXPROCS=${SK_GOMAXPROCS:-1} # 0: the Go default (every core)
 CONNS=${CONNS:-16}
 STARTUP_RUNS=${STARTUP_RUNS:-3}
 
@@ -85,7 +92,9 @@ startup_default=$(startup default)
 startup_large=$(startup large)
 
 say "starting skolkit serve (default scenario) on 127.0.0.1:$SK_PORT"
+if [ "$SK_GOMAXPROCS" != 0 ]; then export GOMAXPROCS=$SK_GOMAXPROCS; fi
 "$work/skolkit" serve --addr "127.0.0.1:$SK_PORT" >"$work/skolkit.log" 2>&1 &
+unset GOMAXPROCS
 pids+=($!)
 sk="http://127.0.0.1:$SK_PORT"
 wait_for "$sk/api/v1/openapi.json"
@@ -144,7 +153,7 @@ row() { # label skolkit prism
 }
 
 echo
-echo "wrk -t$THREADS -c$CONNS -d$DURATION --latency, default scenario, $(nproc) cores; $(date -u +%Y-%m-%d)"
+echo "wrk -t$THREADS -c$CONNS -d$DURATION --latency, default scenario, $(nproc) cores, skolkit GOMAXPROCS=${SK_GOMAXPROCS/#0/all}; $(date -u +%Y-%m-%d)"
 echo
 echo "| request | skolkit req/s | skolkit p50 | skolkit p99 | Prism req/s | Prism p50 | Prism p99 | skolkit/Prism | non-2xx (skolkit/Prism) |"
 echo "|---|---|---|---|---|---|---|---|---|"
