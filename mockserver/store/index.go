@@ -1,76 +1,14 @@
 package store
 
-import (
-	"fmt"
-	"time"
-)
+import "time"
 
 // keySep ends every key part. Keys are built from fixed-width or
 // \x00-terminated parts, so byte order of keys is the order of their parts.
 const keySep = "\x00"
 
-// RawKey is a complete index key (as found in a Cursor) passed to an index
-// lookup in place of the values it was built from.
+// RawKey is a complete key (as found in a Cursor) passed to a go-memdb
+// lookup of the pages tables.
 type RawKey []byte
-
-// fieldIndex indexes a record by zero or more string values that fn extracts.
-// go-memdb appends the record's primary key to every value of a non-unique
-// index, so the stored key is value\x00id\x00 and records with equal values are
-// ordered by id.
-type fieldIndex struct {
-	fn func(obj any) []string
-}
-
-// singleIndex is a fieldIndex that yields at most one value per record.
-type singleIndex struct{ fieldIndex }
-
-// multiIndex is a fieldIndex that may yield many values per record.
-type multiIndex struct{ fieldIndex }
-
-func (ix singleIndex) FromObject(obj any) (bool, []byte, error) {
-	vals := ix.fn(obj)
-	if len(vals) == 0 {
-		return false, nil, nil
-	}
-	return true, []byte(vals[0] + keySep), nil
-}
-
-func (ix multiIndex) FromObject(obj any) (bool, [][]byte, error) {
-	vals := ix.fn(obj)
-	if len(vals) == 0 {
-		return false, nil, nil
-	}
-	keys := make([][]byte, len(vals))
-	for i, v := range vals {
-		keys[i] = []byte(v + keySep)
-	}
-	return true, keys, nil
-}
-
-// FromArgs builds a key from one string value, or passes a RawKey through.
-func (fieldIndex) FromArgs(args ...any) ([]byte, error) {
-	if len(args) != 1 {
-		return nil, fmt.Errorf("index takes one argument, got %d", len(args))
-	}
-	switch a := args[0].(type) {
-	case string:
-		return []byte(a + keySep), nil
-	case RawKey:
-		return []byte(a), nil
-	default:
-		return nil, fmt.Errorf("index argument must be a string or RawKey, got %T", args[0])
-	}
-}
-
-// PrefixFromArgs selects every record whose value equals the argument.
-func (ix fieldIndex) PrefixFromArgs(args ...any) ([]byte, error) { return ix.FromArgs(args...) }
-
-func one(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return []string{s}
-}
 
 // timeKey renders t as a fixed-width UTC string whose byte order is time
 // order: t.UTC().Format("2006-01-02T15:04:05.000000000Z") for years 0 to

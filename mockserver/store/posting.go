@@ -62,14 +62,19 @@ func (fenceIndex) FromObject(obj any) (bool, []byte, error) {
 	return true, []byte(obj.(*page).fence), nil
 }
 
-// FromArgs takes a key: a string, used as it is, or a RawKey.
+// FromArgs takes a key: a string or a RawKey, used as it is.
 func (fenceIndex) FromArgs(args ...any) ([]byte, error) {
-	if len(args) == 1 {
-		if k, ok := args[0].(string); ok {
-			return []byte(k), nil
-		}
+	if len(args) != 1 {
+		return nil, fmt.Errorf("a fence lookup takes one key, got %d arguments", len(args))
 	}
-	return fieldIndex{}.FromArgs(args...)
+	switch k := args[0].(type) {
+	case string:
+		return []byte(k), nil
+	case RawKey:
+		return k, nil
+	default:
+		return nil, fmt.Errorf("a fence lookup takes a string or RawKey, got %T", args[0])
+	}
 }
 
 // layout says how the entries of one pages table make their keys.
