@@ -262,23 +262,3 @@ func BenchmarkStudentSearchIdentityNumber(b *testing.B) {
 	}
 	benchSearch(b, srv, id, secret, `{"filter": {"equals": {"identityNumber": "`+no+`"}, "like": {"lastName": "%"}, "orCondition": false}}`)
 }
-
-// BenchmarkNewDefault measures building a server for the default scenario as
-// `skolkit serve` does at start-up, after the contract is loaded (that is
-// openapi's BenchmarkLoad): generating the scenario's data, loading it into
-// the store, and registering every route with its request validator. The
-// default scenario runs on the real clock, so each server generates and loads
-// its data afresh (built stores are reused only for the same instant), as a
-// fresh process does.
-//
-//	go test -run '^$' -bench 'NewDefault' -benchtime 20x -benchmem ./mockserver/
-func BenchmarkNewDefault(b *testing.B) {
-	if _, err := New(Options{}); err != nil { // the contract, loaded once per process
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		if _, err := New(Options{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}

@@ -69,7 +69,7 @@ const (
 )
 
 // tableDef describes a table: how to find a record's id, and its secondary
-// indexes (posting indexes, see posting.go). go-memdb itself indexes the id.
+// indexes. The table and each index are kept as pages (pages.go).
 type tableDef struct {
 	name    string
 	id      func(obj any) string
@@ -279,7 +279,7 @@ var tableDefs = func() map[string]*tableDef {
 }()
 
 // schema is the go-memdb schema of the tables: each table's pages, and each
-// secondary index's pages (posting.go), keyed by their fences.
+// secondary index's pages (pages.go), keyed by their fences.
 func schema() *memdb.DBSchema {
 	s := &memdb.DBSchema{Tables: map[string]*memdb.TableSchema{}}
 	for _, td := range tables {

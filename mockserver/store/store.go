@@ -70,10 +70,9 @@ func New(now func() time.Time) *Store {
 // store keeps its old content. Writes made while Load runs are lost with the
 // old content.
 //
-// Load builds each table in one pass: records sorted by id (go-memdb's radix
-// tree takes sorted keys cheaply), references checked against sets of the
-// loaded ids, and each index's postings built whole rather than entry by
-// entry.
+// Load builds each table in one pass: records sorted by id, references
+// checked against sets of the loaded ids, and the pages of the table and of
+// each index built whole rather than entry by entry (see pages.go).
 func (s *Store) Load(ds *Dataset) error {
 	now := s.clock()
 	// Parents before children: errors are reported in this order.
