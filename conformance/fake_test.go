@@ -174,6 +174,11 @@ func (f *fake) render(p fakePlacement, q url.Values) map[string]any {
 		m := map[string]any{"id": id}
 		if names {
 			m["displayName"] = "Namn " + id[len(id)-3:]
+			for i := 0; i < 4; i++ {
+				if uuidN(3, i) == id {
+					m["displayName"] = fmt.Sprintf("Avdelning %d", i)
+				}
+			}
 		}
 		if person {
 			m["securityMarking"] = "Ingen"
@@ -345,12 +350,12 @@ func (f *fake) listPlacements(w http.ResponseWriter, q url.Values) {
 	limit := 10
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 1000 {
+		if err != nil || n < 1 {
 			bErr(w, 400, "bad limit")
 			return
 		}
 		if !f.dev.limitIgnored {
-			limit = n
+			limit = min(n, 1000)
 		}
 	}
 	offset := 0

@@ -139,4 +139,7 @@ func writeSummary(w io.Writer, rep *Report) {
 	}
 	fmt.Fprintf(w, "\n%s: %d MUST and %d SHOULD checks failed (failing on %s), %d errors, in %s\n", verdict, must, should, rep.FailOn, c.Error, rep.Duration.Round(time.Millisecond))
 	fmt.Fprintf(w, "%d passed, %d failed, %d skipped\n", c.Pass, c.Fail, c.Skip)
+	for _, m := range rep.Incomplete {
+		fmt.Fprintf(w, "INCOMPLETE: %s\n", m)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -172,3 +173,27 @@ func WriteReportFile(format, path string, rep *Report) error {
 
 // ReportFormats are the formats --report accepts.
 var ReportFormats = []string{"junit", "json", "html"}
+
+// CheckReportPath reports whether a report can be written to path: its
+// directory exists and takes a new file, and path is not a directory. The
+// command checks every --report path before the first request.
+func CheckReportPath(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a directory", path)
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("the directory %s: %w", dir, err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	f, err := os.CreateTemp(dir, ".skolkit-report-check-*")
+	if err != nil {
+		return fmt.Errorf("the directory %s does not take a new file: %w", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}

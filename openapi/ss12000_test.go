@@ -87,7 +87,6 @@ var ss12000Differences = map[string]string{
 	"Absence.absenceReason":                      "spec field, not in SS 12000",
 	"Absence.verified":                           "spec field, not in SS 12000",
 	"Absence.type":                               "spec values Giltig/Ogiltig instead of SS 12000's Beviljad ledighet/Anmäld frånvaro",
-	"GET /placements?limit":                      "we document the cap: maximum 1000",
 	"GET /attendances/{id}?expandReferenceNames": "the spec has it, SS 12000 does not",
 	"GET /absences/{id}?expandReferenceNames":    "the spec has it, SS 12000 does not",
 	"POST /groups/lookup 503":                    "we cap ids at 500 (400) and the body size (413) instead of SS 12000's 503 'response too large'",

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skolkit/skolkit/conformance"
+	"github.com/skolkit/skolkit/mockserver"
+)
+
+// TestConformanceSS12000ProfileAgainstMock: the mock passes the suite judged
+// by the standard too, and only checks of that profile are run.
+func TestConformanceSS12000ProfileAgainstMock(t *testing.T) {
+	t.Parallel()
+	srv, args := mockUnderTest(t, mockserver.Options{})
+	args = append(args, recordIDs(srv)...)
+	code, out, rep := runConformance(t, append(args, "--profile", "ss12000")...)
+	assertClean(t, rep, out)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, conformance.ProfileSS12000, rep.Profile)
+	byID := map[string]*conformance.Check{}
+	for _, c := range conformance.Catalogue() {
+		byID[c.ID] = c
+	}
+	for _, r := range rep.Results {
+		assert.NotEqual(t, conformance.Off, byID[r.ID].SeverityIn(conformance.ProfileSS12000), "%s is not in the ss12000 profile", r.ID)
+		assert.Equal(t, byID[r.ID].SeverityIn(conformance.ProfileSS12000), r.Severity, r.ID)
+	}
+	assert.Greater(t, rep.Counts().Pass, 50)
+}
+
+// TestConformanceIncompleteRunsExit2: a run that could not test what it was
+// given is exit 2 with a message saying what to fix, never a green run of
+// skips.
+func TestConformanceIncompleteRunsExit2(t *testing.T) {
+	t.Parallel()
+	srv, err := mockserver.New(mockserver.Options{})
+	require.NoError(t, err)
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	id, secret := srv.Credentials()
+	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/oauth/token" {
+			http.Error(w, `{"error":"server_error"}`, http.StatusInternalServerError)
+			return
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	t.Cleanup(broken.Close)
+	reg := hs.URL + "/api/v1"
+	for _, tc := range []struct {
+		name string
+		args []string
+		says string
+	}{
+		{"missing credentials", []string{"--auth-url", hs.URL, "--register-url", reg}, "--client-id"},
+		{"missing token URL", []string{"--register-url", reg, "--client-id", id, "--client-secret", secret}, "--auth-url"},
+		{"token endpoint that issues no token", []string{"--auth-url", broken.URL, "--register-url", broken.URL + "/api/v1", "--client-id", id, "--client-secret", secret}, "issued no token"},
+		{"fewer decided checks than --min-checks", []string{"--auth-url", hs.URL, "--register-url", reg, "--client-id", id, "--client-secret", secret, "--include", "auth.token.success", "--min-checks", "5"}, "--min-checks"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := conformanceCmd(append([]string{"-q"}, tc.args...), &out, &errOut)
+			assert.Equal(t, 2, code, "%s\n%s", out.String(), errOut.String())
+			assert.Contains(t, errOut.String(), tc.says)
+			assert.Contains(t, out.String(), "INCOMPLETE")
+		})
+	}
+	t.Run("a wrong secret is exit 2 before any check", func(t *testing.T) {
+		var out, errOut bytes.Buffer
+		code := conformanceCmd([]string{"-q", "--auth-url", hs.URL, "--register-url", reg, "--client-id", id, "--client-secret", "wrong"}, &out, &errOut)
+		assert.Equal(t, 2, code)
+		assert.Contains(t, errOut.String(), "rejected the client credentials")
+	})
+	t.Run("a report path that cannot be written is exit 2 before the first request", func(t *testing.T) {
+		var hits atomic.Int64
+		counting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1); srv.ServeHTTP(w, r) }))
+		defer counting.Close()
+		var out, errOut bytes.Buffer
+		code := conformanceCmd([]string{"-q", "--register-url", counting.URL + "/api/v1", "--report", "json=" + filepath.Join(t.TempDir(), "no", "such", "dir", "r.json")}, &out, &errOut)
+		assert.Equal(t, 2, code)
+		assert.Contains(t, errOut.String(), "--report json=")
+		assert.Zero(t, hits.Load(), "no request was sent")
+	})
+	t.Run("--wait-for waits for a server that comes up", func(t *testing.T) {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		addr := l.Addr().String()
+		l.Close()
+		late := &http.Server{Addr: addr, Handler: srv}
+		go func() {
+			time.Sleep(700 * time.Millisecond)
+			ln, err := net.Listen("tcp", addr)
+			if err == nil {
+				late.Serve(ln)
+			}
+		}()
+		t.Cleanup(func() { late.Close() })
+		var out, errOut bytes.Buffer
+		code := conformanceCmd([]string{"-q", "--wait-for", "20s", "--auth-url", "http://" + addr, "--register-url", "http://" + addr + "/api/v1", "--client-id", id, "--client-secret", secret, "--include", "auth.B.token-accepted"}, &out, &errOut)
+		assert.Equal(t, 0, code, "%s\n%s", out.String(), errOut.String())
+	})
+}
