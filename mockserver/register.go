@@ -113,10 +113,7 @@ func (s *Server) listPlacements(w http.ResponseWriter, r *http.Request) {
 		st = pageState{Query: query, Expand: q[paramExpand], Names: refNames(q), Limit: limit}
 		sn, v = s.readView(true)
 	}
-	if limit == 0 {
-		limit = DefaultPageSize
-	}
-	page, err := sn.Placements(st.Query, st.Cursor, min(limit, MaxPageSize))
+	page, err := sn.Placements(st.Query, st.Cursor, s.pageSize(limit))
 	if err != nil {
 		s.log.Error("placement query", "err", err)
 		registerError(w, http.StatusInternalServerError, CodeInternal, "unexpected server error")

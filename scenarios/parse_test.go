@@ -253,6 +253,14 @@ func TestParseReportsEachProblemWithItsPosition(t *testing.T) {
 			want: []string{`s.yaml:3:16: behaviours.deviations[0]: unknown deviation "pagination-total-wong"; known: date-bounds-exclusive, delete-not-204, display-name-always, endDate-filter-drops-open-ended, error-body-wrong-shape, expand-changes-modified, expand-ignored, expired-token-accepted, limit-zero-accepted, list-limit-ignored, lookup-drops-first, meta-after-inclusive, no-token-accepted, organisation-filter-ignored, pagetoken-repeats-last, pagetoken-with-filter-accepted, pagination-total-wrong, patch-replaces, ratelimit-headers-missing-on-204, ratelimit-reset-in-seconds, search-ignores-filter, security-marking-missing, sortkey-ignored, token-cacheable, unknown-id-not-404, wrong-secret-accepted`},
 		},
 		{
+			name: "unknown and repeated variants",
+			src:  "name: t\nbehaviours:\n  variants: [empty-404, empty-404, pagetoken-wobble]\n",
+			want: []string{
+				`s.yaml:3:25: behaviours.variants[1]: variant "empty-404" is listed twice`,
+				`s.yaml:3:36: behaviours.variants[2]: unknown variant "pagetoken-wobble"; known: clamped-limit, empty-404, extra-properties, extra-token-fields, pagetoken-encoding, references-without-security-marking, small-default-page, token-type-lowercase`,
+			},
+		},
+		{
 			name: "clock neither real nor a date-time",
 			src:  "name: t\nclock: {now: yesterday}\n",
 			want: []string{`s.yaml:2:14: clock.now: "yesterday" is not an RFC 3339 date-time (like 2026-03-14T10:30:00Z) or real`},
