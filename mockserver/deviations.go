@@ -43,6 +43,14 @@ const (
 	// error bodies and statuses
 	DevErrorBodyWrongShape = "error-body-wrong-shape"
 	DevUnknownIDNot404     = "unknown-id-not-404"
+	// on the wire (wire.go: the request or the answer is changed around
+	// the handlers)
+	DevTokenGetAccepted        = "token-get-accepted"
+	DevJSONCharsetRefused      = "json-charset-refused"
+	DevLimitAboveMaxRefused    = "limit-above-max-refused"
+	DevCombinedFiltersDropDate = "combined-filters-drop-dates"
+	DevReferenceMarkingDiffers = "reference-marking-differs"
+	DevLaterPageDropsExpand    = "later-page-drops-expand"
 )
 
 // Deviations lists every deviation the mock implements.
@@ -57,6 +65,7 @@ var Deviations = []string{
 	DevExpandIgnored, DevDisplayNameAlways, DevExpandChangesModified, DevSecurityMarkingMissing,
 	DevLookupDropsFirst,
 	DevErrorBodyWrongShape, DevUnknownIDNot404,
+	DevTokenGetAccepted, DevJSONCharsetRefused, DevLimitAboveMaxRefused, DevCombinedFiltersDropDate, DevReferenceMarkingDiffers, DevLaterPageDropsExpand,
 }
 
 // deviates reports whether the named deviation is switched on.

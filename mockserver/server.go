@@ -337,6 +337,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		defer vw.flush()
 		w = vw
 	}
+	if !s.deviateRequest(w, r) {
+		return
+	}
 	start := time.Now()
 	rec := &recorder{ResponseWriter: w}
 	entry := s.journalEntry(r)

@@ -101,6 +101,9 @@ func (s *Server) variantWriter(w http.ResponseWriter, r *http.Request) *rewriter
 			on = append(on, v)
 		}
 	}
+	if b && s.deviates(DevReferenceMarkingDiffers) {
+		on = append(on, DevReferenceMarkingDiffers)
+	}
 	if len(on) == 0 {
 		return nil
 	}
@@ -201,6 +204,9 @@ func (rw *rewriter) rewrite(v any) any {
 			}
 			if rw.on(VarReferencesWithoutSecurityMarking) && isPersonReference(x) {
 				delete(x, "securityMarking")
+			}
+			if rw.on(DevReferenceMarkingDiffers) && isPersonReference(x) {
+				x["securityMarking"] = flipMarking(x["securityMarking"])
 			}
 			if success && rw.on(VarExtraProperties) {
 				x["x-vendor-extension"] = "skolkit variant"

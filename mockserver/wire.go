@@ -1,0 +1,70 @@
+package mockserver
+
+import (
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// The deviations that change a request or an answer around the handlers
+// (the "on the wire" group of deviations.go), kept here so that the
+// handlers stay free of them.
+
+// deviateRequest applies the request-side wire deviations. It reports false
+// when it has answered the request itself.
+func (s *Server) deviateRequest(w http.ResponseWriter, r *http.Request) bool {
+	b := strings.HasPrefix(r.URL.Path, PrefixB+"/")
+	switch {
+	case r.URL.Path == PathToken && r.Method == http.MethodGet && s.deviates(DevTokenGetAccepted):
+		// Serve the GET as the POST of the spec, with the query as the form.
+		form := r.URL.Query()
+		r.Method = http.MethodPost
+		r.Header.Set("Content-Type", contentTypeForm)
+		r.Body = readCloser{strings.NewReader(form.Encode())}
+		r.ContentLength = int64(len(form.Encode()))
+		r.URL.RawQuery = ""
+	case b && r.Method == http.MethodPost && s.deviates(DevJSONCharsetRefused):
+		if _, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && len(params) > 0 {
+			registerError(w, http.StatusUnsupportedMediaType, CodeBadRequest, "Content-Type must be exactly application/json")
+			return false
+		}
+	case b && r.Method == http.MethodGet && r.URL.Path == PrefixB+"/placements":
+		q := r.URL.Query()
+		changed := false
+		if s.deviates(DevLimitAboveMaxRefused) {
+			if n, err := strconv.Atoi(q.Get(paramLimit)); err == nil && n > MaxPageSize {
+				registerError(w, http.StatusBadRequest, CodeBadRequest, "limit: at most 1000")
+				return false
+			}
+		}
+		if s.deviates(DevCombinedFiltersDropDate) && (q.Has("organisation") || q.Has("group") || q.Has("child") || q.Has("owner")) {
+			for _, k := range []string{"startDate.onOrBefore", "startDate.onOrAfter", "endDate.onOrBefore", "endDate.onOrAfter"} {
+				changed = changed || q.Has(k)
+				q.Del(k)
+			}
+		}
+		if s.deviates(DevLaterPageDropsExpand) && q.Has(paramPageToken) {
+			changed = changed || q.Has(paramExpand) || q.Has(paramRefNames)
+			q.Del(paramExpand)
+			q.Del(paramRefNames)
+		}
+		if changed {
+			r.URL.RawQuery = q.Encode()
+		}
+	}
+	return true
+}
+
+type readCloser struct{ *strings.Reader }
+
+func (readCloser) Close() error { return nil }
+
+// flipMarking is DevReferenceMarkingDiffers: another allowed value than the
+// person's own.
+func flipMarking(v any) any {
+	if v == "Ingen" {
+		return "Sekretessmarkering"
+	}
+	return "Ingen"
+}
