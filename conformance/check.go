@@ -227,6 +227,7 @@ var catalogue = sync.OnceValue(func() []*Check {
 		bPlacementChecks(),
 		bFilterChecks(),
 		bRecordChecks(),
+		bGenericChecks(),
 		exportChecks(),
 		ledgerChecks(),
 	} {
