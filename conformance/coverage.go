@@ -113,6 +113,8 @@ var Deviations = []struct {
 		[]string{"B.placements.references-match"}},
 	{"later-page-drops-expand", "a later page asked for with expand and expandReferenceNames beside the pageToken must embed and name",
 		[]string{"B.placements.later-page-expand"}},
+	{"legacy-auth-refused", "with --legacy-auth, interface A is read with the Client-ID and Client-Secret headers, which must answer 200",
+		[]string{"auth.A.legacy-headers"}},
 	{"route-missing (a by-id or lookup route that does not exist)", "the unknown-id, malformed-id and lookup-refusal checks first prove the route with a known id (a 2xx); without it they skip and the by-id check fails",
 		[]string{"B.groups.by-id", "B.syllabuses.by-id", "B.groups.lookup"}},
 	{"refuses-everything (a surface that answers 401 to every request)", "the refusal checks first prove the same request with the run's token answers 2xx; the run exits 2 when no authenticated request to a surface was answered 2xx",

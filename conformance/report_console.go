@@ -88,6 +88,9 @@ func writeConsoleResult(w io.Writer, r Result) {
 		fmt.Fprintf(w, " [decision %s]", r.Spec.Decision)
 	}
 	fmt.Fprintln(w)
+	if r.Choice != "" {
+		fmt.Fprintf(w, "    skolkit's choice, not the standard's: %s\n", r.Choice)
+	}
 	for i, f := range r.Failures {
 		if i == 10 {
 			fmt.Fprintf(w, "    … and %d more failures (see the JSON or HTML report)\n", len(r.Failures)-10)
@@ -137,7 +140,11 @@ func writeSummary(w io.Writer, rep *Report) {
 	case 2:
 		verdict = "ERROR"
 	}
-	fmt.Fprintf(w, "\n%s: %d MUST and %d SHOULD checks failed (failing on %s), %d errors, in %s\n", verdict, must, should, rep.FailOn, c.Error, rep.Duration.Round(time.Millisecond))
+	profile := rep.Profile
+	if profile == "" {
+		profile = ProfileService
+	}
+	fmt.Fprintf(w, "\n%s: %d MUST and %d SHOULD checks failed (failing on %s, profile %s), %d errors, in %s\n", verdict, must, should, rep.FailOn, profile, c.Error, rep.Duration.Round(time.Millisecond))
 	fmt.Fprintf(w, "%d passed, %d failed, %d skipped\n", c.Pass, c.Fail, c.Skip)
 	for _, m := range rep.Incomplete {
 		fmt.Fprintf(w, "INCOMPLETE: %s\n", m)

@@ -51,6 +51,7 @@ const (
 	DevCombinedFiltersDropDate = "combined-filters-drop-dates"
 	DevReferenceMarkingDiffers = "reference-marking-differs"
 	DevLaterPageDropsExpand    = "later-page-drops-expand"
+	DevLegacyAuthRefused       = "legacy-auth-refused"
 )
 
 // Deviations lists every deviation the mock implements.
@@ -65,7 +66,7 @@ var Deviations = []string{
 	DevExpandIgnored, DevDisplayNameAlways, DevExpandChangesModified, DevSecurityMarkingMissing,
 	DevLookupDropsFirst,
 	DevErrorBodyWrongShape, DevUnknownIDNot404,
-	DevTokenGetAccepted, DevJSONCharsetRefused, DevLimitAboveMaxRefused, DevCombinedFiltersDropDate, DevReferenceMarkingDiffers, DevLaterPageDropsExpand,
+	DevTokenGetAccepted, DevJSONCharsetRefused, DevLimitAboveMaxRefused, DevCombinedFiltersDropDate, DevReferenceMarkingDiffers, DevLaterPageDropsExpand, DevLegacyAuthRefused,
 }
 
 // deviates reports whether the named deviation is switched on.

@@ -16,6 +16,9 @@ import (
 func (s *Server) deviateRequest(w http.ResponseWriter, r *http.Request) bool {
 	b := strings.HasPrefix(r.URL.Path, PrefixB+"/")
 	switch {
+	case strings.HasPrefix(r.URL.Path, PrefixA+"/") && s.deviates(DevLegacyAuthRefused):
+		r.Header.Del(headerClientID)
+		r.Header.Del(headerClientSecret)
 	case r.URL.Path == PathToken && r.Method == http.MethodGet && s.deviates(DevTokenGetAccepted):
 		// Serve the GET as the POST of the spec, with the query as the form.
 		form := r.URL.Query()

@@ -14,6 +14,7 @@ var KnownDeviations = map[string]string{
 	"combined-filters-drop-dates":      "the placement list ignores the date filters when an organisation, group, child or owner filter is given too",
 	"reference-marking-differs":        "person references carry a securityMarking other than the person's own",
 	"later-page-drops-expand":          "expand and expandReferenceNames sent with a pageToken are ignored",
+	"legacy-auth-refused":              "interface A ignores the Client-ID and Client-Secret headers (the older authentication) and answers 401",
 	"token-cacheable":                  "token responses lack Cache-Control: no-store and Pragma: no-cache",
 	"wrong-secret-accepted":            "the token endpoint accepts any secret for a known client",
 	"expired-token-accepted":           "access tokens never expire",

@@ -26,6 +26,7 @@ var killMatrix = map[string]struct {
 	write   bool
 	ttl     time.Duration
 	should  bool     // the catching checks are SHOULD: the run fails on should
+	args    []string // more flags for the run
 	catch   []string // at least one of these fails
 }{
 	mockserver.DevTokenCacheable:               {include: []string{"auth.token.*"}, catch: []string{"auth.token.no-store", "auth.token.pragma-no-cache"}},
@@ -60,6 +61,7 @@ var killMatrix = map[string]struct {
 	mockserver.DevCombinedFiltersDropDate:      {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.combined"}},
 	mockserver.DevReferenceMarkingDiffers:      {include: []string{"B.placements.references-match"}, catch: []string{"B.placements.references-match"}},
 	mockserver.DevLaterPageDropsExpand:         {include: []string{"B.placements.later-page-expand"}, should: true, catch: []string{"B.placements.later-page-expand"}},
+	mockserver.DevLegacyAuthRefused:            {include: []string{"auth.A.*"}, args: []string{"--legacy-auth"}, catch: []string{"auth.A.legacy-headers"}},
 }
 
 // fullMatrix runs every row against the whole suite; without it (go test
@@ -116,6 +118,7 @@ func TestKillMatrix(t *testing.T) {
 			if row.should {
 				args = append(args, "--fail-on", "should")
 			}
+			args = append(args, row.args...)
 			code, out, rep := runConformance(t, args...)
 			var failed []string
 			for _, r := range rep.Results {

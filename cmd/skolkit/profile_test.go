@@ -110,3 +110,19 @@ func TestConformanceIncompleteRunsExit2(t *testing.T) {
 		assert.Equal(t, 0, code, "%s\n%s", out.String(), errOut.String())
 	})
 }
+
+// TestConformanceLegacyAuthAgainstMock: the older authentication's positive
+// path, which runs only with --legacy-auth (it sends the secret to
+// interface A).
+func TestConformanceLegacyAuthAgainstMock(t *testing.T) {
+	t.Parallel()
+	_, args := mockUnderTest(t, mockserver.Options{})
+	code, out, rep := runConformance(t, append(args, "--legacy-auth", "--include", "auth.A", "--include", "A.school.list")...)
+	assertClean(t, rep, out)
+	assert.Equal(t, 0, code)
+	for _, r := range rep.Results {
+		if r.ID == "auth.A.legacy-headers" {
+			assert.Equal(t, conformance.StatusPass, r.Status, r.Reason)
+		}
+	}
+}
