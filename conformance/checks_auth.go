@@ -49,6 +49,8 @@ func authChecks() []*Check {
 		{ID: "auth.token.form-request", Title: "the form-encoded client-credentials request of the spec is answered 200", Area: "auth", Severity: MUST, Needs: auth, Spec: specTokenRequest, Run: checkTokenForm},
 		{ID: "auth.token.no-refresh-token", Title: "no refresh token is issued (SHOULD under --profile ss12000: RFC 6749 §4.4.3 says a refresh token SHOULD NOT be included)", Area: "auth", Severity: MUST, Standard: SHOULD, Needs: auth, Spec: specNoRefresh, Run: checkTokenNoRefresh},
 		{ID: "auth.token.lifetime", Title: "expires_in is a positive whole number of seconds (SHOULD under --profile ss12000: RFC 6749 §5.1 makes it RECOMMENDED)", Area: "auth", Severity: MUST, Standard: SHOULD, Needs: auth, Spec: specLifetime, Run: checkTokenLifetime},
+		{ID: "auth.token.form-charset", Title: "a token request sent as application/x-www-form-urlencoded; charset=UTF-8 is answered like one without the parameter", Area: "auth", Severity: MUST, Needs: auth,
+			Spec: SpecRef{Section: "RFC 9110 §8.3.1", Quote: "The type/subtype MAY be followed by semicolon-delimited parameters (Section 5.6.6) in the form of name/value pairs."}, Run: checkTokenFormCharset},
 		{ID: "auth.token.method", Title: "the token endpoint issues no token to a GET", Area: "auth", Severity: MUST, Needs: auth,
 			Spec: SpecRef{Section: "RFC 6749 §3.2", Quote: "The client MUST use the HTTP \"POST\" method when making access token requests."}, Run: checkTokenMethod},
 		{ID: "auth.token.no-store", Title: "token responses carry Cache-Control: no-store", Area: "auth", Severity: MUST, Needs: auth, Spec: specNoStore, Run: checkTokenNoStore},
@@ -152,6 +154,18 @@ func checkTokenSuccess(t *T) {
 			return
 		}
 		t.Failf(resp, "expires_in: an integer", "expires_in is %s", compact(body["expires_in"]))
+	}
+}
+
+func checkTokenFormCharset(t *T) {
+	t.goodToken() // evidence: the plain form is answered 200
+	resp := t.Do(Request{Surface: SurfaceAuth, Method: http.MethodPost, Path: pathToken, Body: []byte(t.env.tokenForm().Encode()), ContentType: mimeForm + "; charset=UTF-8", Auth: authNone})
+	t.RequireStatus(resp, http.StatusOK)
+	if tok := str(t.RequireObject(resp), "access_token"); tok == "" {
+		t.Failf(resp, "an access_token", "no access_token in the answer")
+	} else {
+		t.env.red.addToken(tok)
+		resp.ex.ResponseBody = t.env.red.redact(resp.ex.ResponseBody)
 	}
 }
 

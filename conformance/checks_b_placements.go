@@ -51,6 +51,8 @@ func bPlacementChecks() []*Check {
 		{ID: "B.placements.pagetoken-unknown", Title: "a pageToken the server never issued is 400 (under --profile ss12000: a 4xx)", Area: "B.placements", Severity: SHOULD, Needs: b, Spec: specPageToken, Run: checkPageTokenUnknown},
 		{ID: "B.placements.later-page-expand", Title: "expand and expandReferenceNames sent with a pageToken shape the later page too", Area: "B.placements", Severity: SHOULD, Needs: b, Spec: specPageToken,
 			Choice: "that expand and expandReferenceNames may accompany a pageToken (decision B5); the standard forbids only filters beside it", Run: checkLaterPageExpand},
+		{ID: "B.placements.accept-parameters", Title: "Accept: application/json; charset=utf-8 is answered with JSON like Accept: application/json", Area: "B.placements", Severity: MUST, Needs: b,
+			Spec: SpecRef{Section: "RFC 9110 §12.5.1", Quote: "A request without any Accept header field implies that the user agent will accept any media type in response. … media-range = ( \"*/*\" / ( type \"/\" \"*\" ) / ( type \"/\" subtype ) ) parameters"}, Run: checkAcceptParameters},
 		{ID: "B.placements.filter.combined", Title: "several filters at once (organisation, group or child with the active-on-day dates) keep exactly the placements matching all of them", Area: "B.filters", Severity: MUST, Needs: b,
 			Spec: SpecRef{Section: "Endpoints (interface B)", Quote: "The date filters can be combined to select active placements."}, Run: checkCombinedFilters},
 		{ID: "B.placements.references-match", Title: "references match the records they point to: group references resolve to a group, person references carry the embedded person's securityMarking", Area: "B.placements", Severity: MUST, Needs: b,
@@ -183,6 +185,16 @@ func checkLaterPageExpand(t *T) {
 				t.Failf(resp, "displayName on every reference of the later page", "placement %s: %s has no displayName", str(p, "id"), path)
 				break
 			}
+		}
+	}
+}
+
+func checkAcceptParameters(t *T) {
+	t.requirePlacements()
+	for _, accept := range []string{"application/json; charset=utf-8", "application/json, */*;q=0.1"} {
+		resp := t.Do(Request{Surface: SurfaceB, Method: http.MethodGet, Path: "/placements", Query: url.Values{"limit": {"1"}}, Header: http.Header{"Accept": {accept}}})
+		if t.ExpectStatus(resp, http.StatusOK) {
+			t.RequireObject(resp)
 		}
 	}
 }

@@ -411,7 +411,9 @@ func (e *env) send(ctx context.Context, method, target string, header http.Heade
 		return nil, 0, err
 	}
 	hreq.Header = header.Clone()
-	hreq.Header.Set("Accept", mimeJSON)
+	if hreq.Header.Get("Accept") == "" {
+		hreq.Header.Set("Accept", mimeJSON)
+	}
 	hreq.Header.Set("User-Agent", "skolkit-conformance")
 	start := time.Now()
 	hresp, err := e.http.Do(hreq)

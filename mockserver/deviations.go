@@ -52,6 +52,8 @@ const (
 	DevReferenceMarkingDiffers = "reference-marking-differs"
 	DevLaterPageDropsExpand    = "later-page-drops-expand"
 	DevLegacyAuthRefused       = "legacy-auth-refused"
+	DevFormCharsetRefused      = "form-charset-refused"
+	DevAcceptParamsRefused     = "accept-params-refused"
 )
 
 // Deviations lists every deviation the mock implements.
@@ -66,7 +68,7 @@ var Deviations = []string{
 	DevExpandIgnored, DevDisplayNameAlways, DevExpandChangesModified, DevSecurityMarkingMissing,
 	DevLookupDropsFirst,
 	DevErrorBodyWrongShape, DevUnknownIDNot404,
-	DevTokenGetAccepted, DevJSONCharsetRefused, DevLimitAboveMaxRefused, DevCombinedFiltersDropDate, DevReferenceMarkingDiffers, DevLaterPageDropsExpand, DevLegacyAuthRefused,
+	DevTokenGetAccepted, DevJSONCharsetRefused, DevLimitAboveMaxRefused, DevCombinedFiltersDropDate, DevReferenceMarkingDiffers, DevLaterPageDropsExpand, DevLegacyAuthRefused, DevFormCharsetRefused, DevAcceptParamsRefused,
 }
 
 // deviates reports whether the named deviation is switched on.

@@ -27,11 +27,19 @@ func (s *Server) deviateRequest(w http.ResponseWriter, r *http.Request) bool {
 		r.Body = readCloser{strings.NewReader(form.Encode())}
 		r.ContentLength = int64(len(form.Encode()))
 		r.URL.RawQuery = ""
+	case r.URL.Path == PathToken && r.Method == http.MethodPost && s.deviates(DevFormCharsetRefused):
+		if _, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && len(params) > 0 {
+			oauthError(w, http.StatusBadRequest, "invalid_request", "Content-Type must be exactly application/x-www-form-urlencoded")
+			return false
+		}
 	case b && r.Method == http.MethodPost && s.deviates(DevJSONCharsetRefused):
 		if _, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && len(params) > 0 {
 			registerError(w, http.StatusUnsupportedMediaType, CodeBadRequest, "Content-Type must be exactly application/json")
 			return false
 		}
+	case b && s.deviates(DevAcceptParamsRefused) && strings.ContainsAny(r.Header.Get("Accept"), ";,"):
+		registerError(w, http.StatusNotAcceptable, CodeBadRequest, "Accept must be exactly application/json")
+		return false
 	case b && r.Method == http.MethodGet && r.URL.Path == PrefixB+"/placements":
 		q := r.URL.Query()
 		changed := false

@@ -15,6 +15,8 @@ var KnownDeviations = map[string]string{
 	"reference-marking-differs":        "person references carry a securityMarking other than the person's own",
 	"later-page-drops-expand":          "expand and expandReferenceNames sent with a pageToken are ignored",
 	"legacy-auth-refused":              "interface A ignores the Client-ID and Client-Secret headers (the older authentication) and answers 401",
+	"form-charset-refused":             "the token endpoint refuses a form sent as application/x-www-form-urlencoded; charset=UTF-8 (400 invalid_request)",
+	"accept-params-refused":            "interface B answers 406 to an Accept header whose media range has parameters or several ranges",
 	"token-cacheable":                  "token responses lack Cache-Control: no-store and Pragma: no-cache",
 	"wrong-secret-accepted":            "the token endpoint accepts any secret for a known client",
 	"expired-token-accepted":           "access tokens never expire",

@@ -62,6 +62,8 @@ var killMatrix = map[string]struct {
 	mockserver.DevReferenceMarkingDiffers:      {include: []string{"B.placements.references-match"}, catch: []string{"B.placements.references-match"}},
 	mockserver.DevLaterPageDropsExpand:         {include: []string{"B.placements.later-page-expand"}, should: true, catch: []string{"B.placements.later-page-expand"}},
 	mockserver.DevLegacyAuthRefused:            {include: []string{"auth.A.*"}, args: []string{"--legacy-auth"}, catch: []string{"auth.A.legacy-headers"}},
+	mockserver.DevFormCharsetRefused:           {include: []string{"auth.token.*"}, catch: []string{"auth.token.form-charset"}},
+	mockserver.DevAcceptParamsRefused:          {include: []string{"B.placements.accept-parameters"}, catch: []string{"B.placements.accept-parameters"}},
 }
 
 // fullMatrix runs every row against the whole suite; without it (go test
