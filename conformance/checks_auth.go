@@ -259,27 +259,32 @@ func (t *T) expectOAuthError(resp *Response, status int, code string) {
 	}
 }
 
+// The refusal checks first prove that the endpoint issues a token to the
+// right request (goodToken): an endpoint that refuses everything proves
+// nothing by refusing a wrong one.
+
 func checkTokenWrongSecret(t *T) {
-	t.requireCredentials()
+	t.goodToken()
 	form := t.env.tokenForm()
 	form.Set("client_secret", t.env.wrongSecret())
 	t.expectOAuthError(t.requestToken(form, nil), http.StatusUnauthorized, "invalid_client")
 }
 
 func checkTokenUnknownClient(t *T) {
+	t.goodToken()
 	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {unknownClient}, "client_secret": {t.env.wrongSecret()}}
 	t.expectOAuthError(t.requestToken(form, nil), http.StatusUnauthorized, "invalid_client")
 }
 
 func checkTokenUnsupportedGrant(t *T) {
-	t.requireCredentials()
+	t.goodToken()
 	form := t.env.tokenForm()
 	form.Set("grant_type", "password")
 	t.expectOAuthError(t.requestToken(form, nil), http.StatusBadRequest, "unsupported_grant_type")
 }
 
 func checkTokenMissingGrant(t *T) {
-	t.requireCredentials()
+	t.goodToken()
 	form := t.env.tokenForm()
 	form.Del("grant_type")
 	t.expectOAuthError(t.requestToken(form, nil), http.StatusBadRequest, "invalid_request")
