@@ -60,7 +60,7 @@ func bFilterChecks() []*Check {
 	}
 	cs = append(cs, &Check{ID: "B.placements.filter.invalid-date", Title: "a filter date that is not a date is 400 (under --profile ss12000: a 4xx)", Area: "B.filters", Severity: SHOULD, Needs: []Surface{SurfaceB},
 		Choice: "the status 400 (decision B9); the standard declares the format but no answer to a value outside it",
-		Spec: SpecRef{Section: "Resources: Conventions", Quote: "Date fields: string, format date (RFC 3339 full-date). Start and end dates are inclusive.", Decision: "B9"}, Run: checkFilterInvalidDate})
+		Spec:   SpecRef{Section: "Resources: Conventions", Quote: "Date fields: string, format date (RFC 3339 full-date). Start and end dates are inclusive.", Decision: "B9"}, Run: checkFilterInvalidDate})
 	return cs
 }
 
