@@ -170,6 +170,9 @@ type Check struct {
 	// OptIn, when set, keeps the check out of every run whose --include does
 	// not name its id exactly, and says why.
 	OptIn string
+	// Evidence, when set, says what the check must have seen before it can
+	// pass; empty derives it from the check's kind (EvidenceRule).
+	Evidence string
 	// Run performs the check.
 	Run func(*T)
 
@@ -183,6 +186,45 @@ func (c *Check) SeverityIn(p Profile) Severity {
 		return c.Severity
 	}
 	return c.Standard
+}
+
+// EvidenceRule says what the check must have seen before it can pass:
+// without it, it skips with the reason.
+func (c *Check) EvidenceRule() string {
+	id := c.ID
+	has := func(parts ...string) bool {
+		for _, p := range parts {
+			if strings.Contains(id, p) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case c.Evidence != "":
+		return c.Evidence
+	case c.phase == phaseLedger:
+		return "at least one answer of its kind in this run"
+	case has(".unknown-id", ".malformed-id"):
+		return "a known id answers 2xx on the same route first"
+	case has(".no-token", ".no-credentials", ".garbage-token", ".expired-token", ".www-authenticate", ".legacy-wrong-secret", ".legacy-id-only"):
+		return "the same request with the run's credentials answers 2xx first"
+	case strings.HasPrefix(id, "auth.token."):
+		return "the spec's token request answers 200 with a token first"
+	case strings.HasPrefix(id, "auth.") && strings.HasSuffix(id, ".token-accepted"):
+		return "a token from the token endpoint; the request with it must answer 2xx"
+	case strings.HasPrefix(id, "B.") && has(".list."):
+		return "the resource's list answers 200 with records (a 404, 405 or 501 list: the server does not offer it)"
+	case strings.HasPrefix(id, "B.placements"):
+		return "the unfiltered placement list walked to its end, with records"
+	case strings.HasPrefix(id, "B.groups.lookup"):
+		return "a group id (from --id, GET /groups or the placements) and a lookup of it answering 200"
+	case strings.HasPrefix(id, "B."):
+		return "a record id (from --id, the resource's list, or the placements)"
+	case strings.HasPrefix(id, "A.") || strings.HasPrefix(id, "export."):
+		return "the records or answers it reads (an empty list or a failed walk: skip)"
+	}
+	return "what the check reads (nothing to look at: skip)"
 }
 
 // deriveStandard fills in Standard where the check leaves it empty.

@@ -62,7 +62,8 @@ func authChecks() []*Check {
 		{ID: "auth.token.missing-grant", Title: "a token request without grant_type is 400 invalid_request", Area: "auth", Severity: SHOULD, Needs: auth,
 			Spec: SpecRef{Section: "RFC 6749 §5.2", Quote: "invalid_request: The request is missing a required parameter, includes an unsupported parameter value (other than grant type), repeats a parameter, includes multiple credentials, utilizes more than one mechanism for authenticating the client, or is otherwise malformed.", Decision: "B14"}, Run: checkTokenMissingGrant},
 		{ID: "auth.token.basic-client-auth", Title: "HTTP Basic client authentication is accepted too", Area: "auth", Severity: SHOULD, Needs: auth, Spec: specBasic, Run: checkTokenBasic},
-		{ID: "auth.token.reissue", Title: "a new token can be requested with the same credentials, and both tokens are answered 2xx", Area: "auth", Severity: MUST, Needs: auth, Spec: specNoRefresh, Run: checkTokenReissue},
+		{ID: "auth.token.reissue", Title: "a new token can be requested with the same credentials, and both tokens are answered 2xx", Area: "auth", Severity: MUST, Needs: auth, Spec: specNoRefresh, Run: checkTokenReissue,
+			Evidence: "two tokens from the token endpoint, each answered 2xx by an interface (the first of B, A, export given)"},
 
 		{ID: "auth.B.token-accepted", Title: "interface B accepts a token from the token endpoint", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceAuth, SurfaceB}, Spec: specBToken, Run: tokenAccepted(SurfaceB)},
 		{ID: "auth.B.no-token", Title: "interface B answers 401 without a bearer token (after the same request with a token answered 200; under --profile ss12000 401 or 403)", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceB}, Spec: specB401, Run: noCredentials(SurfaceB)},

@@ -45,13 +45,14 @@ func WriteList(w io.Writer, format string) error {
 			Severity Severity `json:"severity"`
 			Standard Severity `json:"severitySS12000"`
 			Choice   string   `json:"choice,omitempty"`
+			Evidence string   `json:"evidence"`
 			OptIn    string   `json:"optIn,omitempty"`
 			Needs    []string `json:"needs,omitempty"`
 			Spec     SpecRef  `json:"spec"`
 		}
 		var out []entry
 		for _, c := range Catalogue() {
-			e := entry{ID: c.ID, Title: c.Title, Area: c.Area, Level: c.Level.String(), Severity: c.Severity, Standard: c.SeverityIn(ProfileSS12000), Choice: c.Choice, OptIn: c.OptIn, Spec: c.Spec}
+			e := entry{ID: c.ID, Title: c.Title, Area: c.Area, Level: c.Level.String(), Severity: c.Severity, Standard: c.SeverityIn(ProfileSS12000), Choice: c.Choice, Evidence: c.EvidenceRule(), OptIn: c.OptIn, Spec: c.Spec}
 			for _, s := range c.Needs {
 				e.Needs = append(e.Needs, string(s))
 			}
@@ -135,7 +136,7 @@ enforces; where the spec leaves a behaviour open, the check follows the contract
 `)
 	fmt.Fprintf(&b, "%d checks in %d areas.\n", len(all), len(Areas()))
 	for _, area := range Areas() {
-		fmt.Fprintf(&b, "\n## %s\n\n| id | level | service | ss12000 | what | spec |\n|---|---|---|---|---|---|\n", area)
+		fmt.Fprintf(&b, "\n## %s\n\n| id | level | service | ss12000 | what | evidence before a pass | spec |\n|---|---|---|---|---|---|---|\n", area)
 		for _, c := range all {
 			if c.Area != area {
 				continue
@@ -152,7 +153,7 @@ enforces; where the spec leaves a behaviour open, the check follows the contract
 			if c.Choice != "" {
 				what += " — *skolkit's choice*: " + c.Choice
 			}
-			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", c.ID, mdCell(level), c.SeverityIn(ProfileService), c.SeverityIn(ProfileSS12000), mdCell(what), mdCell(spec))
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s |\n", c.ID, mdCell(level), c.SeverityIn(ProfileService), c.SeverityIn(ProfileSS12000), mdCell(what), mdCell(c.EvidenceRule()), mdCell(spec))
 		}
 	}
 	b.WriteString("\n## Deviations and the checks that catch them\n\n| kind of deviation | how it is caught | checks |\n|---|---|---|\n")
