@@ -166,17 +166,43 @@ func (t *T) getStd(path string, q url.Values) *Response {
 	return t.Do(Request{Surface: SurfaceB, Method: http.MethodGet, Path: path, Query: q, Outside: true})
 }
 
+// baseQuery is what every first request to a list carries: its required
+// parameters, with bounds wide enough to keep every record (the standard
+// requires a time window on the calendar-event list).
+func baseQuery(res openapi.StandardResource) url.Values {
+	q := url.Values{}
+	for _, name := range res.Required {
+		switch {
+		case strings.HasSuffix(name, ".onOrAfter"):
+			q.Set(name, "1900-01-01T00:00:00Z")
+		case strings.HasSuffix(name, ".onOrBefore"):
+			q.Set(name, "2999-12-31T23:59:59Z")
+		}
+	}
+	return q
+}
+
+// with returns the resource's base query with more parameters.
+func with(res openapi.StandardResource, more url.Values) url.Values {
+	q := baseQuery(res)
+	for k, v := range more {
+		q[k] = v
+	}
+	return q
+}
+
 // fullList is the unpaged walk of a list, once per run.
-func (e *env) fullList(ctx context.Context, path string) *listWalk {
-	return e.data.lists.get(path, func() *listWalk {
-		return e.walkList(e.doer(ctx, "B"+path+" (shared walk)"), path, nil, 0)
+func (e *env) fullList(ctx context.Context, res openapi.StandardResource) *listWalk {
+	return e.data.lists.get(res.Path, func() *listWalk {
+		return e.walkList(e.doer(ctx, "B"+res.Path+" (shared walk)"), res.Path, baseQuery(res), 0)
 	})
 }
 
 // requireList returns the records of a list or skips the check.
-func (t *T) requireList(path string) []map[string]any {
+func (t *T) requireList(res openapi.StandardResource) []map[string]any {
+	path := res.Path
 	t.requireAuth(SurfaceB)
-	w := t.env.fullList(t.ctx, path)
+	w := t.env.fullList(t.ctx, res)
 	switch {
 	case w.absent:
 		t.Skipf("GET %s answered %d: the server does not offer this resource", path, w.resp.Status)
@@ -229,7 +255,7 @@ func (t *T) compareIDs(resp *Response, what string, want map[string]bool, got *l
 func genericWalk(res openapi.StandardResource) func(*T) {
 	return func(t *T) {
 		t.requireAuth(SurfaceB)
-		w := t.env.fullList(t.ctx, res.Path)
+		w := t.env.fullList(t.ctx, res)
 		if w.absent {
 			t.Skipf("GET %s answered %d: the server does not offer this resource", res.Path, w.resp.Status)
 		}
@@ -238,7 +264,7 @@ func genericWalk(res openapi.StandardResource) func(*T) {
 			t.Skipf("GET %s returned no records, so paging cannot be tested", res.Path)
 		}
 		k := max(1, len(w.items)/3)
-		lw := t.env.walkList(t.doer(), res.Path, nil, k)
+		lw := t.env.walkList(t.doer(), res.Path, baseQuery(res), k)
 		t.checkListWalk(lw)
 		for i, n := range lw.sizes {
 			if n > k {
@@ -252,7 +278,7 @@ func genericWalk(res openapi.StandardResource) func(*T) {
 
 func genericByID(res openapi.StandardResource) func(*T) {
 	return func(t *T) {
-		items := t.requireList(res.Path)
+		items := t.requireList(res)
 		for _, it := range first(items, 5) {
 			id := str(it, "id")
 			resp := t.getStd(res.Path+"/"+id, nil)
@@ -271,7 +297,7 @@ func genericByID(res openapi.StandardResource) func(*T) {
 
 func genericUnknownID(res openapi.StandardResource) func(*T) {
 	return func(t *T) {
-		items := t.requireList(res.Path)
+		items := t.requireList(res)
 		id := str(items[0], "id")
 		if resp := t.getStd(res.Path+"/"+id, nil); resp.Status/100 != 2 {
 			t.Skipf("GET %s/%s, a listed id, answered %d, so the route's answer to other ids proves nothing", res.Path, id, resp.Status)
@@ -283,7 +309,7 @@ func genericUnknownID(res openapi.StandardResource) func(*T) {
 
 func genericLookup(res openapi.StandardResource) func(*T) {
 	return func(t *T) {
-		items := t.requireList(res.Path)
+		items := t.requireList(res)
 		var known []string
 		for _, it := range first(items, 5) {
 			known = append(known, str(it, "id"))
@@ -319,7 +345,7 @@ func modifiedOf(it map[string]any) (time.Time, string) {
 
 func genericMetaModified(res openapi.StandardResource) func(*T) {
 	return func(t *T) {
-		items := t.requireList(res.Path)
+		items := t.requireList(res)
 		var dated []map[string]any
 		for _, it := range items {
 			if tm, _ := modifiedOf(it); !tm.IsZero() {
@@ -348,7 +374,7 @@ func genericMetaModified(res openapi.StandardResource) func(*T) {
 					want[str(it, "id")] = true
 				}
 			}
-			w := t.env.walkList(t.doer(), res.Path, url.Values{tc.param: {raw}}, 0)
+			w := t.env.walkList(t.doer(), res.Path, with(res, url.Values{tc.param: {raw}}), 0)
 			t.checkListWalk(w)
 			t.compareIDs(w.pages[0], "the runner's filtering with "+tc.param+"="+raw, want, w)
 		}
@@ -357,8 +383,8 @@ func genericMetaModified(res openapi.StandardResource) func(*T) {
 
 func genericSortModified(res openapi.StandardResource) func(*T) {
 	return func(t *T) {
-		items := t.requireList(res.Path)
-		w := t.env.walkList(t.doer(), res.Path, url.Values{"sortkey": {"ModifiedDesc"}}, 0)
+		items := t.requireList(res)
+		w := t.env.walkList(t.doer(), res.Path, with(res, url.Values{"sortkey": {"ModifiedDesc"}}), 0)
 		t.checkListWalk(w)
 		want := map[string]bool{}
 		for _, it := range items {
@@ -421,8 +447,9 @@ func nestedRefs(rec map[string]any) (all, pure []map[string]any) {
 
 func genericRefNames(res openapi.StandardResource) func(*T) {
 	return func(t *T) {
-		t.requireList(res.Path)
+		t.requireList(res)
 		page := func(q url.Values) (*Response, []map[string]any) {
+			q = with(res, q)
 			q.Set("limit", "20")
 			resp := t.getStd(res.Path, q)
 			t.RequireStatus(resp, http.StatusOK)

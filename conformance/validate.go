@@ -348,7 +348,7 @@ func scanDates(resp *Response) ([]string, int) {
 					switch {
 					case slices.Contains(dateFields, k) && !isDate(s):
 						out = append(out, fmt.Sprintf("at %s: %q is not an RFC 3339 full-date", p, s))
-					case slices.Contains(dateTimeFields, k) && !isDateTime(s):
+					case slices.Contains(dateTimeFields, k) && !isDateTime(s) && !isTimeOfDay(s):
 						out = append(out, fmt.Sprintf("at %s: %q is not an RFC 3339 date-time", p, s))
 					}
 					continue
@@ -372,6 +372,17 @@ func scanDates(resp *Response) ([]string, int) {
 func isDate(s string) bool {
 	t, err := time.Parse(time.DateOnly, s)
 	return err == nil && t.Format(time.DateOnly) == s
+}
+
+// isTimeOfDay reports whether s is a time of day (15:04 or 15:04:05): the
+// standard's attendance schedules give startTime and endTime so.
+func isTimeOfDay(s string) bool {
+	for _, layout := range []string{"15:04", "15:04:05"} {
+		if _, err := time.Parse(layout, s); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 func isDateTime(s string) bool {

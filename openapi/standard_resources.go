@@ -18,6 +18,9 @@ type StandardResource struct {
 	ListNames bool
 	// ModifiedDesc: the list's sortkey takes ModifiedDesc.
 	ModifiedDesc bool
+	// Required are the list's required query parameters (date-time bounds
+	// such as startTime.onOrAfter), which every first request must carry.
+	Required []string
 }
 
 // StandardResources lists the standard's resources with a list operation,
@@ -29,7 +32,7 @@ var StandardResources = []StandardResource{
 	{Path: "/attendanceEvents", ByID: true, Lookup: true, ListNames: true},
 	{Path: "/attendanceSchedule", ByID: true, Lookup: true, ListNames: true},
 	{Path: "/attendances", ByID: true, Lookup: true, ListNames: true},
-	{Path: "/calendarEvents", ByID: true, Lookup: true, ListNames: true, ModifiedDesc: true},
+	{Path: "/calendarEvents", ByID: true, Lookup: true, ListNames: true, ModifiedDesc: true, Required: []string{"startTime.onOrAfter", "startTime.onOrBefore"}},
 	{Path: "/duties", ByID: true, Lookup: true, ListNames: true, ModifiedDesc: true},
 	{Path: "/grades", ByID: true, Lookup: true, ListNames: true, ModifiedDesc: true},
 	{Path: "/groups", ByID: true, Lookup: true, ListNames: true, ModifiedDesc: true},

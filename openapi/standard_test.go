@@ -31,6 +31,11 @@ func TestStandardResourcesDigestTheStandard(t *testing.T) {
 			r.Lookup = ids
 		}
 		r.ListNames = item.Get.Parameters.GetByInAndName(openapi3.ParameterInQuery, "expandReferenceNames") != nil
+		for _, p := range item.Get.Parameters {
+			if p.Value.Required && p.Value.In == openapi3.ParameterInQuery {
+				r.Required = append(r.Required, p.Value.Name)
+			}
+		}
 		if sk := item.Get.Parameters.GetByInAndName(openapi3.ParameterInQuery, "sortkey"); sk != nil {
 			r.ModifiedDesc = slices.Contains(sk.Schema.Value.Enum, any("ModifiedDesc"))
 		}
