@@ -85,8 +85,10 @@ func (w *listWalk) ids() map[string]bool {
 	return out
 }
 
-// walkList follows pageToken through a list.
-func (e *env) walkList(do doer, path string, query url.Values, limit int) *listWalk {
+// walkList follows pageToken through a list. required are the list's
+// required parameters, sent beside a pageToken only when the token alone is
+// answered 400.
+func (e *env) walkList(do doer, path string, query url.Values, limit int, required url.Values) *listWalk {
 	w := &listWalk{}
 	seenTok, seenID := map[string]bool{}, map[string]bool{}
 	var bytes int64
@@ -108,6 +110,15 @@ func (e *env) walkList(do doer, path string, query url.Values, limit int) *listW
 			q.Set("limit", strconv.Itoa(limit))
 		}
 		resp, err := do(Request{Surface: SurfaceB, Method: http.MethodGet, Path: path, Query: q, Outside: true})
+		if err == nil && next != "" && resp.Status == http.StatusBadRequest && len(required) > 0 {
+			// The standard makes some parameters required and also says a
+			// pageToken combines with no filter: a server may want the
+			// required ones beside the token. Ask again with them.
+			for k, v := range required {
+				q[k] = v
+			}
+			resp, err = do(Request{Surface: SurfaceB, Method: http.MethodGet, Path: path, Query: q, Outside: true})
+		}
 		if err != nil {
 			w.problem, w.resp = describeDoError(err, e.cfg.MaxBodyBytes), resp
 			return w
@@ -194,7 +205,7 @@ func with(res openapi.StandardResource, more url.Values) url.Values {
 // fullList is the unpaged walk of a list, once per run.
 func (e *env) fullList(ctx context.Context, res openapi.StandardResource) *listWalk {
 	return e.data.lists.get(res.Path, func() *listWalk {
-		return e.walkList(e.doer(ctx, "B"+res.Path+" (shared walk)"), res.Path, baseQuery(res), 0)
+		return e.walkList(e.doer(ctx, "B"+res.Path+" (shared walk)"), res.Path, baseQuery(res), 0, baseQuery(res))
 	})
 }
 
@@ -264,7 +275,7 @@ func genericWalk(res openapi.StandardResource) func(*T) {
 			t.Skipf("GET %s returned no records, so paging cannot be tested", res.Path)
 		}
 		k := max(1, len(w.items)/3)
-		lw := t.env.walkList(t.doer(), res.Path, baseQuery(res), k)
+		lw := t.env.walkList(t.doer(), res.Path, baseQuery(res), k, baseQuery(res))
 		t.checkListWalk(lw)
 		for i, n := range lw.sizes {
 			if n > k {
@@ -374,7 +385,7 @@ func genericMetaModified(res openapi.StandardResource) func(*T) {
 					want[str(it, "id")] = true
 				}
 			}
-			w := t.env.walkList(t.doer(), res.Path, with(res, url.Values{tc.param: {raw}}), 0)
+			w := t.env.walkList(t.doer(), res.Path, with(res, url.Values{tc.param: {raw}}), 0, baseQuery(res))
 			t.checkListWalk(w)
 			t.compareIDs(w.pages[0], "the runner's filtering with "+tc.param+"="+raw, want, w)
 		}
@@ -384,7 +395,7 @@ func genericMetaModified(res openapi.StandardResource) func(*T) {
 func genericSortModified(res openapi.StandardResource) func(*T) {
 	return func(t *T) {
 		items := t.requireList(res)
-		w := t.env.walkList(t.doer(), res.Path, with(res, url.Values{"sortkey": {"ModifiedDesc"}}), 0)
+		w := t.env.walkList(t.doer(), res.Path, with(res, url.Values{"sortkey": {"ModifiedDesc"}}), 0, baseQuery(res))
 		t.checkListWalk(w)
 		want := map[string]bool{}
 		for _, it := range items {
