@@ -58,6 +58,9 @@ func bGenericChecks() []*Check {
 		if res.ModifiedDesc {
 			cs = append(cs, mk("sort-modified", "sortkey=ModifiedDesc orders the whole walk by meta.modified, newest first, and keeps every record", SpecRef{Section: "SS 12000 2.1.0: GET " + res.Path, Quote: "sortkey: Anger hur resultatet ska sorteras. (ModifiedDesc)"}, genericSortModified(res)))
 		}
+		cs = append(cs, &Check{ID: "B." + name + ".list.references-resolve", Title: "references of listed records resolve: the record a reference points to answers 200, with the reference's displayName and, for persons, its securityMarking", Area: "B.standard", Severity: SHOULD, Standard: SHOULD, Needs: b,
+			Spec:   SpecRef{Section: "SS 12000 2.1.0: ObjectReference", Quote: "displayName: Namn för visningsyfte för det refererade objektet."},
+			Choice: "that a reference resolves on the same server and names its record as the record names itself; a server may refer to records a client cannot read", Run: genericRefsResolve(res)})
 		if res.ListNames {
 			cs = append(cs, mk("reference-names", "displayName on the references of listed records exactly when expandReferenceNames=true", SpecRef{Section: "SS 12000 2.1.0: ObjectReference", Quote: "displayName: Namn för visningsyfte för det refererade objektet. Skall endast returneras när query parametern `expandReferenceNames` är satt till \"true\"."}, genericRefNames(res)))
 		}
@@ -454,6 +457,117 @@ func nestedRefs(rec map[string]any) (all, pure []map[string]any) {
 	}
 	walk(rec, true)
 	return all, pure
+}
+
+// refTargets maps the member names of references to the list of the
+// resource they point to.
+var refTargets = map[string]string{
+	"organisation": "/organisations", "placedAt": "/organisations", "enroledAt": "/organisations", "parent": "/organisations",
+	"student": "/persons", "child": "/persons", "person": "/persons", "owners": "/persons", "reporter": "/persons",
+	"registeredBy": "/persons", "teacher": "/persons", "teachers": "/persons", "member": "/persons", "members": "/persons", "gradingTeacher": "/persons",
+	"group": "/groups", "groups": "/groups", "calendarEvent": "/calendarEvents", "activity": "/activities",
+	"placement": "/placements", "duty": "/duties", "programme": "/programmes", "syllabus": "/syllabuses",
+}
+
+// namedRefs lists the pure references of a record under the member names
+// refTargets knows (outside _embedded), with the list they point to.
+func namedRefs(rec map[string]any) []struct {
+	target string
+	ref    map[string]any
+} {
+	var out []struct {
+		target string
+		ref    map[string]any
+	}
+	var walk func(key string, v any)
+	walk = func(key string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if target, ok := refTargets[key]; ok {
+				if _, pure := nestedRefs(map[string]any{"r": x}); len(pure) == 1 {
+					out = append(out, struct {
+						target string
+						ref    map[string]any
+					}{target, x})
+					return
+				}
+			}
+			for k, c := range x {
+				if k != "_embedded" {
+					walk(k, c)
+				}
+			}
+		case []any:
+			for _, c := range x {
+				walk(key, c)
+			}
+		}
+	}
+	walk("", rec)
+	return out
+}
+
+func genericRefsResolve(res openapi.StandardResource) func(*T) {
+	return func(t *T) {
+		t.requireList(res)
+		resp := t.getStd(res.Path, with(res, url.Values{"expandReferenceNames": {"true"}, "limit": {"10"}}))
+		t.RequireStatus(resp, http.StatusOK)
+		seen := map[string]bool{}
+		followed := 0
+		for _, rec := range objects(arr(t.RequireObject(resp), "data")) {
+			for _, r := range namedRefs(rec) {
+				id := str(r.ref, "id")
+				if !isUUID(id) || seen[r.target+"/"+id] || followed >= 15 {
+					continue
+				}
+				seen[r.target+"/"+id] = true
+				got := t.getStd(r.target+"/"+id, url.Values{"expandReferenceNames": {"true"}})
+				if got.Status == http.StatusNotFound || got.Status == http.StatusMethodNotAllowed || got.Status == http.StatusNotImplemented {
+					if w := t.env.fullList(t.ctx, standardResource(r.target)); w.absent {
+						continue // the server does not offer the target resource
+					}
+				}
+				followed++
+				if !t.ExpectStatus(got, http.StatusOK) {
+					continue
+				}
+				target := t.RequireObject(got)
+				if dn, ok := r.ref["displayName"].(string); ok && dn != "" {
+					if own := ownName(target); own != "" && own != dn {
+						t.Failf(got, "displayName "+own, "%s %s: the reference to %s%s has displayName %q, the record names itself %q", res.Path, str(rec, "id"), r.target, "/"+id, dn, own)
+					}
+				}
+				if m, ok := r.ref["securityMarking"]; ok {
+					if pm, ok := target["securityMarking"]; ok && !jsonEqual(m, pm) {
+						t.Failf(got, "securityMarking "+compact(pm), "%s %s: the reference to person %s has securityMarking %s, the person %s", res.Path, str(rec, "id"), id, compact(m), compact(pm))
+					}
+				}
+			}
+		}
+		if followed == 0 {
+			t.Skipf("the first page of %s has no reference to a record the server offers", res.Path)
+		}
+		t.Notef("%d references followed", followed)
+	}
+}
+
+// ownName is how a record names itself: displayName, or a person's given
+// and family name.
+func ownName(rec map[string]any) string {
+	if dn := str(rec, "displayName"); dn != "" {
+		return dn
+	}
+	return ""
+}
+
+// standardResource returns the table entry of a list path.
+func standardResource(path string) openapi.StandardResource {
+	for _, r := range openapi.StandardResources {
+		if r.Path == path {
+			return r
+		}
+	}
+	return openapi.StandardResource{Path: path}
 }
 
 func genericRefNames(res openapi.StandardResource) func(*T) {
