@@ -59,7 +59,7 @@ var killMatrix = map[string]struct {
 	mockserver.DevJSONCharsetRefused:           {include: []string{"B.groups.lookup-charset"}, catch: []string{"B.groups.lookup-charset"}},
 	mockserver.DevLimitAboveMaxRefused:         {include: []string{"B.placements.limit-large"}, catch: []string{"B.placements.limit-large"}},
 	mockserver.DevCombinedFiltersDropDate:      {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.combined"}},
-	mockserver.DevReferenceMarkingDiffers:      {include: []string{"B.placements.references-match"}, catch: []string{"B.placements.references-match"}},
+	mockserver.DevReferenceMarkingDiffers:      {include: []string{"B.placements.references-match", "B.*.list.references-resolve"}, catch: []string{"B.placements.references-match", "B.groups.list.references-resolve", "B.absences.list.references-resolve"}},
 	mockserver.DevLaterPageDropsExpand:         {include: []string{"B.placements.later-page-expand"}, should: true, catch: []string{"B.placements.later-page-expand"}},
 	mockserver.DevLegacyAuthRefused:            {include: []string{"auth.A.*"}, args: []string{"--legacy-auth"}, catch: []string{"auth.A.legacy-headers"}},
 	mockserver.DevFormCharsetRefused:           {include: []string{"auth.token.*"}, catch: []string{"auth.token.form-charset"}},
