@@ -73,6 +73,9 @@ func WriteJUnit(w io.Writer, rep *Report) error {
 			s.Properties = append(s.Properties, junitProperty{Name: k, Value: v})
 		}
 		s.Properties = append(s.Properties, junitProperty{Name: "level", Value: rep.Level})
+		if rep.Profile != "" {
+			s.Properties = append(s.Properties, junitProperty{Name: "profile", Value: string(rep.Profile)})
+		}
 		slices.SortFunc(s.Properties, func(a, b junitProperty) int { return strings.Compare(a.Name, b.Name) })
 		var d time.Duration
 		for _, r := range rep.Results {

@@ -421,6 +421,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep.Duration = time.Since(started)
 	rep.Waits = e.waits
 	rep.Notes = e.cfg.Notes
+	if e.cfg.Profile == ProfileSS12000 {
+		for _, s := range []Surface{SurfaceA, SurfaceExport} {
+			if e.has(s) {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("--profile ss12000 judges interface B and the token endpoint only: %s (%s) was not tested; run --profile service for it", surfaceName(s), s.flag()))
+			}
+		}
+	}
 	rep.Leftovers = e.leftover
 	return rep, nil
 }
