@@ -1221,9 +1221,9 @@ func TestRequestLimits(t *testing.T) {
 
 	t.Run("page size", func(t *testing.T) {
 		check(p.request(http.MethodGet, PrefixB+"/placements?limit=1000", nil, ""), nil, http.StatusOK)
-		for _, l := range []string{"0", "1001"} {
-			check(p.request(http.MethodGet, PrefixB+"/placements?limit="+l, nil, ""), nil, http.StatusBadRequest)
-		}
+		check(p.request(http.MethodGet, PrefixB+"/placements?limit=0", nil, ""), nil, http.StatusBadRequest)
+		// The standard sets no upper bound: a larger limit is a full page.
+		check(p.request(http.MethodGet, PrefixB+"/placements?limit=1001", nil, ""), nil, http.StatusOK)
 		n := 0
 		for _, o := range ops {
 			if !slices.ContainsFunc(o.query, func(q *openapi3.Parameter) bool { return q.Name == paramLimit }) || o.doc == openapi.NameRegister {
