@@ -98,6 +98,9 @@ enforces; where the spec leaves a behaviour open, the check follows the contract
   (` + "`openapi.Standard`" + `): the same documents with our stricter choices relaxed — any status with the
   standard's Error body, 404 without content, open objects, no required ` + "`securityMarking`" + ` or
   ` + "`pageToken`" + `, a token response needing only ` + "`access_token`" + ` and ` + "`token_type`" + ` (any case).
+  Under ` + "`service`" + ` interface B and the token endpoint are validated against the *service mode*
+  (` + "`openapi.Service`" + `): the same relaxations except where the spec says more (person references keep
+  ` + "`securityMarking`" + ` required; the token response keeps its three fields and ` + "`Bearer`" + `).
   Checks outside a profile (interface A, the export; ` + "`-`" + ` below) are not run under it.
 - **Severity**: MUST is required by the spec (or the standard and RFC it builds on); SHOULD is a
   recommendation or a choice of ours where the spec is silent. The two severity columns are the severity

@@ -254,14 +254,20 @@ func newEnv(ctx context.Context, cfg Config) (*env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("contract: %w", err)
 	}
-	authDoc, registerDoc := contract.Doc(openapi.NameAuth), contract.Doc(openapi.NameRegister)
+	// Interface B and the token endpoint are validated against our contract
+	// relaxed to the standard (--profile ss12000), or relaxed where the
+	// service's spec says no more than the standard (--profile service).
+	mode := openapi.Service
 	if e.cfg.Profile == ProfileSS12000 {
-		if authDoc, err = openapi.Standard(openapi.NameAuth); err != nil {
-			return nil, fmt.Errorf("contract: %w", err)
-		}
-		if registerDoc, err = openapi.Standard(openapi.NameRegister); err != nil {
-			return nil, fmt.Errorf("contract: %w", err)
-		}
+		mode = openapi.Standard
+	}
+	authDoc, err := mode(openapi.NameAuth)
+	if err != nil {
+		return nil, fmt.Errorf("contract: %w", err)
+	}
+	registerDoc, err := mode(openapi.NameRegister)
+	if err != nil {
+		return nil, fmt.Errorf("contract: %w", err)
 	}
 	validators := map[Surface]*docValidator{
 		SurfaceAuth:   newDocValidator(string(openapi.NameAuth), authDoc),

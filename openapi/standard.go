@@ -35,19 +35,46 @@ import (
 // The document is parsed afresh for each name (once per process) and is
 // read-only; it panics if name is not in the contract.
 func Standard(name Name) (*openapi3.T, error) {
-	return standardOnce(name)
+	return relaxedOnce(name, ModeStandard)
 }
 
-var standardDocs sync.Map // Name → func() (*openapi3.T, error)
+// Service returns a document of the contract in service mode: the rules of
+// Standard, except those where the service's spec says more than the
+// standard. Person references keep `securityMarking` required (the spec:
+// "Person references also carry `securityMarking`"), and the token response
+// keeps its three fields and `Bearer` (the spec: "Token response: JSON with
+// `access_token` (string), `token_type` (`Bearer`), `expires_in`"); only its
+// closedness is relaxed (RFC 6749 §5.1 allows more members). The runner
+// validates responses against it under --profile service, so that interface
+// B is judged no more strictly than the standard unless the spec says so.
+func Service(name Name) (*openapi3.T, error) {
+	return relaxedOnce(name, ModeService)
+}
 
-func standardOnce(name Name) (*openapi3.T, error) {
-	f, _ := standardDocs.LoadOrStore(name, sync.OnceValues(func() (*openapi3.T, error) {
-		return loadStandard(name)
+// Mode says how far a document is relaxed.
+type Mode int
+
+// The modes.
+const (
+	ModeStandard Mode = iota
+	ModeService
+)
+
+type relaxedKey struct {
+	name Name
+	mode Mode
+}
+
+var relaxedDocs sync.Map // relaxedKey → func() (*openapi3.T, error)
+
+func relaxedOnce(name Name, mode Mode) (*openapi3.T, error) {
+	f, _ := relaxedDocs.LoadOrStore(relaxedKey{name, mode}, sync.OnceValues(func() (*openapi3.T, error) {
+		return loadRelaxed(name, mode)
 	}))
 	return f.(func() (*openapi3.T, error))()
 }
 
-func loadStandard(name Name) (*openapi3.T, error) {
+func loadRelaxed(name Name, mode Mode) (*openapi3.T, error) {
 	var file string
 	for _, d := range documents {
 		if d.name == name {
@@ -65,12 +92,12 @@ func loadStandard(name Name) (*openapi3.T, error) {
 	if err != nil {
 		return nil, err
 	}
-	relax(doc)
+	relax(doc, mode)
 	return doc, nil
 }
 
-// relax applies the standard-mode rules to a freshly parsed document.
-func relax(doc *openapi3.T) {
+// relax applies the rules of a mode to a freshly parsed document.
+func relax(doc *openapi3.T, mode Mode) {
 	errorSchema := (*openapi3.SchemaRef)(nil)
 	if doc.Components != nil {
 		errorSchema = doc.Components.Schemas["Error"]
@@ -89,14 +116,14 @@ func relax(doc *openapi3.T) {
 		s.Required = slices.DeleteFunc(slices.Clone(s.Required), func(k string) bool {
 			switch k {
 			case "securityMarking", "expires_in":
-				return true
+				return mode == ModeStandard
 			case "pageToken":
 				_, ok := s.Properties["data"]
 				return ok
 			}
 			return false
 		})
-		if tt := s.Properties["token_type"]; tt != nil && tt.Value != nil {
+		if tt := s.Properties["token_type"]; tt != nil && tt.Value != nil && mode == ModeStandard {
 			tt.Value.Enum = nil
 		}
 		walk(s.Items)

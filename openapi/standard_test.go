@@ -62,6 +62,19 @@ func TestStandardModeRelaxesOurChoices(t *testing.T) {
 	assert.NotContains(t, std.Components.Schemas["Placements"].Value.Required, "pageToken")
 	assert.Contains(t, ours.Components.Schemas["Placements"].Value.Required, "pageToken", "the shared document is untouched")
 
+	svc, err := Service(NameRegister)
+	require.NoError(t, err)
+	assert.Nil(t, byID(svc).Responses.Status(http.StatusNotFound).Value.Content, "service mode: the 404 body is our choice")
+	for _, part := range svc.Components.Schemas["PersonReference"].Value.AllOf {
+		if part.Value.Properties["securityMarking"] != nil {
+			assert.Contains(t, part.Value.Required, "securityMarking", "service mode: the spec requires the marking")
+		}
+	}
+	svcAuth, err := Service(NameAuth)
+	require.NoError(t, err)
+	assert.Contains(t, svcAuth.Components.Schemas["TokenResponse"].Value.Required, "expires_in")
+	assert.NotNil(t, svcAuth.Components.Schemas["TokenResponse"].Value.Properties["token_type"].Value.Enum)
+
 	auth, err := Standard(NameAuth)
 	require.NoError(t, err)
 	tr := auth.Components.Schemas["TokenResponse"].Value
