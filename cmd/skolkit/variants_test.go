@@ -23,14 +23,16 @@ func TestVariantCataloguesAgree(t *testing.T) {
 	assert.Equal(t, slices.Sorted(slices.Values(mockserver.Variants)), slices.Sorted(maps.Keys(scenarios.KnownVariants)))
 }
 
-// TestLegalVariantsPassTheStandardProfile serves each legal variant (and
-// all of them at once) and requires the runner with --profile ss12000 to
-// pass it with zero failures: a behaviour the standard allows must never be
-// failed. Each variant must also show: the run sees it.
+// TestLegalVariantsPassTheStandardProfile serves all legal variants at once
+// (and, in the full run of .ci/run, each one alone) and requires the runner
+// with --profile ss12000 to pass with zero failures, SHOULD included: a
+// behaviour the standard allows must never be failed.
 func TestLegalVariantsPassTheStandardProfile(t *testing.T) {
 	rows := map[string][]string{"all at once": mockserver.Variants}
-	for _, v := range mockserver.Variants {
-		rows[v] = []string{v}
+	if fullMatrix {
+		for _, v := range mockserver.Variants {
+			rows[v] = []string{v}
+		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(rows)) {
 		t.Run(name, func(t *testing.T) {
