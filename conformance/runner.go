@@ -301,7 +301,13 @@ func (e *env) preflight(ctx context.Context) error {
 			cancel()
 			if err == nil {
 				resp.Body.Close()
-				break
+				// A gateway before a server still starting answers 502 to 504:
+				// with --wait-for that is not up yet.
+				starting := resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusGatewayTimeout
+				if !starting || e.cfg.WaitFor <= 0 || !time.Now().Before(deadline) {
+					break
+				}
+				err = fmt.Errorf("HEAD %s answered %d", u, resp.StatusCode)
 			}
 			if e.cfg.WaitFor <= 0 || !time.Now().Before(deadline) || ctx.Err() != nil {
 				if e.cfg.WaitFor > 0 {

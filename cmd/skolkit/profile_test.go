@@ -91,6 +91,21 @@ func TestConformanceIncompleteRunsExit2(t *testing.T) {
 		assert.Contains(t, errOut.String(), "--report json=")
 		assert.Zero(t, hits.Load(), "no request was sent")
 	})
+	t.Run("--wait-for waits out a gateway's 503", func(t *testing.T) {
+		var heads atomic.Int64
+		gateway := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodHead && heads.Add(1) <= 2 {
+				w.WriteHeader(http.StatusServiceUnavailable)
+				return
+			}
+			srv.ServeHTTP(w, r)
+		}))
+		defer gateway.Close()
+		var out, errOut bytes.Buffer
+		code := conformanceCmd([]string{"-q", "--wait-for", "20s", "--auth-url", gateway.URL, "--register-url", gateway.URL + "/api/v1", "--client-id", id, "--client-secret", secret, "--include", "auth.B.token-accepted"}, &out, &errOut)
+		assert.Equal(t, 0, code, "%s\n%s", out.String(), errOut.String())
+		assert.Greater(t, heads.Load(), int64(2), "the runner asked again after the 503s")
+	})
 	t.Run("--wait-for waits for a server that comes up", func(t *testing.T) {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		require.NoError(t, err)
