@@ -333,11 +333,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveAdmin(w, r)
 		return
 	}
-	if vw := s.variantWriter(w, r); vw != nil {
+	// The wire hooks read the scenario's variants and deviations once,
+	// under the scenario lock (a scenario load replaces them).
+	s.ctl.mu.RLock()
+	vars, devs := s.variants, s.deviations
+	s.ctl.mu.RUnlock()
+	if vw := s.variantWriter(w, r, vars, devs); vw != nil {
 		defer vw.flush()
 		w = vw
 	}
-	if !s.deviateRequest(w, r) {
+	if !s.deviateRequest(w, r, devs) {
 		return
 	}
 	start := time.Now()

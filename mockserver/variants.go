@@ -89,7 +89,10 @@ const pageTokenPrefix = "v2~"
 // variantWriter returns the rewriting middleware's writer for a request
 // whose answer an output variant changes, or nil. It decodes a re-encoded
 // pageToken in the request at once.
-func (s *Server) variantWriter(w http.ResponseWriter, r *http.Request) *rewriter {
+func (s *Server) variantWriter(w http.ResponseWriter, r *http.Request, vars, devs map[string]bool) *rewriter {
+	if len(vars) == 0 && !devs[DevReferenceMarkingDiffers] {
+		return nil
+	}
 	b := strings.HasPrefix(r.URL.Path, PrefixB+"/")
 	tok := r.URL.Path == PathToken
 	if !b && !tok {
@@ -97,11 +100,11 @@ func (s *Server) variantWriter(w http.ResponseWriter, r *http.Request) *rewriter
 	}
 	var on []string
 	for _, v := range []string{VarReferencesWithoutSecurityMarking, VarEmpty404, VarExtraProperties, VarPageTokenEncoding, VarTokenTypeLowercase, VarExtraTokenFields} {
-		if s.varies(v) {
+		if vars[v] {
 			on = append(on, v)
 		}
 	}
-	if b && s.deviates(DevReferenceMarkingDiffers) {
+	if b && devs[DevReferenceMarkingDiffers] {
 		on = append(on, DevReferenceMarkingDiffers)
 	}
 	if len(on) == 0 {

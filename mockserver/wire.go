@@ -13,13 +13,17 @@ import (
 
 // deviateRequest applies the request-side wire deviations. It reports false
 // when it has answered the request itself.
-func (s *Server) deviateRequest(w http.ResponseWriter, r *http.Request) bool {
+func (s *Server) deviateRequest(w http.ResponseWriter, r *http.Request, devs map[string]bool) bool {
+	if len(devs) == 0 {
+		return true
+	}
+	deviates := func(name string) bool { return devs[name] }
 	b := strings.HasPrefix(r.URL.Path, PrefixB+"/")
 	switch {
-	case strings.HasPrefix(r.URL.Path, PrefixA+"/") && s.deviates(DevLegacyAuthRefused):
+	case strings.HasPrefix(r.URL.Path, PrefixA+"/") && deviates(DevLegacyAuthRefused):
 		r.Header.Del(headerClientID)
 		r.Header.Del(headerClientSecret)
-	case r.URL.Path == PathToken && r.Method == http.MethodGet && s.deviates(DevTokenGetAccepted):
+	case r.URL.Path == PathToken && r.Method == http.MethodGet && deviates(DevTokenGetAccepted):
 		// Serve the GET as the POST of the spec, with the query as the form.
 		form := r.URL.Query()
 		r.Method = http.MethodPost
@@ -27,35 +31,35 @@ func (s *Server) deviateRequest(w http.ResponseWriter, r *http.Request) bool {
 		r.Body = readCloser{strings.NewReader(form.Encode())}
 		r.ContentLength = int64(len(form.Encode()))
 		r.URL.RawQuery = ""
-	case r.URL.Path == PathToken && r.Method == http.MethodPost && s.deviates(DevFormCharsetRefused):
+	case r.URL.Path == PathToken && r.Method == http.MethodPost && deviates(DevFormCharsetRefused):
 		if _, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && len(params) > 0 {
 			oauthError(w, http.StatusBadRequest, "invalid_request", "Content-Type must be exactly application/x-www-form-urlencoded")
 			return false
 		}
-	case b && r.Method == http.MethodPost && s.deviates(DevJSONCharsetRefused):
+	case b && r.Method == http.MethodPost && deviates(DevJSONCharsetRefused):
 		if _, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && len(params) > 0 {
 			registerError(w, http.StatusUnsupportedMediaType, CodeBadRequest, "Content-Type must be exactly application/json")
 			return false
 		}
-	case b && s.deviates(DevAcceptParamsRefused) && strings.ContainsAny(r.Header.Get("Accept"), ";,"):
+	case b && deviates(DevAcceptParamsRefused) && strings.ContainsAny(r.Header.Get("Accept"), ";,"):
 		registerError(w, http.StatusNotAcceptable, CodeBadRequest, "Accept must be exactly application/json")
 		return false
 	case b && r.Method == http.MethodGet && r.URL.Path == PrefixB+"/placements":
 		q := r.URL.Query()
 		changed := false
-		if s.deviates(DevLimitAboveMaxRefused) {
+		if deviates(DevLimitAboveMaxRefused) {
 			if n, err := strconv.Atoi(q.Get(paramLimit)); err == nil && n > MaxPageSize {
 				registerError(w, http.StatusBadRequest, CodeBadRequest, "limit: at most 1000")
 				return false
 			}
 		}
-		if s.deviates(DevCombinedFiltersDropDate) && (q.Has("organisation") || q.Has("group") || q.Has("child") || q.Has("owner")) {
+		if deviates(DevCombinedFiltersDropDate) && (q.Has("organisation") || q.Has("group") || q.Has("child") || q.Has("owner")) {
 			for _, k := range []string{"startDate.onOrBefore", "startDate.onOrAfter", "endDate.onOrBefore", "endDate.onOrAfter"} {
 				changed = changed || q.Has(k)
 				q.Del(k)
 			}
 		}
-		if s.deviates(DevLaterPageDropsExpand) && q.Has(paramPageToken) {
+		if deviates(DevLaterPageDropsExpand) && q.Has(paramPageToken) {
 			changed = changed || q.Has(paramExpand) || q.Has(paramRefNames)
 			q.Del(paramExpand)
 			q.Del(paramRefNames)
