@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -61,6 +62,9 @@ func bGenericChecks() []*Check {
 		cs = append(cs, &Check{ID: "B." + name + ".list.references-resolve", Title: "references of listed records resolve: the record a reference points to answers 200, with the reference's displayName and, for persons, its securityMarking", Area: "B.standard", Severity: SHOULD, Standard: SHOULD, Needs: b,
 			Spec:   SpecRef{Section: "SS 12000 2.1.0: ObjectReference", Quote: "displayName: Namn för visningsyfte för det refererade objektet."},
 			Choice: "that a reference resolves on the same server and names its record as the record names itself; a server may refer to records a client cannot read", Run: genericRefsResolve(res)})
+		if fs := multiFilters[res.Path]; len(fs) > 0 {
+			cs = append(cs, mk("filter-values", "the array filters ("+filterNames(fs)+") keep exactly the records with one of the values asked for, one value or two", SpecRef{Section: "SS 12000 2.1.0: GET " + res.Path, Quote: "the filters " + filterNames(fs) + " are declared as arrays (type: array): several values select the records matching any of them"}, genericFilterValues(res, fs)))
+		}
 		if res.ListNames {
 			cs = append(cs, mk("reference-names", "displayName on the references of listed records exactly when expandReferenceNames=true", SpecRef{Section: "SS 12000 2.1.0: ObjectReference", Quote: "displayName: Namn för visningsyfte för det refererade objektet. Skall endast returneras när query parametern `expandReferenceNames` är satt till \"true\"."}, genericRefNames(res)))
 		}
@@ -457,6 +461,78 @@ func nestedRefs(rec map[string]any) (all, pure []map[string]any) {
 	}
 	walk(rec, true)
 	return all, pure
+}
+
+// multiFilter is an array filter of a standard list and the record member
+// it selects on (a dotted path).
+type multiFilter struct{ param, field string }
+
+// multiFilters are the standard's array filters whose member is plain to
+// read from a record.
+var multiFilters = map[string][]multiFilter{
+	"/groups":        {{"groupType", "groupType"}, {"organisation", "organisation.id"}},
+	"/organisations": {{"type", "organisationType"}, {"parent", "parentOrganisation.id"}},
+	"/programmes":    {{"schoolType", "schoolType"}},
+}
+
+func filterNames(fs []multiFilter) string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.param)
+	}
+	return strings.Join(out, ", ")
+}
+
+// fieldAt reads a dotted path of string members.
+func fieldAt(rec map[string]any, path string) string {
+	parts := strings.Split(path, ".")
+	m := rec
+	for _, p := range parts[:len(parts)-1] {
+		if m = obj(m, p); m == nil {
+			return ""
+		}
+	}
+	return str(m, parts[len(parts)-1])
+}
+
+func genericFilterValues(res openapi.StandardResource, fs []multiFilter) func(*T) {
+	return func(t *T) {
+		items := t.requireList(res)
+		tried := 0
+		for _, f := range fs {
+			count := map[string]int{}
+			for _, it := range items {
+				if v := fieldAt(it, f.field); v != "" {
+					count[v]++
+				}
+			}
+			values := slices.Collect(maps.Keys(count))
+			sort.Slice(values, func(i, j int) bool {
+				if count[values[i]] != count[values[j]] {
+					return count[values[i]] > count[values[j]]
+				}
+				return values[i] < values[j]
+			})
+			if len(values) < 2 {
+				continue
+			}
+			tried++
+			for _, asked := range [][]string{values[:1], values[:2]} {
+				want := map[string]bool{}
+				for _, it := range items {
+					if slices.Contains(asked, fieldAt(it, f.field)) {
+						want[str(it, "id")] = true
+					}
+				}
+				w := t.env.walkList(t.doer(), res.Path, with(res, url.Values{f.param: asked}), 0, baseQuery(res))
+				t.checkListWalk(w)
+				t.compareIDs(w.pages[0], fmt.Sprintf("the runner's filtering with %s=%s", f.param, strings.Join(asked, "&"+f.param+"=")), want, w)
+			}
+		}
+		if tried == 0 {
+			t.Skipf("the records of %s have fewer than two distinct values for each of %s", res.Path, filterNames(fs))
+		}
+	}
 }
 
 // refTargets maps the member names of references to the list of the

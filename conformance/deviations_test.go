@@ -77,6 +77,7 @@ func TestDeviationsAreCaught(t *testing.T) {
 		{"ratelimit-headers-missing-on-204", deviations{no204Headers: true}, []string{"A.ratelimit.headers-on-204"}},
 		{"meta-after-inclusive", deviations{afterInclusive: true}, []string{"B.placements.filter.created-after", "B.placements.filter.modified-after", "B.groups.list.meta-modified"}},
 		{"sort-ignored (generic)", deviations{sortIgnored: true}, []string{"B.groups.list.sort-modified"}},
+		{"filter-values-first-only (generic)", deviations{filterValuesFirstOnly: true}, []string{"B.groups.list.filter-values"}},
 		{"pagetoken-with-filter-accepted", deviations{pageTokenFilter: true}, []string{"B.placements.pagetoken-with-filter"}},
 		{"pagetoken-duplicates", deviations{duplicatePage: true}, []string{"B.placements.walk", "B.placements.limit-walk"}},
 		{"display-name-always (generic)", deviations{displayNames: true}, []string{"B.groups.list.reference-names"}},

@@ -31,21 +31,22 @@ const (
 
 // deviations the fake can be told to make.
 type deviations struct {
-	totalWrong      bool // A: pagination.total one more than exists
-	dropOpenEnded   bool // B: endDate filters drop placements without endDate
-	resetSeconds    bool // A: RateLimit-Reset in epoch seconds
-	afterInclusive  bool // B: meta.*.after keeps the bound
-	pageTokenFilter bool // B: pageToken combined with a filter is accepted
-	duplicatePage   bool // B: the second page repeats the first record
-	limitIgnored    bool // B: limit is ignored
-	noStore         bool // token: no Cache-Control
-	displayNames    bool // B: displayName always sent
-	modifiedExpand  bool // B: expand changes meta.modified
-	lookupUnknown   bool // B: lookup returns a group for an unknown id
-	patchReplaces   bool // A: PATCH drops the fields it did not send
-	delete200       bool // A: DELETE answers 200 with a body
-	no204Headers    bool // A: the 204 has no RateLimit headers
-	sortIgnored     bool // B: the group list ignores sortkey
+	totalWrong            bool // A: pagination.total one more than exists
+	dropOpenEnded         bool // B: endDate filters drop placements without endDate
+	resetSeconds          bool // A: RateLimit-Reset in epoch seconds
+	afterInclusive        bool // B: meta.*.after keeps the bound
+	pageTokenFilter       bool // B: pageToken combined with a filter is accepted
+	duplicatePage         bool // B: the second page repeats the first record
+	limitIgnored          bool // B: limit is ignored
+	noStore               bool // token: no Cache-Control
+	displayNames          bool // B: displayName always sent
+	modifiedExpand        bool // B: expand changes meta.modified
+	lookupUnknown         bool // B: lookup returns a group for an unknown id
+	patchReplaces         bool // A: PATCH drops the fields it did not send
+	delete200             bool // A: DELETE answers 200 with a body
+	no204Headers          bool // A: the 204 has no RateLimit headers
+	sortIgnored           bool // B: the group list ignores sortkey
+	filterValuesFirstOnly bool // B: an array filter keeps only its first value
 }
 
 type fakePlacement struct {
@@ -361,6 +362,12 @@ func (f *fake) listGroups(w http.ResponseWriter, q url.Values) {
 	var all []map[string]any
 	for i := 0; i < 4; i++ {
 		g := f.bGroup(uuidN(3, i), q)
+		if orgs := q["organisation"]; len(orgs) > 0 && !f.dev.filterValuesFirstOnly && !slices.Contains(orgs, g["organisation"].(map[string]any)["id"].(string)) {
+			continue
+		}
+		if orgs := q["organisation"]; len(orgs) > 0 && f.dev.filterValuesFirstOnly && orgs[0] != g["organisation"].(map[string]any)["id"].(string) {
+			continue
+		}
 		mod, _ := time.Parse(time.RFC3339, g["meta"].(map[string]any)["modified"].(string))
 		if v := q.Get("meta.modified.before"); v != "" {
 			b, _ := time.Parse(time.RFC3339Nano, v)
