@@ -603,6 +603,10 @@ func genericRefsResolve(res openapi.StandardResource) func(*T) {
 						continue // the server does not offer the target resource
 					}
 				}
+				if got.Status == http.StatusForbidden {
+					t.Notef("GET %s/%s answered 403: the client may not read a record %s refers to", r.target, id, res.Path)
+					continue
+				}
 				followed++
 				if !t.ExpectStatus(got, http.StatusOK) {
 					continue
