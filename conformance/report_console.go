@@ -54,9 +54,24 @@ func WriteConsole(w io.Writer, rep *Report) {
 		}
 	}
 	if len(skips) > 0 {
+		// Checks skipped for the same reason (every check of a resource the
+		// server does not offer) share one line.
 		fmt.Fprintf(w, "\nSKIPPED (%d)\n", len(skips))
+		var reasons []string
+		ids := map[string][]string{}
 		for _, r := range skips {
-			fmt.Fprintf(w, "  %s: %s\n", r.ID, oneLine(r.Reason, 300))
+			if _, ok := ids[r.Reason]; !ok {
+				reasons = append(reasons, r.Reason)
+			}
+			ids[r.Reason] = append(ids[r.Reason], r.ID)
+		}
+		for _, reason := range reasons {
+			list := ids[reason]
+			names := strings.Join(first(list, 4), ", ")
+			if len(list) > 4 {
+				names += fmt.Sprintf(" and %d more", len(list)-4)
+			}
+			fmt.Fprintf(w, "  %s: %s\n", names, oneLine(reason, 300))
 		}
 	}
 	if len(rep.Waits) > 0 {
