@@ -106,7 +106,7 @@ func (t *T) recordIDs(r bRecord, n int) []string {
 		}
 	}
 	if len(ids) == 0 {
-		how := fmt.Sprintf("GET %s answered no records; pass --id %s=<uuid>", r.path, r.kind)
+		how := fmt.Sprintf("neither --id nor GET %s (the standard's list) gave one; pass --id %s=<uuid>", r.path, r.kind)
 		if r.kind == "group" {
 			how = "neither GET /groups nor the placements' group references gave one; pass --id group=<uuid>"
 		}
