@@ -119,6 +119,8 @@ var Deviations = []struct {
 		[]string{"auth.token.form-charset"}},
 	{"accept-params-refused", "the placement list is asked for with Accept: application/json; charset=utf-8 and with two media ranges, and must answer JSON",
 		[]string{"B.placements.accept-parameters"}},
+	{"multi-value-first-only", "repeated parameters are sent (expand=child&expand=owners; the standard's array filters with two values) and the answer compared with the runner's own reading",
+		[]string{"B.placements.expand", "B.groups.list.filter-values"}},
 	{"route-missing (a by-id or lookup route that does not exist)", "the unknown-id, malformed-id and lookup-refusal checks first prove the route with a known id (a 2xx); without it they skip and the by-id check fails",
 		[]string{"B.groups.by-id", "B.syllabuses.by-id", "B.groups.lookup"}},
 	{"refuses-everything (a surface that answers 401 to every request)", "the refusal checks first prove the same request with the run's token answers 2xx; the run exits 2 when no authenticated request to a surface was answered 2xx",

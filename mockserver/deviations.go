@@ -54,6 +54,7 @@ const (
 	DevLegacyAuthRefused       = "legacy-auth-refused"
 	DevFormCharsetRefused      = "form-charset-refused"
 	DevAcceptParamsRefused     = "accept-params-refused"
+	DevMultiValueFirstOnly     = "multi-value-first-only"
 )
 
 // Deviations lists every deviation the mock implements.
@@ -68,7 +69,7 @@ var Deviations = []string{
 	DevExpandIgnored, DevDisplayNameAlways, DevExpandChangesModified, DevSecurityMarkingMissing,
 	DevLookupDropsFirst,
 	DevErrorBodyWrongShape, DevUnknownIDNot404,
-	DevTokenGetAccepted, DevJSONCharsetRefused, DevLimitAboveMaxRefused, DevCombinedFiltersDropDate, DevReferenceMarkingDiffers, DevLaterPageDropsExpand, DevLegacyAuthRefused, DevFormCharsetRefused, DevAcceptParamsRefused,
+	DevTokenGetAccepted, DevJSONCharsetRefused, DevLimitAboveMaxRefused, DevCombinedFiltersDropDate, DevReferenceMarkingDiffers, DevLaterPageDropsExpand, DevLegacyAuthRefused, DevFormCharsetRefused, DevAcceptParamsRefused, DevMultiValueFirstOnly,
 }
 
 // deviates reports whether the named deviation is switched on.

@@ -44,6 +44,12 @@ func (s *Server) deviateRequest(w http.ResponseWriter, r *http.Request, devs map
 	case b && deviates(DevAcceptParamsRefused) && strings.ContainsAny(r.Header.Get("Accept"), ";,"):
 		registerError(w, http.StatusNotAcceptable, CodeBadRequest, "Accept must be exactly application/json")
 		return false
+	case b && r.Method == http.MethodGet && deviates(DevMultiValueFirstOnly) && strings.Contains(r.URL.RawQuery, "&"):
+		q := r.URL.Query()
+		for k, vs := range q {
+			q[k] = vs[:1]
+		}
+		r.URL.RawQuery = q.Encode()
 	case b && r.Method == http.MethodGet && r.URL.Path == PrefixB+"/placements":
 		q := r.URL.Query()
 		changed := false

@@ -17,6 +17,7 @@ var KnownDeviations = map[string]string{
 	"legacy-auth-refused":              "interface A ignores the Client-ID and Client-Secret headers (the older authentication) and answers 401",
 	"form-charset-refused":             "the token endpoint refuses a form sent as application/x-www-form-urlencoded; charset=UTF-8 (400 invalid_request)",
 	"accept-params-refused":            "interface B answers 406 to an Accept header whose media range has parameters or several ranges",
+	"multi-value-first-only":           "interface B reads only the first value of a repeated query parameter (expand=child&expand=owners, groupType=A&groupType=B)",
 	"token-cacheable":                  "token responses lack Cache-Control: no-store and Pragma: no-cache",
 	"wrong-secret-accepted":            "the token endpoint accepts any secret for a known client",
 	"expired-token-accepted":           "access tokens never expire",
