@@ -24,9 +24,6 @@ type T struct {
 // stop is the panic value that ends a check early (Skipf, Fatalf, errors).
 type stop struct{}
 
-// Profile is the run's profile.
-func (t *T) Profile() Profile { return t.env.cfg.Profile }
-
 // standard reports whether the run judges by the SS 12000 standard.
 func (t *T) standard() bool { return t.env.cfg.Profile == ProfileSS12000 }
 
