@@ -112,6 +112,20 @@ func WriteJUnit(w io.Writer, rep *Report) error {
 		doc.Skipped += s.Skipped
 		doc.Suites = append(doc.Suites, s)
 	}
+	if len(rep.Incomplete) > 0 {
+		// A run that could not test what it was given is an error a CI
+		// test view shows, not only an exit status.
+		s := junitSuite{Name: "run", Timestamp: rep.Started.UTC().Format("2006-01-02T15:04:05"), Time: seconds(0)}
+		for i, m := range rep.Incomplete {
+			s.Cases = append(s.Cases, junitCase{Name: fmt.Sprintf("run.incomplete.%d", i+1), Classname: "run", Time: seconds(0),
+				Error: &junitMessage{Message: oneLine(m, 300), Type: "incomplete", Text: m}})
+			s.Tests++
+			s.Errors++
+		}
+		doc.Tests += s.Tests
+		doc.Errors += s.Errors
+		doc.Suites = append(doc.Suites, s)
+	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}

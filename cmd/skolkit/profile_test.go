@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -73,6 +74,11 @@ func TestConformanceIncompleteRunsExit2(t *testing.T) {
 			assert.Equal(t, 2, code, "%s\n%s", out.String(), errOut.String())
 			assert.Contains(t, errOut.String(), tc.says)
 			assert.Contains(t, out.String(), "INCOMPLETE")
+			junit := filepath.Join(t.TempDir(), "r.xml")
+			require.Equal(t, 2, conformanceCmd(append([]string{"-q", "--report", "junit=" + junit}, tc.args...), &bytes.Buffer{}, &bytes.Buffer{}))
+			data, err := os.ReadFile(junit)
+			require.NoError(t, err)
+			assert.Contains(t, string(data), `type="incomplete"`, "the JUnit report shows the incomplete run as an error")
 		})
 	}
 	t.Run("a wrong secret is exit 2 before any check", func(t *testing.T) {
