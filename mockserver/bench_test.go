@@ -253,7 +253,7 @@ func BenchmarkStudentSearchIdentityNumber(b *testing.B) {
 	var no string
 	for _, p := range ds.Persons[len(ds.Persons)/2:] {
 		if p.CivicNo != nil && hasRole(&p, model.RoleStudent) {
-			no = p.CivicNo.Value
+			no = identityNumber(p.CivicNo.Value)
 			break
 		}
 	}

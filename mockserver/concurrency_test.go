@@ -136,7 +136,7 @@ func TestConcurrencyInvariants(t *testing.T) {
 	var students []string
 	worker(10, func(rng *rand.Rand, i int) {
 		if len(students) == 0 || rng.IntN(2) == 0 {
-			body := fmt.Sprintf(`{"identityNumber":"20100101%04d","firstName":"Cc","lastName":"Elev %d"}`, i, i)
+			body := fmt.Sprintf(`{"identityNumber":"20100101-%04d","firstName":"Cc","lastName":"Elev %d"}`, i, i)
 			st, b := call(p.token, http.MethodPost, PrefixA+"/student", []byte(body))
 			if st != http.StatusCreated {
 				fail("create student: %d %s", st, b)

@@ -16,7 +16,7 @@ import (
 // DirectorySchool is a School of interface A: a school unit of the store.
 type DirectorySchool struct {
 	ID               string          `json:"id"`
-	Meta             model.Meta      `json:"meta"`
+	Meta             DirectoryMeta      `json:"meta"`
 	External         *model.External `json:"external"`
 	Title            string          `json:"title"`
 	UnitID           *string         `json:"unitID"`
@@ -43,7 +43,7 @@ func directorySchoolType(types []model.SchoolType) string {
 func renderSchool(o *model.Organisation) DirectorySchool {
 	x := o.Directory
 	return DirectorySchool{
-		ID: o.ID, Meta: o.Meta, External: x.External, Title: o.DisplayName, UnitID: x.UnitID,
+		ID: o.ID, Meta: dirMeta(o.Meta), External: x.External, Title: o.DisplayName, UnitID: x.UnitID,
 		UnitCode: strPtr(o.SchoolUnitCode), CSNSchoolCode: x.CSNSchoolCode, MunicipalityCode: strPtr(o.MunicipalityCode),
 		SchoolType: x.SchoolType,
 	}
@@ -74,7 +74,8 @@ func (s *Server) schoolResource() *dirResource {
 			return o, ok && o.Directory != nil
 		},
 		render:  func(_ *store.Snapshot, rec any) any { return renderSchool(rec.(*model.Organisation)) },
-		getters: schoolGetters,
+		getters: withRecordGetters(schoolGetters, func(o *model.Organisation) *model.Meta { return &o.Meta },
+			func(o *model.Organisation) *model.External { return o.Directory.External }),
 		lookups: []equalityLookup{{
 			field: "unitCode", table: store.TableOrganisations, index: store.IndexSchoolUnitCode,
 			member: func(obj any) bool { return obj.(*model.Organisation).Directory != nil },
@@ -83,11 +84,11 @@ func (s *Server) schoolResource() *dirResource {
 				return o.Meta.Created, o.ID
 			},
 		}},
-		create: func(s *Server, body map[string]json.RawMessage) (string, error) {
+		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {
 			o := model.Organisation{ID: uuid.NewString(), OrganisationType: model.OrganisationTypeSchoolUnit, Directory: &model.SchoolExtra{}}
 			applySchool(&o, body)
 			o.SchoolTypes = []model.SchoolType{model.SchoolType(o.Directory.SchoolType)}
-			return o.ID, s.store.Write(func(w *store.Writer) error {
+			return o.ID, s.store.WriteBy(by, func(w *store.Writer) error {
 				// A new school belongs to the organiser, when there is one.
 				_ = w.Read().Scan(store.TableOrganisations, store.IndexOrganisationType, string(model.OrganisationTypeOrganiser), func(obj any) bool {
 					o.ParentOrganisation = &model.ObjectReference{ID: obj.(*model.Organisation).ID}
@@ -97,8 +98,8 @@ func (s *Server) schoolResource() *dirResource {
 				return err
 			})
 		},
-		patch: func(s *Server, id string, body map[string]json.RawMessage) error {
-			return s.store.Write(func(w *store.Writer) error {
+		patch: func(s *Server, by, id string, body map[string]json.RawMessage) error {
+			return s.store.WriteBy(by, func(w *store.Writer) error {
 				cur, ok := w.Read().Organisation(id)
 				if !ok || cur.Directory == nil {
 					return store.ErrNotFound
@@ -153,7 +154,7 @@ func applySchool(o *model.Organisation, body map[string]json.RawMessage) {
 // DirectoryGroup is a Group of interface A: a group of the store.
 type DirectoryGroup struct {
 	ID           string          `json:"id"`
-	Meta         model.Meta      `json:"meta"`
+	Meta         DirectoryMeta      `json:"meta"`
 	External     *model.External `json:"external"`
 	SchoolID     string          `json:"schoolID"`
 	Category     string          `json:"category"`
@@ -211,7 +212,7 @@ func registerGroupType(category string, types []string) model.GroupType {
 func renderGroup(g *model.Group) DirectoryGroup {
 	// A person may hold several membership periods; memberIDs names each
 	// member once.
-	out := DirectoryGroup{ID: g.ID, Meta: g.Meta, SchoolID: g.Organisation.ID, Title: g.DisplayName, MemberIDs: groupMembers(g), ModeratorIDs: []string{}}
+	out := DirectoryGroup{ID: g.ID, Meta: dirMeta(g.Meta), SchoolID: g.Organisation.ID, Title: g.DisplayName, MemberIDs: groupMembers(g), ModeratorIDs: []string{}}
 	if x := g.Directory; x != nil {
 		out.External, out.Category, out.Types = x.External, x.Category, slices.Clone(x.Types)
 		out.ModeratorIDs = append(out.ModeratorIDs, x.ModeratorIDs...)
@@ -272,13 +273,19 @@ func (s *Server) groupResource() *dirResource {
 			return sn.Group(id)
 		},
 		render:  func(_ *store.Snapshot, rec any) any { return renderGroup(rec.(*model.Group)) },
-		getters: groupGetters,
-		create: func(s *Server, body map[string]json.RawMessage) (string, error) {
+		getters: withRecordGetters(groupGetters, func(g *model.Group) *model.Meta { return &g.Meta },
+			func(g *model.Group) *model.External {
+				if g.Directory == nil {
+					return nil
+				}
+				return g.Directory.External
+			}),
+		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {
 			g := model.Group{ID: uuid.NewString(), StartDate: s.today(), Directory: &model.GroupExtra{Category: groupCategoryOther, Types: []string{}, ModeratorIDs: []string{}}}
 			var schoolID string
 			member(body, "schoolID", &schoolID)
 			g.Organisation = model.ObjectReference{ID: schoolID}
-			return g.ID, s.store.Write(func(w *store.Writer) error {
+			return g.ID, s.store.WriteBy(by, func(w *store.Writer) error {
 				if err := applyGroup(w.Read(), &g, body); err != nil {
 					return err
 				}
@@ -286,8 +293,8 @@ func (s *Server) groupResource() *dirResource {
 				return err
 			})
 		},
-		patch: func(s *Server, id string, body map[string]json.RawMessage) error {
-			return s.store.Write(func(w *store.Writer) error {
+		patch: func(s *Server, by, id string, body map[string]json.RawMessage) error {
+			return s.store.WriteBy(by, func(w *store.Writer) error {
 				cur, ok := w.Read().Group(id)
 				if !ok {
 					return store.ErrNotFound
@@ -307,7 +314,9 @@ func (s *Server) groupResource() *dirResource {
 				return err
 			})
 		},
-		remove: func(s *Server, id string) error { return s.store.Delete(store.TableGroups, id) },
+		remove: func(s *Server, by, id string) error {
+			return s.store.WriteBy(by, func(w *store.Writer) error { return w.Delete(store.TableGroups, id) })
+		},
 	}
 }
 

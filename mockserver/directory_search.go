@@ -8,6 +8,7 @@ import (
 
 	"github.com/skolkit/skolkit/mockserver/search"
 	"github.com/skolkit/skolkit/mockserver/store"
+	"github.com/skolkit/skolkit/model"
 )
 
 // How interface A's _search evaluates a filter.
@@ -119,6 +120,9 @@ func (res *dirResource) matcher(sn *store.Snapshot, f *search.Filter) func(rec a
 type equalityLookup struct {
 	field        string // the searchable field
 	table, index string // the store index whose value is the field's
+	// key, when set, turns the field's value into the index's ("" when the
+	// value cannot be in the index).
+	key func(value string) string
 	// member reports whether an object of the table is a record of the
 	// resource (one its scan yields).
 	member func(obj any) bool
@@ -139,6 +143,11 @@ func (res *dirResource) candidates(sn *store.Snapshot, f *search.Filter) []any {
 	eq := f.Equalities()
 	for _, l := range res.lookups {
 		value, ok := eq[l.field]
+		if ok && l.key != nil {
+			if value = l.key(value); value == "" {
+				return nil // not a value the index holds: scan
+			}
+		}
 		if !ok || value == "" { // "" would scan the whole index, and is not in it
 			continue
 		}
@@ -220,3 +229,35 @@ func list(ss []string) (any, bool) {
 	}
 	return ss, true
 }
+
+// withRecordGetters adds to a resource's getters those of the members every
+// interface-A record has: meta's four fields and external's two (for
+// resources with an external member: ext not nil).
+func withRecordGetters[T any](g fieldGetters[T], meta func(*T) *model.Meta, ext func(*T) *model.External) fieldGetters[T] {
+	out := fieldGetters[T]{}
+	for k, v := range g {
+		out[k] = v
+	}
+	out["meta.createdAt"] = func(_ *store.Snapshot, r *T) (any, bool) { return timeText(meta(r).Created) }
+	out["meta.updatedAt"] = func(_ *store.Snapshot, r *T) (any, bool) { return timeText(meta(r).Modified) }
+	out["meta.createdBy"] = func(_ *store.Snapshot, r *T) (any, bool) { return ptrText(meta(r).CreatedBy) }
+	out["meta.updatedBy"] = func(_ *store.Snapshot, r *T) (any, bool) { return ptrText(meta(r).UpdatedBy) }
+	if ext != nil {
+		out["external.source"] = func(_ *store.Snapshot, r *T) (any, bool) {
+			if e := ext(r); e != nil {
+				return ptrText(e.Source)
+			}
+			return nil, false
+		}
+		out["external.sourceID"] = func(_ *store.Snapshot, r *T) (any, bool) {
+			if e := ext(r); e != nil {
+				return ptrText(e.SourceID)
+			}
+			return nil, false
+		}
+	}
+	return out
+}
+
+// timeText is a date-time member that render always has.
+func timeText(t time.Time) (any, bool) { return t.UTC().Format(time.RFC3339Nano), true }

@@ -24,6 +24,10 @@ const (
 	TableEmployeePlacements   = "employeePlacements"
 	TableGradesElementary     = "gradesElementary"
 	TableGradesUpperSecondary = "gradesUpperSecondary"
+
+	// TableTombstones is the deletion log: one model.Tombstone per deleted
+	// record (tombstones.go).
+	TableTombstones = "tombstones"
 )
 
 // Index names, each named after the question it answers.
@@ -66,6 +70,11 @@ const (
 	IndexEmployee = "employee"
 	// calendar events, grades: the teacher(s)
 	IndexTeacher = "teacher"
+
+	// IndexDeletedAt orders tombstones by deletion time, then id;
+	// IndexKindDeletedAt by kind, then deletion time.
+	IndexDeletedAt     = "deletedAt"
+	IndexKindDeletedAt = "kindDeletedAt"
 )
 
 // tableDef describes a table: how to find a record's id, and its secondary
@@ -252,6 +261,10 @@ var tables = []*tableDef{
 	def(TableAbsences, func(a *model.Absence) string { return a.ID },
 		by(IndexStudent, func(a *model.Absence) string { return a.Student.ID }),
 		by(IndexOrganisation, func(a *model.Absence) string { return a.Organisation.ID }),
+	),
+	def(TableTombstones, func(t *model.Tombstone) string { return t.ID },
+		byTime(IndexDeletedAt, func(t *model.Tombstone) string { return timeKey(t.DeletedAt) }),
+		by(IndexKindDeletedAt, func(t *model.Tombstone) string { return t.Kind + keySep + timeKey(t.DeletedAt) }),
 	),
 	def(TableEmployeePlacements, func(p *model.EmployeePlacement) string { return p.ID },
 		byTime(IndexCreated, func(p *model.EmployeePlacement) string { return timeKey(p.Meta.Created) }),
