@@ -17,7 +17,7 @@ import (
 // DirectoryGradeElementary is a GradeElementary of interface A.
 type DirectoryGradeElementary struct {
 	ID                 string          `json:"id"`
-	Meta               DirectoryMeta      `json:"meta"`
+	Meta               DirectoryMeta   `json:"meta"`
 	External           *model.External `json:"external"`
 	StudentID          string          `json:"studentID"`
 	SchoolID           string          `json:"schoolID"`
@@ -38,7 +38,7 @@ type DirectoryGradeElementary struct {
 // DirectoryGradeUpperSecondary is a GradeUpperSecondary of interface A.
 type DirectoryGradeUpperSecondary struct {
 	ID                  string          `json:"id"`
-	Meta                DirectoryMeta      `json:"meta"`
+	Meta                DirectoryMeta   `json:"meta"`
 	External            *model.External `json:"external"`
 	StudentID           string          `json:"studentID"`
 	SchoolID            string          `json:"schoolID"`

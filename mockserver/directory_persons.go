@@ -57,7 +57,7 @@ type DirectoryAddress struct {
 // the same fields).
 type DirectoryPerson struct {
 	ID                     string           `json:"id"`
-	Meta                   DirectoryMeta       `json:"meta"`
+	Meta                   DirectoryMeta    `json:"meta"`
 	External               *model.External  `json:"external"`
 	Gender                 *string          `json:"gender"`
 	IdentityNumber         string           `json:"identityNumber"`
@@ -77,7 +77,7 @@ type DirectoryPerson struct {
 // whose responsibles name the guardian.
 type DirectoryGuardian struct {
 	ID                string           `json:"id"`
-	Meta              DirectoryMeta       `json:"meta"`
+	Meta              DirectoryMeta    `json:"meta"`
 	External          *model.External  `json:"external"`
 	IdentityNumber    string           `json:"identityNumber"`
 	IdentityTemporary bool             `json:"identityTemporary"`
@@ -343,7 +343,7 @@ func (s *Server) personResource(role model.PersonRole, schema string) *dirResour
 		getters: withRecordGetters(personGetters, personMeta, personExternal),
 		lookups: []equalityLookup{{
 			field: "identityNumber", table: store.TablePersons, index: store.IndexCivicNo,
-			key: func(v string) string { no, _ := civicNoFromIdentity(v); return no },
+			key:       func(v string) string { no, _ := civicNoFromIdentity(v); return no },
 			member:    func(obj any) bool { return hasRole(obj.(*model.Person), role) },
 			listOrder: func(obj any) (time.Time, string) { p := obj.(*model.Person); return p.Meta.Created, p.ID },
 		}},
@@ -500,8 +500,12 @@ func removeRole(w *store.Writer, role model.PersonRole, id string) error {
 	x := *p.Directory
 	x.Roles = others
 	cp.Directory = &x
-	_, _, err := w.PutPerson(cp)
-	return err
+	if _, _, err := w.PutPerson(cp); err != nil {
+		return err
+	}
+	// The person stays, but the Student (Employee, Guardian) is deleted:
+	// the deletion log says so.
+	return w.Tombstone(store.TablePersons, id, roleKinds[role])
 }
 
 // roleReferrers names the records that refer to a person in one role.

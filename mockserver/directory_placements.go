@@ -25,7 +25,7 @@ import (
 // DirectoryStudentPlacement is a StudentPlacement of interface A.
 type DirectoryStudentPlacement struct {
 	ID                             string          `json:"id"`
-	Meta                           DirectoryMeta      `json:"meta"`
+	Meta                           DirectoryMeta   `json:"meta"`
 	External                       *model.External `json:"external"`
 	StudentID                      string          `json:"studentID"`
 	SchoolID                       string          `json:"schoolID"`
@@ -47,7 +47,7 @@ type DirectoryStudentPlacement struct {
 // DirectoryEmployeePlacement is an EmployeePlacement of interface A.
 type DirectoryEmployeePlacement struct {
 	ID                string          `json:"id"`
-	Meta              DirectoryMeta      `json:"meta"`
+	Meta              DirectoryMeta   `json:"meta"`
 	External          *model.External `json:"external"`
 	EmployeeID        string          `json:"employeeID"`
 	SchoolID          string          `json:"schoolID"`
@@ -213,7 +213,7 @@ func (s *Server) studentPlacementResource() *dirResource {
 			p, ok := sn.Placement(id)
 			return p, ok && p.Directory != nil
 		},
-		render:  func(_ *store.Snapshot, rec any) any { return renderStudentPlacement(rec.(*model.Placement)) },
+		render: func(_ *store.Snapshot, rec any) any { return renderStudentPlacement(rec.(*model.Placement)) },
 		getters: withRecordGetters(studentPlacementGetters, func(p *model.Placement) *model.Meta { return &p.Meta },
 			func(p *model.Placement) *model.External { return p.Directory.External }),
 		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {

@@ -16,7 +16,7 @@ import (
 // DirectorySchool is a School of interface A: a school unit of the store.
 type DirectorySchool struct {
 	ID               string          `json:"id"`
-	Meta             DirectoryMeta      `json:"meta"`
+	Meta             DirectoryMeta   `json:"meta"`
 	External         *model.External `json:"external"`
 	Title            string          `json:"title"`
 	UnitID           *string         `json:"unitID"`
@@ -73,7 +73,7 @@ func (s *Server) schoolResource() *dirResource {
 			o, ok := sn.Organisation(id)
 			return o, ok && o.Directory != nil
 		},
-		render:  func(_ *store.Snapshot, rec any) any { return renderSchool(rec.(*model.Organisation)) },
+		render: func(_ *store.Snapshot, rec any) any { return renderSchool(rec.(*model.Organisation)) },
 		getters: withRecordGetters(schoolGetters, func(o *model.Organisation) *model.Meta { return &o.Meta },
 			func(o *model.Organisation) *model.External { return o.Directory.External }),
 		lookups: []equalityLookup{{
@@ -89,11 +89,14 @@ func (s *Server) schoolResource() *dirResource {
 			applySchool(&o, body)
 			o.SchoolTypes = []model.SchoolType{model.SchoolType(o.Directory.SchoolType)}
 			return o.ID, s.store.WriteBy(by, func(w *store.Writer) error {
-				// A new school belongs to the organiser, when there is one.
-				_ = w.Read().Scan(store.TableOrganisations, store.IndexOrganisationType, string(model.OrganisationTypeOrganiser), func(obj any) bool {
-					o.ParentOrganisation = &model.ObjectReference{ID: obj.(*model.Organisation).ID}
-					return false
-				})
+				if problems := checkUnitID(w.Read(), o.Directory.UnitID); len(problems) > 0 {
+					return unprocessable(problems...)
+				}
+				// A new school belongs to the organiser, when there is one
+				// (unitID is interface A's own link; see docs/decisions.md).
+				if org, ok := organiser(w.Read()); ok {
+					o.ParentOrganisation = &model.ObjectReference{ID: org}
+				}
 				_, _, err := w.PutOrganisation(o)
 				return err
 			})
@@ -112,6 +115,11 @@ func (s *Server) schoolResource() *dirResource {
 					x.UnitID, x.CSNSchoolCode, x.External = nil, nil, nil
 				}
 				applySchool(&o, body)
+				if _, ok := body["unitID"]; ok {
+					if problems := checkUnitID(w.Read(), x.UnitID); len(problems) > 0 {
+						return unprocessable(problems...)
+					}
+				}
 				_, _, err := w.PutOrganisation(o)
 				return err
 			})
@@ -154,7 +162,7 @@ func applySchool(o *model.Organisation, body map[string]json.RawMessage) {
 // DirectoryGroup is a Group of interface A: a group of the store.
 type DirectoryGroup struct {
 	ID           string          `json:"id"`
-	Meta         DirectoryMeta      `json:"meta"`
+	Meta         DirectoryMeta   `json:"meta"`
 	External     *model.External `json:"external"`
 	SchoolID     string          `json:"schoolID"`
 	Category     string          `json:"category"`
@@ -272,7 +280,7 @@ func (s *Server) groupResource() *dirResource {
 		get: func(sn *store.Snapshot, id string) (any, bool) {
 			return sn.Group(id)
 		},
-		render:  func(_ *store.Snapshot, rec any) any { return renderGroup(rec.(*model.Group)) },
+		render: func(_ *store.Snapshot, rec any) any { return renderGroup(rec.(*model.Group)) },
 		getters: withRecordGetters(groupGetters, func(g *model.Group) *model.Meta { return &g.Meta },
 			func(g *model.Group) *model.External {
 				if g.Directory == nil {
@@ -401,7 +409,7 @@ func (s *Server) directoryEndpoints() ([]endpoint, error) {
 }
 
 func (s *Server) directoryResources() []*dirResource {
-	return []*dirResource{s.schoolResource(), s.groupResource(),
+	return []*dirResource{s.schoolResource(), s.groupResource(), s.unitResource(), s.auditEventResource(),
 		s.personResource(model.RoleStudent, "Student"), s.personResource(model.RoleEmployee, "Employee"), s.personResource(model.RoleGuardian, "Guardian"),
 		s.studentPlacementResource(), s.employeePlacementResource(),
 		s.gradeElementaryResource(), s.gradeUpperSecondaryResource()}
@@ -412,10 +420,24 @@ func (s *Server) directoryResources() []*dirResource {
 // the roles their records imply (and identityTemporary from their civic
 // number), and staff get employee placements unless the data set has some.
 func prepareDirectory(ds *store.Dataset) {
+	var units []string
+	for i := range ds.Organisations {
+		if o := &ds.Organisations[i]; o.OrganisationType == model.OrganisationTypeUnit {
+			if o.Unit == nil {
+				o.Unit = &model.UnitExtra{}
+			}
+			units = append(units, o.ID)
+		}
+	}
+	schools := 0
 	for i := range ds.Organisations {
 		o := &ds.Organisations[i]
 		if o.OrganisationType == model.OrganisationTypeSchoolUnit && o.Directory == nil {
 			o.Directory = &model.SchoolExtra{SchoolType: directorySchoolType(o.SchoolTypes)}
+			if len(units) > 0 { // generated schools are spread over the units
+				o.Directory.UnitID = &units[schools%len(units)]
+			}
+			schools++
 		}
 	}
 	roles := map[string][]model.PersonRole{}

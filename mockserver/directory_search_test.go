@@ -8,12 +8,14 @@ import (
 	"net/http/httptest"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"github.com/google/uuid"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -150,11 +152,30 @@ func searchDataset(t testing.TB) *store.Dataset {
 	t.Helper()
 	gen, err := fixtures.Generate(fixtures.Config{
 		Seed: 7, Now: testNow, SchoolUnits: 6, Children: 40, Pupils: 90, Staff: 40, GuardiansPerChild: 2,
-		Groups: 60, Placements: 80, Syllabuses: 10, CalendarEvents: 300, Attendances: 50, Absences: 20,
+		Groups: 60, Placements: 80, Syllabuses: 10, CalendarEvents: 300, Attendances: 50, Absences: 20, Units: 3,
 	})
 	require.NoError(t, err)
 	ds := store.Dataset(*gen)
 	prepareGenerated(&ds)
+	// A unit without a description, and a deletion log: audit events of
+	// every kind, by a client and by nobody, and tombstones that are no
+	// audit events.
+	for i := range ds.Organisations {
+		if o := &ds.Organisations[i]; o.Unit != nil {
+			o.Unit.Description = nil
+			o.Unit.External = &model.External{SourceID: ptr("U-1")}
+			break
+		}
+	}
+	by := ClientUUID("skolkit-client")
+	for i, kind := range append(slices.Clone(auditedKinds), "GradeElementary", "syllabuses", kindStudent, kindGroup) {
+		tb := model.Tombstone{ID: uuid.NewSHA1(uuid.Nil, []byte(kind+strconv.Itoa(i))).String(), Table: "t", RecordID: uuid.NewSHA1(uuid.Nil, []byte(kind)).String(),
+			Kind: kind, DeletedAt: testNow.Add(-time.Duration(i) * time.Hour)}
+		if i%2 == 0 {
+			tb.DeletedBy = &by
+		}
+		ds.Tombstones = append(ds.Tombstones, tb)
+	}
 
 	byRole := map[model.PersonRole][]*model.Person{}
 	for i := range ds.Persons {
@@ -282,7 +303,7 @@ func searchHarness(t testing.TB) (*harness, []*dirResource) {
 		res.fields = f
 		out = append(out, res)
 	}
-	require.Len(t, out, 7)
+	require.Len(t, out, 9)
 	return h, out
 }
 
@@ -810,3 +831,5 @@ func TestSearchAfterWrites(t *testing.T) {
 	require.Len(t, page.Data, 3)
 	assert.Equal(t, school, page.Data[2].ID, "the new school comes last: it was created last")
 }
+
+func ptr[T any](v T) *T { return &v }

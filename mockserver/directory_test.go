@@ -18,6 +18,9 @@ import (
 // header names other credentials) and a JSON body when body is not empty.
 func (h *harness) call(method, path, body string, header http.Header) *result {
 	h.t.Helper()
+	if method == http.MethodPatch && header == nil {
+		body = h.withRequired(path, body)
+	}
 	var req *http.Request
 	if body != "" {
 		req, _ = http.NewRequest(method, h.ts.URL+path, strings.NewReader(body))

@@ -85,6 +85,9 @@ type Organisation struct {
 	// Directory is the school's interface-A view; nil for organisation
 	// elements that are not schools in interface A.
 	Directory *SchoolExtra `json:"-"`
+	// Unit is the element's view as an interface-A Unit; nil for elements
+	// that are not Units.
+	Unit *UnitExtra `json:"-"`
 }
 
 // OrganisationAddress is the address of an organisation element.

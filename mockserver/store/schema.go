@@ -58,6 +58,7 @@ const (
 
 	// interface A: each view's records in list order (meta.created, then id)
 	IndexSchoolsByCreated = "schoolsByCreated"
+	IndexUnitsByCreated   = "unitsByCreated"
 	IndexGroupsByCreated  = "groupsByCreated"
 	IndexPersonsByRole    = "personsByRole" // role, then meta.created
 	// groups: a school's group titles, folded to lower case
@@ -198,6 +199,12 @@ var tables = []*tableDef{
 		by(IndexSchoolUnitCode, func(o *model.Organisation) string { return o.SchoolUnitCode }),
 		by(IndexSchoolsByCreated, func(o *model.Organisation) string {
 			if o.Directory == nil {
+				return ""
+			}
+			return timeKey(o.Meta.Created)
+		}),
+		by(IndexUnitsByCreated, func(o *model.Organisation) string {
+			if o.Unit == nil {
 				return ""
 			}
 			return timeKey(o.Meta.Created)
