@@ -11,8 +11,9 @@ import (
 )
 
 var (
-	specASearch = SpecRef{Section: "Endpoints (interface A)", Quote: "POST | /school/_search | filter body (required); query limit, offset | 200, filtered list of School", Decision: "A12"}
-	specA422    = SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 422: request data failed validation; only on create, search and update operations", Decision: "A15"}
+	specASearch    = SpecRef{Section: "Endpoints (interface A)", Quote: "POST | /school/_search | filter body (required); query limit, offset | 200, filtered list of School", Decision: "A12"}
+	specVendorSync = SpecRef{Section: "Interface A (vendor document)", Quote: `the usual sync query is {"filter": {"greaterThan": {"meta": {"updatedAt": "2024-01-15T10:30:00Z"}}, "orCondition": false}}`, Decision: "I10-3"}
+	specA422       = SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 422: request data failed validation; only on create, search and update operations", Decision: "A15"}
 )
 
 // maxOwnFiltering is the largest list the runner filters itself to compare
@@ -30,6 +31,7 @@ func aSearchChecks() []*Check {
 			&Check{ID: p + ".equals-own-filtering", Title: "the search result equals the runner's own filtering of the whole list", Area: "A.search", Severity: MUST, Needs: a, Spec: specASearch, Run: checkSearchOwnFiltering(r, coreFilters)},
 			&Check{ID: p + ".operators", Title: "like, contains, null, notNull and order operators select what the runner selects", Area: "A.search", Severity: SHOULD, Needs: a,
 				Spec: SpecRef{Section: specASearch.Section, Quote: specASearch.Quote, Decision: "A14"}, Run: checkSearchOwnFiltering(r, operatorFilters)},
+			&Check{ID: p + ".sync-query", Title: "the incremental-sync query (greaterThan meta.updatedAt) selects exactly the records updated after the bound", Area: "A.search", Severity: MUST, Needs: a, Spec: specVendorSync, Run: checkSearchOwnFiltering(r, syncFilters)},
 			&Check{ID: p + ".total", Title: "a search's pagination.total counts the matches, whatever the page", Area: "A.search", Severity: MUST, Needs: a, Spec: specATotal, Run: checkSearchTotal(r)},
 			&Check{ID: p + ".invalid-body", Title: "a search body without a filter object is 422", Area: "A.search", Severity: MUST, Needs: a, Spec: specA422, Run: checkSearchInvalid(r, `{}`, `{"filter": "everything"}`)},
 			&Check{ID: p + ".unknown-field", Title: "a filter on an unknown field or with an unknown operator is 422", Area: "A.search", Severity: SHOULD, Needs: a,
@@ -121,6 +123,16 @@ func operatorFilters(r aResource, items []map[string]any) []map[string]any {
 			map[string]any{"smallerThan": map[string]any{"meta": map[string]any{"createdAt": t}}, "orCondition": false},
 		)
 	}
+	if r.listField != "" {
+		if v := mostCommonElement(items, r.listField); v != nil {
+			out = append(out,
+				map[string]any{"contains": map[string]any{r.listField: []any{v}}, "orCondition": false},
+				map[string]any{"notContains": map[string]any{r.listField: []any{v}}, "orCondition": false},
+				map[string]any{"equals": map[string]any{r.listField: v}, "orCondition": false},
+				map[string]any{"null": map[string]any{r.listField: true}, "orCondition": false},
+			)
+		}
+	}
 	if r.nullable != "" {
 		out = append(out,
 			map[string]any{"null": map[string]any{r.nullable: true}, "orCondition": false},
@@ -128,6 +140,41 @@ func operatorFilters(r aResource, items []map[string]any) []map[string]any {
 		)
 	}
 	return out
+}
+
+// syncFilters are the vendor's incremental-sync query, from the median
+// meta.updatedAt of the records (so that about half match).
+func syncFilters(r aResource, items []map[string]any) []map[string]any {
+	t := mostCommonTime(items)
+	if t == "" {
+		return nil
+	}
+	return []map[string]any{
+		{"greaterThan": map[string]any{"meta": map[string]any{"updatedAt": t}}, "orCondition": false},
+		{"greaterOrEqual": map[string]any{"meta": map[string]any{"updatedAt": t}}, "orCondition": false},
+	}
+}
+
+// mostCommonElement is the most common element of a list field.
+func mostCommonElement(items []map[string]any, field string) any {
+	count := map[string]int{}
+	var best string
+	for _, it := range items {
+		for _, e := range arr(it, field) {
+			s, ok := e.(string)
+			if !ok {
+				continue
+			}
+			count[s]++
+			if best == "" || count[s] > count[best] || (count[s] == count[best] && s < best) {
+				best = s
+			}
+		}
+	}
+	if best == "" {
+		return nil
+	}
+	return best
 }
 
 // mostCommonTime is the median meta.updatedAt of the items, in UTC (the

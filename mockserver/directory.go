@@ -304,6 +304,9 @@ type dirResource struct {
 	// lookups are the indexes an equality in a search filter may use to find
 	// the candidates instead of the scan (directory_search.go).
 	lookups []equalityLookup
+	// since is the index of meta.updatedAt a lower bound on it may use
+	// (directory_search.go); nil: none.
+	since *sinceLookup
 	// create stores a new record from a validated body and returns its id;
 	// by is the writing API client's id (meta.createdBy).
 	create func(s *Server, by string, body map[string]json.RawMessage) (string, error)
@@ -381,6 +384,9 @@ func (res *dirResource) searchHandler(s *Server) http.HandlerFunc {
 		if err != nil {
 			directoryError(w, r, http.StatusBadRequest, CodeBadRequest, err.Error())
 			return
+		}
+		if s.deviates(DevNestedMetaFilterIgnored) {
+			body = withoutMetaConditions(body)
 		}
 		f, violations, err := search.Parse(body, res.fields)
 		switch {
@@ -713,4 +719,42 @@ type DirectoryMeta struct {
 func dirMeta(m model.Meta) DirectoryMeta {
 	mod := m.Modified
 	return DirectoryMeta{CreatedAt: m.Created, CreatedBy: m.CreatedBy, UpdatedAt: &mod, UpdatedBy: m.UpdatedBy}
+}
+
+// withoutMetaConditions drops the nested meta conditions of a search body
+// (the deviation nested-meta-filter-ignored); a body it cannot read is
+// returned as it is.
+func withoutMetaConditions(body []byte) []byte {
+	var b map[string]any
+	if json.Unmarshal(body, &b) != nil {
+		return body
+	}
+	var strip func(f any)
+	strip = func(f any) {
+		m, ok := f.(map[string]any)
+		if !ok {
+			return
+		}
+		for k, v := range m {
+			switch k {
+			case search.KeyOrCondition:
+			case search.KeyNestedFilters:
+				if l, ok := v.([]any); ok {
+					for _, n := range l {
+						strip(n)
+					}
+				}
+			default:
+				if op, ok := v.(map[string]any); ok {
+					delete(op, "meta")
+				}
+			}
+		}
+	}
+	strip(b[search.KeyFilter])
+	out, err := json.Marshal(b)
+	if err != nil {
+		return body
+	}
+	return out
 }

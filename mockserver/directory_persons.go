@@ -148,6 +148,15 @@ func civicNoOf(p *model.Person) string {
 // separators (a civic number of another length is shown as stored).
 func identityNumberOf(p *model.Person) string { return identityNumber(civicNoOf(p)) }
 
+// identityNumberOf under the deviation identity-number-without-hyphen: SS
+// 12000's 12 characters.
+func (s *Server) identityNumberShown(p *model.Person) string {
+	if s.deviates(DevIdentityNumberNoHyphen) {
+		return civicNoOf(p)
+	}
+	return identityNumberOf(p)
+}
+
 func identityNumber(civicNo string) string {
 	if len(civicNo) != 12 {
 		return civicNo
@@ -339,8 +348,14 @@ func (s *Server) personResource(role model.PersonRole, schema string) *dirResour
 			p, ok := sn.Person(id)
 			return p, ok && hasRole(p, role)
 		},
-		render:  func(_ *store.Snapshot, rec any) any { return renderPerson(rec.(*model.Person)) },
+		render: func(_ *store.Snapshot, rec any) any {
+			v := renderPerson(rec.(*model.Person))
+			v.IdentityNumber = s.identityNumberShown(rec.(*model.Person))
+			return v
+		},
 		getters: withRecordGetters(personGetters, personMeta, personExternal),
+		since: &sinceLookup{table: store.TablePersons, member: func(obj any) bool { return hasRole(obj.(*model.Person), role) },
+			listOrder: func(obj any) (time.Time, string) { p := obj.(*model.Person); return p.Meta.Created, p.ID }},
 		lookups: []equalityLookup{{
 			field: "identityNumber", table: store.TablePersons, index: store.IndexCivicNo,
 			key:       func(v string) string { no, _ := civicNoFromIdentity(v); return no },
@@ -371,7 +386,11 @@ func (s *Server) personResource(role model.PersonRole, schema string) *dirResour
 		},
 	}
 	if role == model.RoleGuardian {
-		res.render = func(sn *store.Snapshot, rec any) any { return renderGuardian(sn, rec.(*model.Person)) }
+		res.render = func(sn *store.Snapshot, rec any) any {
+			v := renderGuardian(sn, rec.(*model.Person))
+			v.IdentityNumber = s.identityNumberShown(rec.(*model.Person))
+			return v
+		}
 		res.getters = withRecordGetters(guardianGetters, personMeta, personExternal)
 	}
 	return res

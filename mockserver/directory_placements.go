@@ -214,6 +214,8 @@ func (s *Server) studentPlacementResource() *dirResource {
 			return p, ok && p.Directory != nil
 		},
 		render: func(_ *store.Snapshot, rec any) any { return renderStudentPlacement(rec.(*model.Placement)) },
+		since: &sinceLookup{table: store.TablePlacements, member: func(obj any) bool { return obj.(*model.Placement).Directory != nil },
+			listOrder: func(obj any) (time.Time, string) { p := obj.(*model.Placement); return p.Meta.Created, p.ID }},
 		getters: withRecordGetters(studentPlacementGetters, func(p *model.Placement) *model.Meta { return &p.Meta },
 			func(p *model.Placement) *model.External { return p.Directory.External }),
 		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {
@@ -317,6 +319,8 @@ func (s *Server) employeePlacementResource() *dirResource {
 			_ = sn.Scan(store.TableEmployeePlacements, store.IndexCreated, "", fn)
 		},
 		get: func(sn *store.Snapshot, id string) (any, bool) { return sn.EmployeePlacement(id) },
+		since: &sinceLookup{table: store.TableEmployeePlacements, member: func(any) bool { return true },
+			listOrder: func(obj any) (time.Time, string) { p := obj.(*model.EmployeePlacement); return p.Meta.Created, p.ID }},
 		render: func(_ *store.Snapshot, rec any) any {
 			return renderEmployeePlacement(rec.(*model.EmployeePlacement))
 		},

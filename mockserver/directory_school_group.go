@@ -76,6 +76,9 @@ func (s *Server) schoolResource() *dirResource {
 		render: func(_ *store.Snapshot, rec any) any { return renderSchool(rec.(*model.Organisation)) },
 		getters: withRecordGetters(schoolGetters, func(o *model.Organisation) *model.Meta { return &o.Meta },
 			func(o *model.Organisation) *model.External { return o.Directory.External }),
+		since: &sinceLookup{table: store.TableOrganisations,
+			member:    func(obj any) bool { return obj.(*model.Organisation).Directory != nil },
+			listOrder: orgListOrder},
 		lookups: []equalityLookup{{
 			field: "unitCode", table: store.TableOrganisations, index: store.IndexSchoolUnitCode,
 			member: func(obj any) bool { return obj.(*model.Organisation).Directory != nil },
@@ -281,6 +284,8 @@ func (s *Server) groupResource() *dirResource {
 			return sn.Group(id)
 		},
 		render: func(_ *store.Snapshot, rec any) any { return renderGroup(rec.(*model.Group)) },
+		since: &sinceLookup{table: store.TableGroups, member: func(any) bool { return true },
+			listOrder: func(obj any) (time.Time, string) { g := obj.(*model.Group); return g.Meta.Created, g.ID }},
 		getters: withRecordGetters(groupGetters, func(g *model.Group) *model.Meta { return &g.Meta },
 			func(g *model.Group) *model.External {
 				if g.Directory == nil {
@@ -487,4 +492,9 @@ func prepareGenerated(ds *store.Dataset) {
 	if len(ds.EmployeePlacements) == 0 {
 		ds.EmployeePlacements = deriveEmployeePlacements(ds)
 	}
+}
+
+func orgListOrder(obj any) (time.Time, string) {
+	o := obj.(*model.Organisation)
+	return o.Meta.Created, o.ID
 }

@@ -131,15 +131,25 @@ type equalityLookup struct {
 	listOrder func(obj any) (created time.Time, id string)
 }
 
+// sinceLookup is the store's time index of the resource's meta.updatedAt
+// (IndexModified of its table): the incremental-sync query
+// {"greaterThan": {"meta": {"updatedAt": T}}} walks it from T instead of
+// scanning every record.
+type sinceLookup struct {
+	table  string
+	member func(obj any) bool
+	// listOrder is as for equalityLookup.
+	listOrder func(obj any) (created time.Time, id string)
+}
+
 // candidates returns the records that may match the filter, in list order,
 // when an index can find them; nil when the records are to be scanned. Every
 // record that matches is a candidate (the index holds every non-empty value,
-// and Filter.Equalities says which values a match must have); the list order
-// is the documented order of the resource's list index, meta.created then id.
+// and Filter.Equalities says which values a match must have; the modified
+// index holds every record, and Filter.LowerBounds says from when a match
+// was updated); the list order is the documented order of the resource's
+// list index, meta.createdAt then id.
 func (res *dirResource) candidates(sn *store.Snapshot, f *search.Filter) []any {
-	if len(res.lookups) == 0 {
-		return nil
-	}
 	eq := f.Equalities()
 	for _, l := range res.lookups {
 		value, ok := eq[l.field]
@@ -151,35 +161,47 @@ func (res *dirResource) candidates(sn *store.Snapshot, f *search.Filter) []any {
 		if !ok || value == "" { // "" would scan the whole index, and is not in it
 			continue
 		}
-		out := []any{}
-		inOrder := true
-		_ = sn.Scan(l.table, l.index, value, func(obj any) bool {
-			if !l.member(obj) {
-				return true
-			}
-			// The list index orders by a fixed-width time text that is
-			// chronological for the years 0-9999 only.
-			if created, _ := l.listOrder(obj); created.UTC().Year() < 0 || created.UTC().Year() > 9999 {
-				inOrder = false
-				return false
-			}
-			out = append(out, obj)
-			return true
-		})
-		if !inOrder {
-			return nil
+		return inListOrder(l.member, l.listOrder, func(fn func(any) bool) { _ = sn.Scan(l.table, l.index, value, fn) })
+	}
+	if l := res.since; l != nil {
+		if bound, ok := f.LowerBounds()["meta.updatedAt"]; ok && bound.UTC().Year() >= 0 && bound.UTC().Year() <= 9999 {
+			return inListOrder(l.member, l.listOrder, func(fn func(any) bool) {
+				_ = sn.ScanSince(l.table, store.IndexModified, bound, fn)
+			})
 		}
-		slices.SortStableFunc(out, func(a, b any) int {
-			ca, ia := l.listOrder(a)
-			cb, ib := l.listOrder(b)
-			if c := ca.Compare(cb); c != 0 {
-				return c
-			}
-			return strings.Compare(ia, ib)
-		})
-		return out
 	}
 	return nil
+}
+
+// inListOrder collects the records a scan yields that are members of the
+// resource, in list order; nil (scan instead) when one was created outside
+// the years 0-9999, where the list index's time text is not in time order.
+func inListOrder(member func(any) bool, listOrder func(any) (time.Time, string), scan func(fn func(any) bool)) []any {
+	out := []any{}
+	inOrder := true
+	scan(func(obj any) bool {
+		if !member(obj) {
+			return true
+		}
+		if created, _ := listOrder(obj); created.UTC().Year() < 0 || created.UTC().Year() > 9999 {
+			inOrder = false
+			return false
+		}
+		out = append(out, obj)
+		return true
+	})
+	if !inOrder {
+		return nil
+	}
+	slices.SortStableFunc(out, func(a, b any) int {
+		ca, ia := listOrder(a)
+		cb, ib := listOrder(b)
+		if c := ca.Compare(cb); c != 0 {
+			return c
+		}
+		return strings.Compare(ia, ib)
+	})
+	return out
 }
 
 // Helpers for getters: each mirrors how render makes a wire member and how

@@ -62,6 +62,8 @@ func (s *Server) unitResource() *dirResource {
 			return o, ok && isUnit(o)
 		},
 		render: func(_ *store.Snapshot, rec any) any { return renderUnit(rec.(*model.Organisation)) },
+		since: &sinceLookup{table: store.TableOrganisations, member: func(obj any) bool { return isUnit(obj.(*model.Organisation)) },
+			listOrder: orgListOrder},
 		getters: withRecordGetters(unitGetters, func(o *model.Organisation) *model.Meta { return &o.Meta },
 			func(o *model.Organisation) *model.External { return o.Unit.External }),
 		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {
@@ -221,6 +223,9 @@ func (s *Server) auditEventResource() *dirResource {
 		name: "audit event", path: "/audit-event", scope: "audit-event", schema: "AuditEvent", canSearch: true, readOnly: true,
 		scan: func(sn *store.Snapshot, fn func(any) bool) {
 			for _, t := range sn.Tombstones(time.Time{}, auditedKinds...) {
+				if s.hidesAuditEvent(t) {
+					continue
+				}
 				if !fn(t) {
 					return
 				}
@@ -228,9 +233,15 @@ func (s *Server) auditEventResource() *dirResource {
 		},
 		get: func(sn *store.Snapshot, id string) (any, bool) {
 			t, ok := sn.Tombstone(id)
-			return t, ok && isAudited(t)
+			return t, ok && isAudited(t) && !s.hidesAuditEvent(t)
 		},
 		render:  func(_ *store.Snapshot, rec any) any { return renderAuditEvent(rec.(*model.Tombstone)) },
 		getters: auditEventGetters,
 	}
+}
+
+// hidesAuditEvent: under the deviation audit-event-missing, the deletions
+// made through interface A (by an API client) have no audit event.
+func (s *Server) hidesAuditEvent(t *model.Tombstone) bool {
+	return t.DeletedBy != nil && s.deviates(DevAuditEventMissing)
 }

@@ -300,3 +300,25 @@ func quoteJSON(s string) string {
 	_ = enc.Encode(s) // a string always encodes
 	return strings.TrimSuffix(buf.String(), "\n")
 }
+
+// LowerBounds returns the top-level greaterThan and greaterOrEqual conditions
+// of an AND filter on DateTime fields: field → bound (the latest, when a
+// field has several). Every record that matches the filter has the field at
+// or after its bound, so a caller may look its candidates up in a time index
+// from the bound on (every candidate must still pass Match). The map is empty
+// for an OR filter, and never nil.
+func (f *Filter) LowerBounds() map[string]time.Time {
+	out := map[string]time.Time{}
+	if f == nil || f.or {
+		return out
+	}
+	for _, c := range f.conds {
+		if c.kind != DateTime || (c.op != OpGreaterThan && c.op != OpGreaterOrEqual) {
+			continue
+		}
+		if cur, ok := out[c.field]; !ok || c.t.After(cur) {
+			out[c.field] = c.t
+		}
+	}
+	return out
+}

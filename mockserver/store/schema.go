@@ -209,6 +209,7 @@ var tables = []*tableDef{
 			}
 			return timeKey(o.Meta.Created)
 		}),
+		byTime(IndexModified, func(o *model.Organisation) string { return timeKey(o.Meta.Modified) }),
 	),
 	def(TablePersons, func(p *model.Person) string { return p.ID },
 		(byEach(IndexPersonsByRole, func(p *model.Person) []string {
@@ -221,6 +222,7 @@ var tables = []*tableDef{
 			}
 			return keys
 		})),
+		byTime(IndexModified, func(p *model.Person) string { return timeKey(p.Meta.Modified) }),
 		byEach(IndexResponsible, func(p *model.Person) []string {
 			ids := make([]string, 0, len(p.Responsibles))
 			for _, r := range p.Responsibles {
@@ -247,6 +249,7 @@ var tables = []*tableDef{
 			return ids
 		}),
 		byTime(IndexGroupsByCreated, func(g *model.Group) string { return timeKey(g.Meta.Created) }),
+		byTime(IndexModified, func(g *model.Group) string { return timeKey(g.Meta.Modified) }),
 		by(IndexSchoolTitle, func(g *model.Group) string { return g.Organisation.ID + keySep + strings.ToLower(g.DisplayName) }),
 	),
 	def(TablePlacements, func(p *model.Placement) string { return p.ID },
@@ -275,6 +278,7 @@ var tables = []*tableDef{
 	),
 	def(TableEmployeePlacements, func(p *model.EmployeePlacement) string { return p.ID },
 		byTime(IndexCreated, func(p *model.EmployeePlacement) string { return timeKey(p.Meta.Created) }),
+		byTime(IndexModified, func(p *model.EmployeePlacement) string { return timeKey(p.Meta.Modified) }),
 		by(IndexEmployee, func(p *model.EmployeePlacement) string { return p.EmployeeID }),
 	),
 	def(TableGradesElementary, func(g *model.GradeElementary) string { return g.ID },

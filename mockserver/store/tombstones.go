@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"time"
 
@@ -95,4 +96,16 @@ func sortTombstones(ts []*model.Tombstone) {
 		}
 		return 0
 	})
+}
+
+// ScanSince calls fn, until it returns false, with the records of a table
+// whose value under a time index (one of timeKey values: IndexModified, the
+// ...ByCreated indexes, IndexDeletedAt) is at or after since, in the index's
+// order. Its cost is the number of records visited.
+func (sn *Snapshot) ScanSince(table, index string, since time.Time, fn func(obj any) bool) error {
+	td, ok := tableDefs[table]
+	if !ok {
+		return fmt.Errorf("store: no table %q", table)
+	}
+	return sn.t.walk(td, index, []byte(timeKey(since)), false, func(_ []byte, rec any) bool { return fn(rec) })
 }
