@@ -161,11 +161,11 @@ func (res *dirResource) candidates(sn *store.Snapshot, f *search.Filter) []any {
 		if !ok || value == "" { // "" would scan the whole index, and is not in it
 			continue
 		}
-		return inListOrder(l.member, l.listOrder, func(fn func(any) bool) { _ = sn.Scan(l.table, l.index, value, fn) })
+		return inListOrder(l.member, l.listOrder, 0, func(fn func(any) bool) { _ = sn.Scan(l.table, l.index, value, fn) })
 	}
 	if l := res.since; l != nil {
 		if bound, ok := f.LowerBounds()["meta.updatedAt"]; ok && bound.UTC().Year() >= 0 && bound.UTC().Year() <= 9999 {
-			return inListOrder(l.member, l.listOrder, func(fn func(any) bool) {
+			return inListOrder(l.member, l.listOrder, maxSinceCandidates, func(fn func(any) bool) {
 				_ = sn.ScanSince(l.table, store.IndexModified, bound, fn)
 			})
 		}
@@ -173,15 +173,26 @@ func (res *dirResource) candidates(sn *store.Snapshot, f *search.Filter) []any {
 	return nil
 }
 
+// maxSinceCandidates bounds the records a meta.updatedAt bound looks up in
+// the modified index: past it, sorting the candidates into list order costs
+// more than scanning the list (an early bound matches most records), and the
+// search scans instead.
+const maxSinceCandidates = 5000
+
 // inListOrder collects the records a scan yields that are members of the
 // resource, in list order; nil (scan instead) when one was created outside
-// the years 0-9999, where the list index's time text is not in time order.
-func inListOrder(member func(any) bool, listOrder func(any) (time.Time, string), scan func(fn func(any) bool)) []any {
+// the years 0-9999, where the list index's time text is not in time order,
+// or when there are more than limit of them (0: no limit).
+func inListOrder(member func(any) bool, listOrder func(any) (time.Time, string), limit int, scan func(fn func(any) bool)) []any {
 	out := []any{}
 	inOrder := true
 	scan(func(obj any) bool {
 		if !member(obj) {
 			return true
+		}
+		if limit > 0 && len(out) >= limit {
+			inOrder = false
+			return false
 		}
 		if created, _ := listOrder(obj); created.UTC().Year() < 0 || created.UTC().Year() > 9999 {
 			inOrder = false
