@@ -181,3 +181,31 @@ func TestAuditEvents(t *testing.T) {
 		assert.Equal(t, http.StatusNotFound, h.send(http.MethodGet, PrefixA+"/audit-event/"+unknownID, "").status)
 	})
 }
+
+func TestAuditEventsOfControlPlaneDeletes(t *testing.T) {
+	h := newHarness(t)
+	group := h.mustCreate(t, "/group", fmt.Sprintf(`{"schoolID":%q,"title":"Admin 1"}`, h.firstSchool()))
+	student := h.newStudent(t)
+	for _, tc := range []struct {
+		path   string
+		status int
+	}{
+		{"/records/groups/" + group, http.StatusNoContent},
+		{"/records/groups/" + group, http.StatusNotFound},
+		{"/records/persons/" + student, http.StatusNoContent},
+		{"/records/tombstones/" + unknownID, http.StatusNotFound},
+		{"/records/nope/" + unknownID, http.StatusNotFound},
+		{"/records/organisations/" + h.firstSchool(), http.StatusNotFound},
+	} {
+		h.clock.Advance(time.Second)
+		res := h.admin(http.MethodDelete, tc.path, "")
+		require.Equal(t, tc.status, res.status, "%s: %s", tc.path, res)
+	}
+	var page struct{ Data []DirectoryAuditEvent }
+	res := h.send(http.MethodPost, PrefixA+"/audit-event/_search", fmt.Sprintf(`{"filter":{"contains":{"resourceID":[%q,%q]},"orCondition":false}}`, group, student))
+	require.Equal(t, http.StatusOK, res.status, res)
+	res.decode(&page)
+	require.Len(t, page.Data, 2, "one event per control-plane delete of an audited kind")
+	assert.Equal(t, []string{"Group", "Student"}, []string{page.Data[0].Resource, page.Data[1].Resource})
+	assert.Nil(t, page.Data[0].Meta.CreatedBy, "no API client deleted it")
+}

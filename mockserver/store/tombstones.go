@@ -109,3 +109,12 @@ func (sn *Snapshot) ScanSince(table, index string, since time.Time, fn func(obj 
 	}
 	return sn.t.walk(td, index, []byte(timeKey(since)), false, func(_ []byte, rec any) bool { return fn(rec) })
 }
+
+// DeletableTables are the tables whose records Delete checks completely for
+// records that still refer to them (the others are deleted only as a whole,
+// with the state).
+var DeletableTables = []string{TableGroups, TablePersons, TablePlacements, TableAttendances, TableAbsences,
+	TableEmployeePlacements, TableGradesElementary, TableGradesUpperSecondary}
+
+// Deletable reports whether the table is one of DeletableTables.
+func Deletable(table string) bool { return slices.Contains(DeletableTables, table) }
