@@ -12,6 +12,7 @@ package openapi
 
 import (
 	"bufio"
+	"fmt"
 	"maps"
 	"os"
 	"regexp"
@@ -163,9 +164,16 @@ func ourType(ref *openapi3.SchemaRef) (string, bool) {
 	return "?", s.Nullable
 }
 
+// fieldsT is what compareSchema reports to (a *testing.T, or a recorder in
+// the test of the comparison itself).
+type fieldsT interface {
+	assert.TestingT
+	Helper()
+}
+
 // compareSchema reports every difference between the table's fields of a
 // schema and ours.
-func compareSchema(t *testing.T, name, fields string, ours *openapi3.SchemaRef) {
+func compareSchema(t fieldsT, name, fields string, ours *openapi3.SchemaRef) {
 	t.Helper()
 	if !assert.NotNil(t, ours, "schema %s is missing", name) {
 		return
@@ -305,4 +313,40 @@ func TestFieldsTableParser(t *testing.T) {
 	assert.Empty(t, parseFieldsMembers("object"))
 	assert.NotNil(t, fieldsList.FindStringSubmatch("SchoolList: {data:[School], pagination:Pagination} headers: RateLimit-Limit"))
 	assert.Nil(t, fieldsSingle.FindStringSubmatch("Error400ResponseBody: {error*:Error} headers: x"))
+}
+
+// recorder collects the differences compareSchema reports.
+type recorder struct{ errs []string }
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+func (r *recorder) Helper() {}
+
+// TestCompareSchemaFindsEveryKindOfDifference proves that the agreement test
+// can fail: a schema that differs in each way is reported once per way.
+func TestCompareSchemaFindsEveryKindOfDifference(t *testing.T) {
+	ours := &openapi3.SchemaRef{Value: &openapi3.Schema{
+		Type:     &openapi3.Types{openapi3.TypeObject},
+		Required: []string{"title"},
+		Properties: openapi3.Schemas{
+			"id":    {Value: &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeString}}},                                                           // format missing
+			"title": {Value: &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeString}}},                                                           // required, theirs not
+			"note":  {Value: &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeString}}},                                                           // not nullable, theirs is
+			"extra": {Value: &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeString}}},                                                           // theirs lacks it
+			"meta":  {Ref: "#/components/schemas/Meta"},                                                                                              // theirs nullable
+			"types": {Value: &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeArray}, Items: &openapi3.SchemaRef{Ref: "#/components/schemas/X"}}}, // wrong item type
+		},
+	}}
+	var r recorder
+	compareSchema(&r, "Thing", "id*:string(uuid), title:string, note:string?, meta:Meta?, types:[GroupType], gone:boolean", ours)
+	joined := strings.Join(r.errs, "\n")
+	for _, want := range []string{"type of Thing.id", "required flag of Thing.id", "required flag of Thing.title", "nullability of Thing.note",
+		"nullability of Thing.meta", "type of Thing.types", "lacks field gone", "has field extra"} {
+		assert.Contains(t, joined, want)
+	}
+	r = recorder{}
+	compareSchema(&r, "Thing", "id*:string(uuid)", &openapi3.SchemaRef{Value: &openapi3.Schema{Required: []string{"id"},
+		Properties: openapi3.Schemas{"id": {Value: &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeString}, Format: "uuid"}}}}})
+	assert.Empty(t, r.errs, "an agreeing schema is not reported")
 }
