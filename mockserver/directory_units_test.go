@@ -3,6 +3,7 @@ package mockserver
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -208,4 +209,60 @@ func TestAuditEventsOfControlPlaneDeletes(t *testing.T) {
 	require.Len(t, page.Data, 2, "one event per control-plane delete of an audited kind")
 	assert.Equal(t, []string{"Group", "Student"}, []string{page.Data[0].Resource, page.Data[1].Resource})
 	assert.Nil(t, page.Data[0].Meta.CreatedBy, "no API client deleted it")
+}
+
+// TestVendorWireDetails checks the wire details a client of the vendor's SDK
+// meets first: the update schemas' required members, the identityNumber form
+// in bodies and filters, alpha-3 country codes.
+func TestVendorWireDetails(t *testing.T) {
+	h := newHarness(t)
+	school := h.firstSchool()
+	student := h.newStudent(t)
+	group := h.mustCreate(t, "/group", fmt.Sprintf(`{"schoolID":%q,"title":"Wire 1"}`, school))
+	sp := h.mustCreate(t, "/student-placement", fmt.Sprintf(`{"studentID":%q,"schoolID":%q,"schoolType":"GR","startDate":"2026-08-17"}`, student, school))
+
+	t.Run("PATCH needs the update schema's required members", func(t *testing.T) {
+		for _, tc := range []struct {
+			path, body string
+			fields     []string
+		}{
+			{"/student/" + student, `{}`, []string{"/identityNumber", "/firstName", "/lastName"}},
+			{"/group/" + group, `{"types":["Class"]}`, []string{"/title"}},
+			{"/student-placement/" + sp, `{"endDate":null}`, []string{"/schoolType", "/startDate"}},
+			{"/school/" + school, `{"unitCode":null}`, []string{"/title"}},
+		} {
+			res := h.sendRaw(http.MethodPatch, PrefixA+tc.path, tc.body)
+			require.Equal(t, http.StatusUnprocessableEntity, res.status, res)
+			assert.ElementsMatch(t, tc.fields, res.problem(t).fields(), tc.path)
+		}
+	})
+
+	t.Run("identityNumber", func(t *testing.T) {
+		var s map[string]any
+		h.send(http.MethodGet, PrefixA+"/student/"+student, "").decode(&s)
+		no := s["identityNumber"].(string)
+		require.Regexp(t, `^[0-9]{8}-[0-9A-Z]{2}[0-9]{2}$`, no, "shown as YYYYMMDD-NNNN")
+		stored := h.storedPerson(t, student).CivicNo.Value
+		assert.Equal(t, strings.ReplaceAll(no, "-", ""), stored, "stored as SS 12000's 12 characters")
+
+		res := h.send(http.MethodPost, PrefixA+"/student", fmt.Sprintf(`{"identityNumber":%q,"firstName":"A","lastName":"B"}`, stored))
+		require.Equal(t, http.StatusUnprocessableEntity, res.status, "input without the hyphen: %s", res)
+		assert.Equal(t, []string{"/identityNumber"}, res.problem(t).fields())
+
+		var page struct{ Pagination Pagination }
+		h.send(http.MethodPost, PrefixA+"/student/_search", fmt.Sprintf(`{"filter":{"equals":{"identityNumber":%q},"orCondition":false}}`, no)).decode(&page)
+		assert.Equal(t, 1, page.Pagination.Total, "the shown form finds the student")
+		h.send(http.MethodPost, PrefixA+"/student/_search", fmt.Sprintf(`{"filter":{"equals":{"identityNumber":%q},"orCondition":false}}`, stored)).decode(&page)
+		assert.Equal(t, 0, page.Pagination.Total, "filters compare with the shown form, not normalised")
+		h.send(http.MethodPost, PrefixA+"/student/_search", fmt.Sprintf(`{"filter":{"contains":{"identityNumber":[%q,"19000101-0000"]},"orCondition":false}}`, no)).decode(&page)
+		assert.Equal(t, 1, page.Pagination.Total)
+	})
+
+	t.Run("countryCode is alpha-3", func(t *testing.T) {
+		res := h.send(http.MethodPost, PrefixA+"/guardian", fmt.Sprintf(`{"identityNumber":%q,"firstName":"A","lastName":"B","address":{"countryCode":"SE"}}`, newIdentity()))
+		require.Equal(t, http.StatusUnprocessableEntity, res.status, res)
+		assert.Equal(t, []string{"/address/countryCode"}, res.problem(t).fields())
+		id := h.mustCreate(t, "/guardian", fmt.Sprintf(`{"identityNumber":%q,"firstName":"A","lastName":"B","address":{"countryCode":"SWE"}}`, newIdentity()))
+		assert.Equal(t, "Sverige", h.storedPerson(t, id).Addresses[0].Country, "SWE is interface B's Sverige")
+	})
 }
