@@ -292,5 +292,7 @@ func withRecordGetters[T any](g fieldGetters[T], meta func(*T) *model.Meta, ext 
 	return out
 }
 
-// timeText is a date-time member that render always has.
-func timeText(t time.Time) (any, bool) { return t.UTC().Format(time.RFC3339Nano), true }
+// timeText is a date-time member that render always has. The search reads a
+// time.Time as the instant it is (no text to format and parse again: the
+// incremental-sync query evaluates meta.updatedAt on every record it scans).
+func timeText(t time.Time) (any, bool) { return t, true }
