@@ -437,12 +437,18 @@ func prepareDirectory(ds *store.Dataset) {
 	schools := 0
 	for i := range ds.Organisations {
 		o := &ds.Organisations[i]
-		if o.OrganisationType == model.OrganisationTypeSchoolUnit && o.Directory == nil {
+		if o.OrganisationType != model.OrganisationTypeSchoolUnit {
+			continue
+		}
+		switch {
+		case o.Directory == nil:
 			o.Directory = &model.SchoolExtra{SchoolType: directorySchoolType(o.SchoolTypes)}
 			if len(units) > 0 { // generated schools are spread over the units
 				o.Directory.UnitID = &units[schools%len(units)]
 			}
 			schools++
+		case o.Directory.SchoolType == "": // a scenario's school that names its unit
+			o.Directory.SchoolType = directorySchoolType(o.SchoolTypes)
 		}
 	}
 	roles := map[string][]model.PersonRole{}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/skolkit/skolkit/model"
+	"github.com/skolkit/skolkit/scenarios"
 )
 
 func TestUnits(t *testing.T) {
@@ -265,4 +266,43 @@ func TestVendorWireDetails(t *testing.T) {
 		id := h.mustCreate(t, "/guardian", fmt.Sprintf(`{"identityNumber":%q,"firstName":"A","lastName":"B","address":{"countryCode":"SWE"}}`, newIdentity()))
 		assert.Equal(t, "Sverige", h.storedPerson(t, id).Addresses[0].Country, "SWE is interface B's Sverige")
 	})
+}
+
+func TestScenarioDeclaresUnits(t *testing.T) {
+	sc, err := scenarios.Parse("units.yaml", []byte(`name: units
+clients:
+  - {id: skolkit-client, secret: skolkit-secret, scopes: [all]}
+generate:
+  profile: none
+records:
+  units:
+    - {alias: norr, displayName: Förvaltning Norr, description: Skolorna i norr}
+    - {alias: syd, displayName: Förvaltning Syd}
+  schools:
+    - {alias: ek, displayName: Ekskolan, schoolTypes: [GR], unit: syd}
+    - {alias: bok, displayName: Bokskolan, schoolTypes: [FS]}
+`))
+	require.NoError(t, err)
+	h := newHarness(t, func(o *Options) { o.Scenario = sc })
+	var units struct{ Data []DirectoryUnit }
+	h.send(http.MethodGet, PrefixA+"/unit", "").decode(&units)
+	require.Len(t, units.Data, 2)
+	byTitle := map[string]DirectoryUnit{}
+	for _, u := range units.Data {
+		byTitle[u.Title] = u
+	}
+	require.Contains(t, byTitle, "Förvaltning Norr")
+	assert.Equal(t, "Skolorna i norr", *byTitle["Förvaltning Norr"].Description)
+	assert.Nil(t, byTitle["Förvaltning Syd"].Description)
+
+	var schools struct{ Data []DirectorySchool }
+	h.send(http.MethodGet, PrefixA+"/school", "").decode(&schools)
+	require.Len(t, schools.Data, 2)
+	for _, s := range schools.Data {
+		require.NotNil(t, s.UnitID, s.Title)
+		if s.Title == "Ekskolan" {
+			assert.Equal(t, byTitle["Förvaltning Syd"].ID, *s.UnitID, "the unit the scenario names")
+			assert.Equal(t, "GR", s.SchoolType, "the school form is derived as for generated schools")
+		}
+	}
 }

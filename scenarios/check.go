@@ -234,6 +234,7 @@ type recordKind string
 const (
 	kindOrganiser     recordKind = "organiser"
 	kindSchool        recordKind = "school"
+	kindUnit          recordKind = "unit"
 	kindPerson        recordKind = "person"
 	kindGroup         recordKind = "group"
 	kindPlacement     recordKind = "placement"
@@ -273,6 +274,9 @@ func checkRecords(d *decoder, r *Records) {
 	}
 	for i, o := range r.Organisers {
 		add(kindOrganiser, "organisers", i, o.Alias, o.ID, true)
+	}
+	for i, u := range r.Units {
+		add(kindUnit, "units", i, u.Alias, u.ID, true)
 	}
 	for i, s := range r.Schools {
 		add(kindSchool, "schools", i, s.Alias, s.ID, true)
@@ -327,7 +331,17 @@ func checkRecords(d *decoder, r *Records) {
 		if s.Organiser != "" {
 			c.ref(p+".organiser", s.Organiser, kindOrganiser)
 		}
+		if s.Unit != "" {
+			c.ref(p+".unit", s.Unit, kindUnit)
+		}
 		c.period(p, s.StartDate, s.EndDate)
+	}
+	for i, u := range r.Units {
+		p := fmt.Sprintf("records.units[%d]", i)
+		c.required(p+".displayName", u.DisplayName)
+		if u.Organiser != "" {
+			c.ref(p+".organiser", u.Organiser, kindOrganiser)
+		}
 	}
 	civic := map[string]string{}
 	for i := range r.Persons {

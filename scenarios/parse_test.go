@@ -53,7 +53,7 @@ func TestParseReportsEachProblemWithItsPosition(t *testing.T) {
 			name: "unknown key in a record, listing the known ones",
 			src:  records("  schools:\n    - alias: a\n      displayName: A\n      zzzzzzzz: 1\n"),
 			want: []string{`s.yaml:7:7: records.schools[0].zzzzzzzz: unknown key "zzzzzzzz"; known keys: alias, id, displayName, ` +
-				`schoolUnitCode, organisationCode, schoolTypes, organiser, municipalityCode, address, url, email, phoneNumber, startDate, endDate`},
+				`schoolUnitCode, organisationCode, schoolTypes, organiser, municipalityCode, address, url, email, phoneNumber, startDate, endDate, unit`},
 		},
 		{
 			name: "wrong type: a string where an integer belongs",
