@@ -28,7 +28,22 @@ var (
 	specMeal     = SpecRef{Section: "Endpoints (interface A)", Quote: "EmployeePlacement has a role value `MealPlanner`.", Decision: "A1"}
 )
 
-const schoolOptIn = "creates a School, which the spec gives no way to delete"
+const (
+	schoolOptIn = "creates a School, which the spec gives no way to delete"
+	unitOptIn   = "creates a Unit, which the vendor's API gives no way to delete"
+)
+
+var unitKind = writeKind{
+	path: "/unit",
+	body: func(t *T) map[string]any {
+		return map[string]any{"title": conformanceName(), "description": "skolkit conformance", "external": map[string]any{"sourceID": "skolkit"}}
+	},
+	patch: func(t *T) map[string]any { return map[string]any{"title": conformanceName()} },
+	invalid: func(t *T) []map[string]any {
+		return []map[string]any{{}, {"title": 42}}
+	},
+	badPatch: map[string]any{"title": 42},
+}
 
 func aWriteChecks() []*Check {
 	a := []Surface{SurfaceA}
@@ -45,6 +60,8 @@ func aWriteChecks() []*Check {
 		{ID: "A.school.update", Title: "PATCH /school/{id} changes exactly what was sent and moves meta.updatedAt", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specSUpdate, OptIn: schoolOptIn, Run: checkUpdate(schoolKind)},
 		{ID: "A.school.create-invalid", Title: "POST /school with an invalid body is 422", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specA422, OptIn: "a server that wrongly accepts the body creates a School, which cannot be deleted", Run: checkCreateInvalid(schoolKind)},
 		{ID: "A.school.update-invalid", Title: "PATCH /school/{id} with an invalid body is 422 and changes nothing", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specA422, OptIn: schoolOptIn, Run: checkUpdateInvalid(schoolKind)},
+		{ID: "A.unit.create", Title: "POST /unit answers 201 with the stored record, and GET returns it", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specVendorUnit, OptIn: unitOptIn, Run: checkCreate(unitKind)},
+		{ID: "A.unit.update", Title: "PATCH /unit/{id} changes exactly what was sent and moves meta.updatedAt", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specVendorUnit, OptIn: unitOptIn, Run: checkUpdate(unitKind)},
 		{ID: "A.school.update-unknown", Title: "PATCH /school/{id} with an unknown id is 404", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specA404, Run: checkWriteUnknown(http.MethodPatch, "/school/", map[string]any{"title": "skolkit-conformance"})},
 		{ID: "A.student-placement.restore-null-enddate", Title: "PATCH /student-placements/{id} with endDate null restores an archived placement", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specRestore, Run: checkRestore("student", false)},
 		{ID: "A.student-placement.restore-future-enddate", Title: "PATCH /student-placements/{id} with a future endDate restores an archived placement", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specRestore, Run: checkRestore("student", true)},
@@ -132,7 +149,7 @@ func (t *T) create(path string, body func() map[string]any) (map[string]any, *Re
 func (t *T) adopt(path, id string) {
 	rec := path + "/" + id
 	t.env.track(rec, t.check.ID)
-	if path == "/school" {
+	if path == "/school" || path == "/unit" {
 		return
 	}
 	t.Cleanup(func(ctx context.Context) {
@@ -165,8 +182,11 @@ func (e *env) listLeftovers() {
 	defer e.mu.Unlock()
 	for _, rec := range slices.Sorted(maps.Keys(e.created)) {
 		why := "DELETE failed"
-		if strings.HasPrefix(rec, "/school/") {
+		switch {
+		case strings.HasPrefix(rec, "/school/"):
 			why = "the spec has no DELETE /school"
+		case strings.HasPrefix(rec, "/unit/"):
+			why = "the vendor's API has no DELETE /unit"
 		}
 		e.leftover = append(e.leftover, fmt.Sprintf("%s%s (made by %s; %s)", e.urls[SurfaceA], rec, e.created[rec], why))
 	}
@@ -176,6 +196,12 @@ func (e *env) listLeftovers() {
 func storedProblems(sent, got map[string]any) []string {
 	var out []string
 	for _, k := range slices.Sorted(maps.Keys(sent)) {
+		if k == "external" { // the vendor's request has sourceID only; the server sets source
+			if !jsonEqual(obj(sent, k)["sourceID"], obj(got, k)["sourceID"]) {
+				out = append(out, fmt.Sprintf("external.sourceID: sent %s, got %s", compact(sent[k]), compact(got[k])))
+			}
+			continue
+		}
 		if !jsonEqual(sent[k], got[k]) {
 			out = append(out, fmt.Sprintf("%s: sent %s, got %s", k, compact(sent[k]), compact(got[k])))
 		}
