@@ -20,7 +20,7 @@ import (
 // on the returned page are rendered. TestSearchGettersMatchRender proves,
 // field by field and record by record, that each getter gives what the
 // wire record has; New fails when a searchable field (a member of the
-// contract's <Name>FilterFlags) has no getter.
+// contract's per-operator filter schemas) has no getter.
 //
 // When the filter has an equality on a field that a store index holds
 // exactly (a person's identityNumber, a school's unitCode), the candidates
