@@ -285,7 +285,9 @@ type SpecialisationCourseContent struct {
 }
 
 // CalendarEvent is one scheduled lesson or activity occasion. Interface B
-// exposes it only as the target of an attendance record's reference.
+// shows it in SS 12000's shape (activity, times, rooms, resources); the
+// title, group, syllabus and teacher are the store's, for interface A and
+// the data export.
 type CalendarEvent struct {
 	ID           string          `json:"id"`
 	Meta         Meta            `json:"meta"`
@@ -297,6 +299,11 @@ type CalendarEvent struct {
 	Group        ObjectReference `json:"group"`
 	Syllabus     ObjectReference `json:"syllabus"`
 	Teacher      PersonReference `json:"teacher"`
+	// Activity is the activity the event is an occasion of (SS 12000);
+	// Rooms and Resources are where it takes place and what it uses.
+	Activity  ObjectReference   `json:"activity"`
+	Rooms     []ObjectReference `json:"rooms,omitempty"`
+	Resources []ObjectReference `json:"resources,omitempty"`
 }
 
 // Attendance is a pupil's attendance at one calendar event.

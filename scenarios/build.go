@@ -45,6 +45,9 @@ func (sc *Scenario) Build(now time.Time) (*fixtures.Dataset, error) {
 	if err := b.build(); err != nil {
 		return nil, err
 	}
+	// The SS 12000 records derived from the others, for generated and
+	// explicit records alike (activities of calendar events, rooms, ...).
+	fixtures.Complete(ds, now)
 	normalise(ds)
 	return ds, nil
 }
@@ -429,5 +432,20 @@ func normalise(ds *fixtures.Dataset) {
 	}
 	if ds.Absences == nil {
 		ds.Absences = []model.Absence{}
+	}
+	emptyIfNil(&ds.Programmes)
+	emptyIfNil(&ds.StudyPlans)
+	emptyIfNil(&ds.SchoolUnitOfferings)
+	emptyIfNil(&ds.Activities)
+	emptyIfNil(&ds.AttendanceEvents)
+	emptyIfNil(&ds.AttendanceSchedules)
+	emptyIfNil(&ds.Grades)
+	emptyIfNil(&ds.Resources)
+	emptyIfNil(&ds.Rooms)
+}
+
+func emptyIfNil[T any](s *[]T) {
+	if *s == nil {
+		*s = []T{}
 	}
 }

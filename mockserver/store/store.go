@@ -89,6 +89,7 @@ func (s *Store) Load(ds *Dataset) error {
 		func() *tableLoad { return prepareTable(gradesElementary, ds.GradesElementary, now) },
 		func() *tableLoad { return prepareTable(gradesUpperSecondary, ds.GradesUpperSecondary, now) },
 	}
+	prepares = append(prepares, registerLoads(ds, now)...)
 	loads := make([]*tableLoad, len(prepares))
 	parallel(len(prepares), func(i int) { loads[i] = prepares[i]() })
 	ids := map[string]map[string]struct{}{}
@@ -161,6 +162,7 @@ func firstError(errs []error) error {
 // only their ids are collected for the reference checks of a load.
 var referenced = map[string]bool{
 	TableOrganisations: true, TablePersons: true, TableGroups: true, TableSyllabuses: true, TableCalendarEvents: true,
+	TablePlacements: true, TableProgrammes: true, TableActivities: true, TableRooms: true, TableResources: true,
 }
 
 // tableLoad is one table's part of a Load: its records, checked and
@@ -327,7 +329,7 @@ func (tl *tableLoad) buildPages(i int) {
 // Export returns every record of the store, each table in id order.
 func (s *Store) Export() *Dataset {
 	sn := s.Read()
-	return &Dataset{
+	ds := &Dataset{
 		Organisations:  all(sn.t, organisations),
 		Persons:        all(sn.t, persons),
 		Groups:         all(sn.t, groups),
@@ -341,6 +343,8 @@ func (s *Store) Export() *Dataset {
 		GradesElementary:     all(sn.t, gradesElementary),
 		GradesUpperSecondary: all(sn.t, gradesUpperSecondary),
 	}
+	exportRegister(sn, ds)
+	return ds
 }
 
 func (s *Store) clock() time.Time { return s.now().UTC().Truncate(time.Millisecond) }
