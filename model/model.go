@@ -64,7 +64,7 @@ type Organisation struct {
 	OrganisationCode   string               `json:"organisationCode,omitempty"`
 	OrganisationType   OrganisationType     `json:"organisationType"`
 	OrganisationNumber string               `json:"organisationNumber,omitempty"`
-	ParentOrganisation *ObjectReference     `json:"parentOrganisation,omitempty"`
+	ParentOrganisation *ObjectReference     `json:"parentOrganisation,omitempty" ref:"organisations"`
 	SchoolUnitCode     string               `json:"schoolUnitCode,omitempty"`
 	SchoolTypes        []SchoolType         `json:"schoolTypes,omitempty"`
 	Address            *OrganisationAddress `json:"address,omitempty"`
