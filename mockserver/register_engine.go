@@ -45,6 +45,10 @@ type resource struct {
 	// present (calendar events by startTime); ok false when it does not
 	// apply.
 	ranged func(p params) (index string, spans []store.Span, ok bool)
+	// required are the parameters SS 12000 requires on every request of the
+	// list, pageToken or not: they may accompany a pageToken (and are then
+	// ignored: the token carries the walk's).
+	required []string
 	// lookupKeys are the members of the lookup body other than ids.
 	lookupKeys map[string]lookupKey
 	// render turns a stored record into its wire form, with the expand
@@ -236,7 +240,7 @@ func (s *Server) serveList(res *resource) http.HandlerFunc {
 		if q.Has(paramPageToken) {
 			var extra []string
 			for k := range q {
-				if !slices.Contains(presentationParams, k) {
+				if !slices.Contains(presentationParams, k) && !slices.Contains(res.required, k) {
 					extra = append(extra, k)
 				}
 			}

@@ -787,7 +787,7 @@ func calendarEventsResource() *resource {
 	startKey := func(o any) string { return store.TimeKey(ce(o).StartTime) }
 	res := &resource{
 		name: "calendarEvents", noun: "calendar event", scope: ScopeCalendarEventsRead, table: store.TableCalendarEvents,
-		list: true, byID: true, lookup: true, filters: f,
+		list: true, byID: true, lookup: true, filters: f, required: []string{"startTime.onOrAfter", "startTime.onOrBefore"},
 		sorts: map[string]sorting{
 			"ModifiedDesc":  modifiedDesc(meta),
 			"StartTimeAsc":  {index: store.IndexStartTime, key: startKey},
@@ -956,6 +956,14 @@ func attendanceScheduleResource() *resource {
 		return res.pageWith(s, sn, p, after, limit, m, res.filters)
 	}
 	res.lookupKeys = map[string]lookupKey{"placement": byIndex(store.TableAttendanceSchedules, store.IndexPlacement, true)}
+	res.render = func(s *Server, rd renderer, o any, _ []string) any {
+		out := rd.withRefs(o).(model.AttendanceSchedule)
+		out.ScheduleDays = out.ScheduleEntries
+		if out.ScheduleDays == nil {
+			out.ScheduleDays = []model.AttendanceScheduleEntry{}
+		}
+		return out
+	}
 	return res
 }
 
@@ -1029,7 +1037,7 @@ func roomsResource() *resource {
 func aggregatedAttendanceResource() *resource {
 	return &resource{
 		name: "aggregatedAttendance", noun: "aggregated attendance", scope: ScopeAggregatedAttendanceRead,
-		table: store.TableAttendances, list: true,
+		table: store.TableAttendances, list: true, required: []string{"startDate", "endDate"},
 		filters: plannedFilters([]string{paramOrganisation, "student"}, "startDate", "endDate", "schoolType"),
 		compute: computeAggregatedAttendance,
 	}

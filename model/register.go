@@ -126,6 +126,9 @@ type AttendanceSchedule struct {
 	Temporary       *bool                     `json:"temporary,omitempty"`
 	State           []AttendanceScheduleState `json:"state"`
 	ScheduleEntries []AttendanceScheduleEntry `json:"scheduleEntries,omitempty"`
+	// ScheduleDays repeats ScheduleEntries on the wire: SS 12000 requires a
+	// scheduleDays it does not define (docs/decisions.md, B15).
+	ScheduleDays []AttendanceScheduleEntry `json:"scheduleDays"`
 }
 
 // AttendanceScheduleState is one step of a schedule's approval.

@@ -180,6 +180,7 @@ var ss12000Differences = map[string]string{
 	"Absence.type":                               "spec values Giltig/Ogiltig instead of SS 12000's Beviljad ledighet/Anmäld frånvaro",
 	"AttendanceScheduleEntry.startTime":          "SS 12000's defect: a pattern written as a format (B15)",
 	"AttendanceScheduleEntry.endTime":            "SS 12000's defect: an integer with a pattern as its format, for a time of day (B15)",
+	"AttendanceSchedule.scheduleDays":            "SS 12000's defect: required but not defined; we send the entries (B15)",
 	"GET /absences?type":                         "the spec's absence types (B1)",
 	"POST /calendarEvents/lookup 200":            "SS 12000's defect: it answers AttendancesArray; we answer calendar events (B15)",
 	"POST /attendanceSchedule/lookup 200":        "SS 12000's defect: it answers ActivitiesArray; we answer attendance schedules (B15)",
