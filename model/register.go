@@ -239,3 +239,6 @@ type AggregatedAttendance struct {
 		Student  *Person   `json:"student,omitempty"`
 	} `json:"_embedded,omitempty"`
 }
+
+// ActivityTypes are SS 12000's activity types.
+var ActivityTypes = []string{"Undervisning", "Elevaktivitet", "Provaktivitet", "Läraraktivitet", "Övrigt"}
