@@ -315,6 +315,11 @@ func (f *fake) serveB(w http.ResponseWriter, r *http.Request, path string) {
 		}
 		bErr(w, 404, "no such group")
 	default:
+		if strings.Count(path, "/") == 1 {
+			// a list the fake does not serve (the spec's slice of SS 12000)
+			bErr(w, 404, "no operation at "+path)
+			return
+		}
 		id := path[strings.LastIndex(path, "/")+1:]
 		if !isUUID(id) {
 			bErr(w, 400, "bad id")
