@@ -73,9 +73,11 @@ type filter struct {
 	index string
 	// id says the value is an identifier (compared in lower case).
 	id bool
-	// match reports whether a record passes the filter with the value (each
-	// value of a repeated parameter must pass).
+	// match reports whether a record passes the filter with the value.
 	match func(obj any, v string) bool
+	// anyOf says the parameter is an array (schoolTypes): a record passes
+	// when one of its values passes. Otherwise every value must pass.
+	anyOf bool
 }
 
 // sorting is a sortkey value: an index that has the order (used when no
@@ -144,14 +146,14 @@ func (res *resource) paramsOf(q url.Values) (params, error) {
 // match is the predicate of a walk: visible, and every filter present.
 func (res *resource) match(p params) func(obj any) bool {
 	type check struct {
-		f *filter
-		v string
+		f  *filter
+		vs []string
 	}
 	var checks []check
 	for i := range res.filters {
 		f := &res.filters[i]
-		for _, v := range p.all(f.param) {
-			checks = append(checks, check{f, v})
+		if vs := p.all(f.param); len(vs) > 0 {
+			checks = append(checks, check{f, vs})
 		}
 	}
 	return func(obj any) bool {
@@ -159,8 +161,16 @@ func (res *resource) match(p params) func(obj any) bool {
 			return false
 		}
 		for _, c := range checks {
-			if !c.f.match(obj, c.v) {
-				return false
+			if c.f.anyOf {
+				if !slices.ContainsFunc(c.vs, func(v string) bool { return c.f.match(obj, v) }) {
+					return false
+				}
+				continue
+			}
+			for _, v := range c.vs {
+				if !c.f.match(obj, v) {
+					return false
+				}
 			}
 		}
 		return true

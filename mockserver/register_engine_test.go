@@ -165,6 +165,15 @@ func TestFiltersAndSortKeysAgreeWithTheStore(t *testing.T) {
 			idsOf(ds.CalendarEvents, func(e *model.CalendarEvent) string { return e.ID }, func(e *model.CalendarEvent) bool { return e.Activity.ID == act.ID }), false},
 		{"calendar events of a student", "/calendarEvents", "student=" + member, wideTime,
 			idsOf(ds.CalendarEvents, func(e *model.CalendarEvent) string { return e.ID }, func(e *model.CalendarEvent) bool { return memberGroups[e.Group.ID] }), false},
+		{"calendar events of a duty", "/calendarEvents", "teacher=" + act.Teachers[0].Duty.ID, wideTime,
+			idsOf(ds.CalendarEvents, func(e *model.CalendarEvent) string { return e.ID }, func(e *model.CalendarEvent) bool {
+				for _, a := range ds.Activities {
+					if a.ID == e.Activity.ID && slices.ContainsFunc(a.Teachers, func(d model.DutyAssignment) bool { return d.Duty.ID == act.Teachers[0].Duty.ID }) {
+						return true
+					}
+				}
+				return false
+			}), false},
 		{"attendances of a student", "/attendances", "student=" + ds.Attendances[0].Student.ID, "",
 			idsOf(ds.Attendances, func(a *model.Attendance) string { return a.ID }, func(a *model.Attendance) bool { return a.Student.ID == ds.Attendances[0].Student.ID }), false},
 		{"attendance events of a group", "/attendanceEvents", "group=" + ds.AttendanceEvents[0].Group.ID, "",
@@ -327,4 +336,35 @@ func TestInterfaceAWritesAreVisibleInInterfaceB(t *testing.T) {
 	res = h.get(PrefixB + "/persons?relationship.entity.type=duty&relationship.organisation=" + school + "&nameContains=l%C3%A4rare")
 	require.Equal(t, http.StatusOK, res.status, res)
 	assert.Contains(t, string(res.body), employee)
+}
+
+func TestArrayFiltersMatchAnyOfTheirValues(t *testing.T) {
+	h := newHarness(t)
+	ds := h.srv.Store().Export()
+	want := idsOf(ds.Groups, func(g *model.Group) string { return g.ID }, func(g *model.Group) bool {
+		return g.SchoolType == model.SchoolTypeGR || g.SchoolType == model.SchoolTypeFS
+	})
+	require.NotEmpty(t, want)
+	assert.ElementsMatch(t, want, walkIDs(t, h, "/groups", "schoolTypes=GR&schoolTypes=FS", ""))
+	wantOrg := idsOf(ds.Organisations, func(o *model.Organisation) string { return o.ID }, func(o *model.Organisation) bool {
+		return slices.Contains(o.SchoolTypes, model.SchoolTypeGY) || slices.Contains(o.SchoolTypes, model.SchoolTypeFS)
+	})
+	require.NotEmpty(t, wantOrg)
+	assert.ElementsMatch(t, wantOrg, walkIDs(t, h, "/organisations", "schoolTypes=GY&schoolTypes=FS", ""))
+}
+
+// TestActivitiesNameExistingDuties: one store, two views: an activity's
+// teachers are duties, which are interface A's employee placements.
+func TestActivitiesNameExistingDuties(t *testing.T) {
+	h := newHarness(t)
+	ds := h.srv.Store().Export()
+	n := 0
+	for _, a := range ds.Activities {
+		for _, d := range a.Teachers {
+			res := h.get(PrefixB + "/duties/" + d.Duty.ID)
+			require.Equal(t, http.StatusOK, res.status, "activity %s names duty %s: %s", a.ID, d.Duty.ID, res)
+			n++
+		}
+	}
+	require.NotZero(t, n)
 }

@@ -90,7 +90,7 @@ func organisationsResource() *resource {
 		{param: "organisationCode", index: store.IndexOrganisationCode, match: func(o any, v string) bool { return org(o).OrganisationCode == v }},
 		{param: "type", index: store.IndexOrganisationType, match: func(o any, v string) bool { return string(org(o).OrganisationType) == v }},
 		evalFilter("municipalityCode", func(o any, v string) bool { return org(o).MunicipalityCode == v }),
-		evalFilter("schoolTypes", func(o any, v string) bool { return slices.Contains(org(o).SchoolTypes, model.SchoolType(v)) }),
+		{param: "schoolTypes", anyOf: true, match: func(o any, v string) bool { return slices.Contains(org(o).SchoolTypes, model.SchoolType(v)) }},
 	}
 	f = append(f, dateFilters(func(o any) model.Date { return org(o).StartDate }, func(o any) model.Date { return org(o).EndDate })...)
 	f = append(f, metaFilters(meta)...)
@@ -519,7 +519,7 @@ func groupsResource() *resource {
 	f := []filter{
 		idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return one(grp(o).Organisation.ID) }),
 		evalFilter("groupType", func(o any, v string) bool { return string(grp(o).GroupType) == v }),
-		evalFilter("schoolTypes", func(o any, v string) bool { return string(grp(o).SchoolType) == v }),
+		{param: "schoolTypes", anyOf: true, match: func(o any, v string) bool { return string(grp(o).SchoolType) == v }},
 	}
 	f = append(f, dateFilters(func(o any) model.Date { return grp(o).StartDate }, func(o any) model.Date { return grp(o).EndDate })...)
 	f = append(f, metaFilters(meta)...)
@@ -770,14 +770,26 @@ func (r renderer) calendarEvent(ev *model.CalendarEvent, expand []string) calend
 	return out
 }
 
+// activitiesOfDuty lists, in id order, the activities the duty teaches.
+func activitiesOfDuty(sn *store.Snapshot, duty string) []string {
+	var out []string
+	_ = sn.Scan(store.TableActivities, store.IndexTeacher, duty, func(o any) bool {
+		out = append(out, activity(o).ID)
+		return true
+	})
+	slices.Sort(out)
+	return out
+}
+
 func calendarEventsResource() *resource {
 	ce := func(o any) *model.CalendarEvent { return o.(*model.CalendarEvent) }
 	meta := func(o any) *model.Meta { return &ce(o).Meta }
 	f := []filter{
 		idFilter("activity", store.IndexActivity, func(o any) []string { return one(ce(o).Activity.ID) }),
 		idFilter(paramGroup, store.IndexGroup, func(o any) []string { return one(ce(o).Group.ID) }),
-		// teacher: the person who teaches (the event's duty holder)
-		idFilter("teacher", store.IndexTeacher, func(o any) []string { return one(ce(o).Teacher.ID) }),
+		// teacher: a duty among the teachers of the event's activity; served
+		// in page, by the activities of the duty
+		{param: "teacher", id: true, match: func(any, string) bool { return true }},
 		idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return one(ce(o).Organisation.ID) }),
 		{param: "student", id: true, match: func(any, string) bool { return true }}, // applied in page
 	}
@@ -822,11 +834,36 @@ func calendarEventsResource() *resource {
 			sm := studentMatch(sn, v)
 			m = func(o any) bool { return base(o) && sm(o) }
 		}
+		if duty, ok := p.get("teacher"); ok {
+			// The events of the activities the duty teaches: one span of
+			// the activity index per activity, in key order.
+			acts := activitiesOfDuty(sn, duty)
+			in := map[string]bool{}
+			spans := make([]store.Span, len(acts))
+			for i, a := range acts {
+				in[a] = true
+				spans[i] = store.ValueSpan(a)
+			}
+			prev := m
+			m = func(o any) bool { return in[ce(o).Activity.ID] && prev(o) }
+			if len(spans) == 0 {
+				return nil, nil, nil
+			}
+			if k, ok := p.get(paramSortKey); ok && !s.deviates(DevSortKeyIgnored) {
+				so := res.sorts[k]
+				return sn.SortedPage(res.table, store.IndexActivity, spans, m, so.key, so.desc, after, limit)
+			}
+			return sn.Page(res.table, store.IndexActivity, spans, false, after, limit, m)
+		}
 		return res.pageWith(s, sn, p, after, limit, m, res.filters)
 	}
 	res.lookupKeys = map[string]lookupKey{
 		"activities": byIndex(store.TableCalendarEvents, store.IndexActivity, true),
-		"teacher":    byIndex(store.TableCalendarEvents, store.IndexTeacher, true),
+		"teacher": func(sn *store.Snapshot, v string, emit func(any)) {
+			for _, a := range activitiesOfDuty(sn, strings.ToLower(v)) {
+				byIndex(store.TableCalendarEvents, store.IndexActivity, false)(sn, a, emit)
+			}
+		},
 		"student": func(sn *store.Snapshot, v string, emit func(any)) {
 			_ = sn.Scan(store.TableGroups, store.IndexMember, strings.ToLower(v), func(o any) bool {
 				byIndex(store.TableCalendarEvents, store.IndexGroup, false)(sn, grp(o).ID, emit)

@@ -273,7 +273,7 @@ func TestEveryReadOperationValidatesAgainstSS12000(t *testing.T) {
 		"organisation": pl.PlacedAt.ID, "parent": ds.Organisations[0].ID, "relationship.organisation": pl.PlacedAt.ID,
 		"group": ds.Groups[0].ID, "child": pl.Child.ID, "owner": pl.Owners[0].ID, "student": ds.Attendances[0].Student.ID,
 		"person": pl.Child.ID, "member": ds.Groups[0].GroupMemberships[0].Person.ID,
-		"teacher": ds.CalendarEvents[0].Teacher.ID, "activity": ds.Activities[0].ID,
+		"teacher": ds.Activities[0].Teachers[0].Duty.ID, "activity": ds.Activities[0].ID,
 		"calendarEvent": ds.Attendances[0].CalendarEvent.ID, "placement": pl.ID,
 		"civicNo": ds.Persons[0].CivicNo.Value, "schoolUnitCode": ds.Organisations[1].SchoolUnitCode,
 		"nameContains": ds.Persons[0].FamilyName[:3], "code": "NA",
