@@ -368,3 +368,29 @@ func TestActivitiesNameExistingDuties(t *testing.T) {
 	}
 	require.NotZero(t, n)
 }
+
+// TestDutiesShowTheirAssignmentRoles: a group's assignment role names a duty
+// (the staff member's employee placement at the school), and the duty shows
+// the role.
+func TestDutiesShowTheirAssignmentRoles(t *testing.T) {
+	h := newHarness(t)
+	ds := h.srv.Store().Export()
+	found := 0
+	for _, g := range ds.Groups {
+		for _, ar := range g.AssignmentRoles {
+			res := h.get(PrefixB + "/duties/" + ar.Duty.ID)
+			if res.status == http.StatusNotFound {
+				continue // a staff member without a derived employee placement there
+			}
+			require.Equal(t, http.StatusOK, res.status, res)
+			var d model.Duty
+			res.decode(&d)
+			assert.True(t, slices.ContainsFunc(d.AssignmentRole, func(r model.DutyAssignmentRole) bool {
+				return r.Group.ID == g.ID && r.AssignmentRoleType == ar.AssignmentRoleType
+			}), "duty %s shows its role in group %s", ar.Duty.ID, g.ID)
+			found++
+		}
+	}
+	require.NotZero(t, found, "some assignment roles name duties")
+	t.Logf("%d assignment roles name a duty", found)
+}

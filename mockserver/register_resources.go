@@ -467,6 +467,18 @@ func (r renderer) duty(d *model.EmployeePlacement, expand []string) model.Duty {
 	if d.Title != nil {
 		out.Description = *d.Title
 	}
+	_ = r.sn.Scan(store.TableGroups, store.IndexDuty, d.ID, func(o any) bool {
+		g := grp(o)
+		for _, ar := range g.AssignmentRoles {
+			if ar.Duty.ID == d.ID {
+				out.AssignmentRole = append(out.AssignmentRole, model.DutyAssignmentRole{
+					Group: r.objRef(store.TableGroups, g.ID), AssignmentRoleType: ar.AssignmentRoleType,
+					StartDate: ar.StartDate, EndDate: ar.EndDate,
+				})
+			}
+		}
+		return true
+	})
 	if !r.expandIgnored && slices.Contains(expand, "person") {
 		if p, ok := r.sn.Person(d.EmployeeID); ok {
 			pp := r.person(p)

@@ -31,6 +31,7 @@ const (
 	IndexPerson           = "person"           // attendance events
 	IndexPlacement        = "placement"        // attendance schedules
 	IndexCode             = "code"             // programmes
+	IndexDuty             = "duty"             // groups: the duties of their assignment roles
 )
 
 var registerTables = []*tableDef{

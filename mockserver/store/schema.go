@@ -240,6 +240,13 @@ var tables = append([]*tableDef{
 		}),
 		byTime(IndexGroupsByCreated, func(g *model.Group) string { return timeKey(g.Meta.Created) }),
 		by(IndexSchoolTitle, func(g *model.Group) string { return g.Organisation.ID + keySep + strings.ToLower(g.DisplayName) }),
+		byEach(IndexDuty, func(g *model.Group) []string {
+			ids := make([]string, len(g.AssignmentRoles))
+			for i, r := range g.AssignmentRoles {
+				ids[i] = r.Duty.ID
+			}
+			return ids
+		}),
 	),
 	def(TablePlacements, func(p *model.Placement) string { return p.ID },
 		placementIndex(IndexPlacedAt), placementIndex(IndexGroup), placementIndex(IndexChild),
