@@ -161,7 +161,7 @@ func (sw *ss12000Sweeper) send(op ss12000Op, target string, body []byte) []byte 
 	if err != nil {
 		for _, msg := range flattenErrors(err) {
 			msg = arrayIndex.ReplaceAllString(msg, "[]")
-			if reason := deliberateViolation(msg); reason != "" {
+			if reason := deliberateViolation(op, msg); reason != "" {
 				sw.deliberate[reason]++
 				continue
 			}
@@ -202,14 +202,18 @@ func flattenErrors(err error) []string {
 	return out
 }
 
-func deliberateViolation(msg string) string {
-	if strings.HasPrefix(msg, "type at ") && strings.Contains(msg, "scheduleEntries.[].endTime: value must be an integer") {
+func deliberateViolation(op ss12000Op, msg string) string {
+	// Attendance schedules: times of day where SS 12000 declares an integer.
+	if strings.HasPrefix(op.path, "/attendanceSchedule") && strings.HasPrefix(msg, "type at ") &&
+		strings.HasSuffix(strings.SplitN(msg, ":", 2)[0], "scheduleEntries.[].endTime") {
 		return ss12000Deliberate["endTime"]
 	}
-	// Absence.type: the only enum violation allowed, and only on absences.
-	if strings.HasPrefix(msg, "enum at ") && (strings.HasSuffix(strings.SplitN(msg, ":", 2)[0], ".type") || strings.Contains(msg, "at type:")) &&
-		(strings.Contains(msg, "Giltig") || strings.Contains(msg, "Ogiltig") || strings.Contains(msg, "Beviljad")) {
-		return ss12000Deliberate[`"type"`]
+	// Absences: the spec's values of type, on absences only.
+	if strings.HasPrefix(op.path, "/absences") && strings.HasPrefix(msg, "enum at ") {
+		at := strings.SplitN(msg, ":", 2)[0]
+		if at == "enum at type" || strings.HasSuffix(at, ".type") {
+			return ss12000Deliberate[`"type"`]
+		}
 	}
 	return ""
 }
