@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
 
@@ -153,6 +154,12 @@ func TestFiltersAndSortKeysAgreeWithTheStore(t *testing.T) {
 				return model.IsRegisterPlacement(p) && p.PlacedAt.ID == pl.PlacedAt.ID
 			})), false},
 		{"persons by family name", "/persons", "sortkey=FamilyNameAsc", "", sortedPersons(ds.Persons), true},
+		{"persons enrolled at a unit", "/persons", "relationship.entity.type=enrolment&relationship.organisation=" + enrolledAt(ds), "",
+			idsOf(ds.Persons, func(p *model.Person) string { return p.ID }, func(p *model.Person) bool {
+				return slices.ContainsFunc(p.Enrolments, func(e model.Enrolment) bool { return e.EnroledAt.ID == enrolledAt(ds) })
+			}), false},
+		{"responsible for a child placed at a unit, by name", "/persons", "relationship.entity.type=responsibleFor.placement&sortkey=FamilyNameAsc&relationship.organisation=" + pl.PlacedAt.ID, "",
+			responsibleForPlacedAt(ds, pl.PlacedAt.ID), true},
 		{"duties of a person", "/duties", "person=" + staff.EmployeeID, "",
 			idsOf(ds.EmployeePlacements, func(p *model.EmployeePlacement) string { return p.ID }, func(p *model.EmployeePlacement) bool { return p.EmployeeID == staff.EmployeeID }), false},
 		{"groups of a unit by name", "/groups", "organisation=" + grp.Organisation.ID + "&sortkey=DisplayNameAsc", "",
@@ -195,6 +202,41 @@ func TestFiltersAndSortKeysAgreeWithTheStore(t *testing.T) {
 			}
 		})
 	}
+}
+
+func enrolledAt(ds *store.Dataset) string {
+	for _, p := range ds.Persons {
+		if len(p.Enrolments) > 0 {
+			return p.Enrolments[0].EnroledAt.ID
+		}
+	}
+	return ""
+}
+
+// responsibleForPlacedAt: the responsibles of the children placed at org,
+// in FamilyNameAsc order.
+func responsibleForPlacedAt(ds *store.Dataset, org string) []string {
+	children := map[string]bool{}
+	for _, p := range ds.Placements {
+		if model.IsRegisterPlacement(&p) && p.PlacedAt.ID == org {
+			children[p.Child.ID] = true
+		}
+	}
+	adults := map[string]bool{}
+	for _, p := range ds.Persons {
+		if children[p.ID] {
+			for _, r := range p.Responsibles {
+				adults[r.Person.ID] = true
+			}
+		}
+	}
+	var ps []model.Person
+	for _, p := range ds.Persons {
+		if adults[p.ID] {
+			ps = append(ps, p)
+		}
+	}
+	return sortedPersons(ps)
 }
 
 func uniq(ids []string) []string {

@@ -239,9 +239,93 @@ func personsResource() *resource {
 		if rel := relationshipMatch(sn, p); rel != nil {
 			m = func(o any) bool { return base(o) && rel(o) }
 		}
+		_, byCivic := p.get("civicNo")
+		if org, ok := p.get("relationship.organisation"); ok && !byCivic {
+			// The persons related to the organisation, found through the
+			// indexes of what relates them (enrolments, duties, placements,
+			// responsibilities, group memberships): one span of the id
+			// index per person.
+			typ, _ := p.get("relationship.entity.type")
+			ids := relatedPersons(sn, org, typ)
+			if len(ids) == 0 {
+				return nil, nil, nil
+			}
+			spans := make([]store.Span, len(ids))
+			for i, id := range ids {
+				spans[i] = store.ValueSpan(id)
+			}
+			if k, ok := p.get(paramSortKey); ok && !s.deviates(DevSortKeyIgnored) {
+				so := res.sorts[k]
+				return sn.SortedPage(res.table, store.IndexID, spans, m, so.key, so.desc, after, limit)
+			}
+			return sn.Page(res.table, store.IndexID, spans, false, after, limit, m)
+		}
 		return res.pageWith(s, sn, p, after, limit, m, res.filters)
 	}
 	return res
+}
+
+// relatedPersons lists, in id order, the persons an organisation relates to
+// through the entity type typ ("" = any): the candidates of the
+// relationship.* filters, which are then applied to each.
+func relatedPersons(sn *store.Snapshot, org, typ string) []string {
+	set := map[string]bool{}
+	want := func(t string) bool { return typ == "" || typ == t }
+	scan := func(table, index, v string, fn func(o any)) {
+		_ = sn.Scan(table, index, v, func(o any) bool { fn(o); return true })
+	}
+	responsibles := func(child string) {
+		if c, ok := sn.Person(child); ok {
+			for _, r := range c.Responsibles {
+				set[r.Person.ID] = true
+			}
+		}
+	}
+	if want("enrolment") || want("responsibleFor.enrolment") {
+		scan(store.TablePersons, store.IndexEnroledAt, org, func(o any) {
+			if want("enrolment") {
+				set[per(o).ID] = true
+			}
+			if want("responsibleFor.enrolment") {
+				responsibles(per(o).ID)
+			}
+		})
+	}
+	if want("duty") {
+		scan(store.TableEmployeePlacements, store.IndexOrganisation, org, func(o any) { set[emp(o).EmployeeID] = true })
+	}
+	if want("placement.child") || want("placement.owner") || want("responsibleFor.placement") {
+		scan(store.TablePlacements, store.IndexPlacedAt, org, func(o any) {
+			pl := plc(o)
+			if !model.IsRegisterPlacement(pl) {
+				return
+			}
+			if want("placement.child") {
+				set[pl.Child.ID] = true
+			}
+			if want("placement.owner") {
+				for _, ow := range pl.Owners {
+					set[ow.ID] = true
+				}
+			}
+			if want("responsibleFor.placement") {
+				responsibles(pl.Child.ID)
+			}
+		})
+	}
+	if want("groupMembership") {
+		scan(store.TableGroups, store.IndexOrganisation, org, func(o any) {
+			for _, m := range grp(o).GroupMemberships {
+				set[m.Person.ID] = true
+			}
+		})
+	}
+	ids := make([]string, 0, len(set))
+	for id := range set {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
 }
 
 // relationshipMatch is the relationship.* filter of persons, or nil when
