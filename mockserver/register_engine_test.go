@@ -436,3 +436,48 @@ func TestDutiesShowTheirAssignmentRoles(t *testing.T) {
 	require.NotZero(t, found, "some assignment roles name duties")
 	t.Logf("%d assignment roles name a duty", found)
 }
+
+func TestAggregatedAttendanceSumsTheRecords(t *testing.T) {
+	h := newHarness(t)
+	ds := h.srv.Store().Export()
+	events := map[string]model.CalendarEvent{}
+	for _, ev := range ds.CalendarEvents {
+		events[ev.ID] = ev
+	}
+	type key struct{ activity, student string }
+	want := map[key]int{}
+	for _, a := range ds.Attendances {
+		ev := events[a.CalendarEvent.ID]
+		if d := model.DateOf(ev.StartTime.UTC()); d < "2000-01-01" || d > "2100-01-01" {
+			continue
+		}
+		if a.AttendanceMinutes != nil {
+			want[key{ev.Activity.ID, a.Student.ID}] += *a.AttendanceMinutes
+		} else {
+			want[key{ev.Activity.ID, a.Student.ID}] += 0
+		}
+	}
+	require.NotEmpty(t, want)
+	got := map[key]int{}
+	target := PrefixB + "/aggregatedAttendance?startDate=2000-01-01&endDate=2100-01-01&limit=50"
+	for target != "" {
+		res := h.get(target)
+		require.Equal(t, http.StatusOK, res.status, res)
+		var page struct {
+			Data      []model.AggregatedAttendance `json:"data"`
+			PageToken *string                      `json:"pageToken"`
+		}
+		res.decode(&page)
+		for _, a := range page.Data {
+			k := key{a.Activity.ID, a.Student.ID}
+			_, dup := got[k]
+			require.False(t, dup, "each (activity, pupil) once")
+			got[k] = a.AttendanceSum
+		}
+		target = ""
+		if page.PageToken != nil {
+			target = PrefixB + "/aggregatedAttendance?startDate=2000-01-01&endDate=2100-01-01&pageToken=" + url.QueryEscape(*page.PageToken)
+		}
+	}
+	assert.Equal(t, want, got)
+}

@@ -1166,7 +1166,8 @@ func roomsResource() *resource {
 
 // aggregatedAttendanceResource computes, for each pupil and activity, the
 // sums of the attendance records of the activity's calendar events between
-// startDate and endDate (both required, inclusive).
+// startDate and endDate (both required, inclusive, by the event's UTC date):
+// from the pupil's records (student), else from the period's events.
 func aggregatedAttendanceResource() *resource {
 	return &resource{
 		name: "aggregatedAttendance", noun: "aggregated attendance", scope: ScopeAggregatedAttendanceRead,
@@ -1232,7 +1233,14 @@ func computeAggregatedAttendance(s *Server, sn *store.Snapshot, p params, rd ren
 	if hasStudent {
 		_ = sn.Scan(store.TableAttendances, store.IndexStudent, student, func(o any) bool { add(o.(*model.Attendance)); return true })
 	} else {
-		_ = sn.Scan(store.TableAttendances, store.IndexID, "", func(o any) bool { add(o.(*model.Attendance)); return true })
+		// The events of the period (the startTime index), then their
+		// attendance records (the calendarEvent index).
+		lo := model.Date(from).Time()
+		hi := model.Date(to).Time().Add(24*time.Hour - time.Nanosecond)
+		events, _, _ := sn.Page(store.TableCalendarEvents, store.IndexStartTime, []store.Span{store.TimeRangeSpan(&lo, &hi)}, false, nil, 1<<31-1, nil)
+		for _, ev := range events {
+			_ = sn.Scan(store.TableAttendances, store.IndexCalendarEvent, recordID(ev), func(o any) bool { add(o.(*model.Attendance)); return true })
+		}
 	}
 	slices.SortFunc(order, func(a, b key) int {
 		if c := strings.Compare(a.student, b.student); c != 0 {
