@@ -48,14 +48,14 @@ func (s *Server) resources() []*resource { return registerResources() }
 var registerResources = sync.OnceValue(buildResources)
 
 // Typed accessors keep the descriptions short.
-func org(o any) *model.Organisation      { return o.(*model.Organisation) }
-func per(o any) *model.Person            { return o.(*model.Person) }
-func plc(o any) *model.Placement         { return o.(*model.Placement) }
-func grp(o any) *model.Group             { return o.(*model.Group) }
-func emp(o any) *model.EmployeePlacement { return o.(*model.EmployeePlacement) }
-func one(id string) []string             { return []string{id} }
+func asOrg(o any) *model.Organisation       { return o.(*model.Organisation) }
+func asPerson(o any) *model.Person          { return o.(*model.Person) }
+func asPlacement(o any) *model.Placement    { return o.(*model.Placement) }
+func asGroup(o any) *model.Group            { return o.(*model.Group) }
+func asDuty(o any) *model.EmployeePlacement { return o.(*model.EmployeePlacement) }
+func oneID(id string) []string              { return []string{id} }
 
-func refID(r *model.ObjectReference) string {
+func optRefID(r *model.ObjectReference) string {
 	if r == nil {
 		return ""
 	}
@@ -63,10 +63,10 @@ func refID(r *model.ObjectReference) string {
 }
 
 // textKey sorts text case-insensitively.
-func textKey(s string) string { return store.FoldKey(s) }
+func foldedText(s string) string { return store.FoldKey(s) }
 
 // dateKey sorts dates; an open end after every date.
-func dateKey(d model.Date) string {
+func endDateKey(d model.Date) string {
 	if d == "" {
 		return "9999-99-99"
 	}
@@ -83,23 +83,23 @@ func buildResources() []*resource {
 }
 
 func organisationsResource() *resource {
-	meta := func(o any) *model.Meta { return &org(o).Meta }
+	meta := func(o any) *model.Meta { return &asOrg(o).Meta }
 	f := []filter{
-		idFilter("parent", store.IndexParent, func(o any) []string { return one(refID(org(o).ParentOrganisation)) }),
-		{param: "schoolUnitCode", index: store.IndexSchoolUnitCode, match: func(o any, v string) bool { return org(o).SchoolUnitCode == v }},
-		{param: "organisationCode", index: store.IndexOrganisationCode, match: func(o any, v string) bool { return org(o).OrganisationCode == v }},
-		{param: "type", index: store.IndexOrganisationType, match: func(o any, v string) bool { return string(org(o).OrganisationType) == v }},
-		evalFilter("municipalityCode", func(o any, v string) bool { return org(o).MunicipalityCode == v }),
-		{param: "schoolTypes", anyOf: true, match: func(o any, v string) bool { return slices.Contains(org(o).SchoolTypes, model.SchoolType(v)) }},
+		idFilter("parent", store.IndexParent, func(o any) []string { return oneID(optRefID(asOrg(o).ParentOrganisation)) }),
+		{param: "schoolUnitCode", index: store.IndexSchoolUnitCode, match: func(o any, v string) bool { return asOrg(o).SchoolUnitCode == v }},
+		{param: "organisationCode", index: store.IndexOrganisationCode, match: func(o any, v string) bool { return asOrg(o).OrganisationCode == v }},
+		{param: "type", index: store.IndexOrganisationType, match: func(o any, v string) bool { return string(asOrg(o).OrganisationType) == v }},
+		evalFilter("municipalityCode", func(o any, v string) bool { return asOrg(o).MunicipalityCode == v }),
+		{param: "schoolTypes", anyOf: true, match: func(o any, v string) bool { return slices.Contains(asOrg(o).SchoolTypes, model.SchoolType(v)) }},
 	}
-	f = append(f, dateFilters(func(o any) model.Date { return org(o).StartDate }, func(o any) model.Date { return org(o).EndDate })...)
+	f = append(f, dateFilters(func(o any) model.Date { return asOrg(o).StartDate }, func(o any) model.Date { return asOrg(o).EndDate })...)
 	f = append(f, metaFilters(meta)...)
 	return &resource{
 		name: "organisations", noun: "organisation", scope: ScopeOrganisationsRead, table: store.TableOrganisations,
 		list: true, byID: true, lookup: true, filters: f,
 		sorts: map[string]sorting{
 			"ModifiedDesc":   modifiedDesc(meta),
-			"DisplayNameAsc": {key: func(o any) string { return textKey(org(o).DisplayName) }},
+			"DisplayNameAsc": {key: func(o any) string { return foldedText(asOrg(o).DisplayName) }},
 		},
 		lookupKeys: map[string]lookupKey{
 			"schoolUnitCodes":   byIndex(store.TableOrganisations, store.IndexSchoolUnitCode, false),
@@ -123,31 +123,31 @@ func personRelationships(sn *store.Snapshot, p *model.Person) []relationship {
 		out = append(out, relationship{"enrolment", e.EnroledAt.ID, e.StartDate, e.EndDate})
 	}
 	_ = sn.Scan(store.TableEmployeePlacements, store.IndexEmployee, p.ID, func(o any) bool {
-		d := emp(o)
+		d := asDuty(o)
 		out = append(out, relationship{"duty", d.SchoolID, d.StartDate, d.EndDate})
 		return true
 	})
 	_ = sn.Scan(store.TablePlacements, store.IndexChild, p.ID, func(o any) bool {
-		pl := plc(o)
+		pl := asPlacement(o)
 		if model.IsRegisterPlacement(pl) {
 			out = append(out, relationship{"placement.child", pl.PlacedAt.ID, pl.StartDate, pl.EndDate})
 		}
 		return true
 	})
 	_ = sn.Scan(store.TablePlacements, store.IndexOwner, p.ID, func(o any) bool {
-		pl := plc(o)
+		pl := asPlacement(o)
 		if model.IsRegisterPlacement(pl) {
 			out = append(out, relationship{"placement.owner", pl.PlacedAt.ID, pl.StartDate, pl.EndDate})
 		}
 		return true
 	})
 	_ = sn.Scan(store.TablePersons, store.IndexResponsible, p.ID, func(o any) bool {
-		child := per(o)
+		child := asPerson(o)
 		for _, e := range child.Enrolments {
 			out = append(out, relationship{"responsibleFor.enrolment", e.EnroledAt.ID, e.StartDate, e.EndDate})
 		}
 		_ = sn.Scan(store.TablePlacements, store.IndexChild, child.ID, func(o any) bool {
-			pl := plc(o)
+			pl := asPlacement(o)
 			if model.IsRegisterPlacement(pl) {
 				out = append(out, relationship{"responsibleFor.placement", pl.PlacedAt.ID, pl.StartDate, pl.EndDate})
 			}
@@ -156,7 +156,7 @@ func personRelationships(sn *store.Snapshot, p *model.Person) []relationship {
 		return true
 	})
 	_ = sn.Scan(store.TableGroups, store.IndexMember, p.ID, func(o any) bool {
-		g := grp(o)
+		g := asGroup(o)
 		for _, m := range g.GroupMemberships {
 			if m.Person.ID == p.ID {
 				start, end := m.StartDate, m.EndDate
@@ -175,13 +175,13 @@ func personRelationships(sn *store.Snapshot, p *model.Person) []relationship {
 }
 
 func personsResource() *resource {
-	meta := func(o any) *model.Meta { return &per(o).Meta }
+	meta := func(o any) *model.Meta { return &asPerson(o).Meta }
 	f := []filter{
 		{param: "civicNo", index: store.IndexCivicNo, match: func(o any, v string) bool {
-			return per(o).CivicNo != nil && per(o).CivicNo.Value == v
+			return asPerson(o).CivicNo != nil && asPerson(o).CivicNo.Value == v
 		}},
 		evalFilter("nameContains", func(o any, v string) bool {
-			p, v := per(o), strings.ToLower(v)
+			p, v := asPerson(o), strings.ToLower(v)
 			for _, n := range []string{p.GivenName, p.MiddleName, p.FamilyName} {
 				if strings.Contains(strings.ToLower(n), v) {
 					return true
@@ -190,13 +190,13 @@ func personsResource() *resource {
 			return false
 		}),
 		evalFilter("eduPersonPrincipalName", func(o any, v string) bool {
-			return slices.ContainsFunc(per(o).EduPersonPrincipalNames, func(e string) bool { return strings.EqualFold(e, v) })
+			return slices.ContainsFunc(asPerson(o).EduPersonPrincipalNames, func(e string) bool { return strings.EqualFold(e, v) })
 		}),
 		evalFilter("identifier.value", func(o any, v string) bool {
-			return slices.ContainsFunc(per(o).ExternalIdentifiers, func(e model.ExternalIdentifier) bool { return e.Value == v })
+			return slices.ContainsFunc(asPerson(o).ExternalIdentifiers, func(e model.ExternalIdentifier) bool { return e.Value == v })
 		}),
 		evalFilter("identifier.context", func(o any, v string) bool {
-			return slices.ContainsFunc(per(o).ExternalIdentifiers, func(e model.ExternalIdentifier) bool { return e.Context == v })
+			return slices.ContainsFunc(asPerson(o).ExternalIdentifiers, func(e model.ExternalIdentifier) bool { return e.Context == v })
 		}),
 		// relationship.* are applied together by relationshipMatch (a
 		// person passes when one relationship passes them all).
@@ -208,9 +208,9 @@ func personsResource() *resource {
 		{param: "relationship.endDate.onOrAfter", match: func(any, string) bool { return true }},
 	}
 	f = append(f, metaFilters(meta)...)
-	name := func(o any) string { p := per(o); return textKey(p.FamilyName + "\x01" + p.GivenName) }
+	name := func(o any) string { p := asPerson(o); return foldedText(p.FamilyName + "\x01" + p.GivenName) }
 	civic := func(o any) string {
-		if c := per(o).CivicNo; c != nil {
+		if c := asPerson(o).CivicNo; c != nil {
 			return c.Value
 		}
 		return ""
@@ -220,9 +220,9 @@ func personsResource() *resource {
 		list: true, byID: true, lookup: true, filters: f,
 		sorts: map[string]sorting{
 			"ModifiedDesc":   modifiedDesc(meta),
-			"DisplayNameAsc": {key: func(o any) string { return textKey(per(o).DisplayName()) }},
-			"GivenNameAsc":   {key: func(o any) string { return textKey(per(o).GivenName) }},
-			"GivenNameDesc":  {desc: true, key: func(o any) string { return textKey(per(o).GivenName) }},
+			"DisplayNameAsc": {key: func(o any) string { return foldedText(asPerson(o).DisplayName()) }},
+			"GivenNameAsc":   {key: func(o any) string { return foldedText(asPerson(o).GivenName) }},
+			"GivenNameDesc":  {desc: true, key: func(o any) string { return foldedText(asPerson(o).GivenName) }},
 			"FamilyNameAsc":  {key: name},
 			"FamilyNameDesc": {desc: true, key: name},
 			"CivicNoAsc":     {key: civic},
@@ -231,7 +231,9 @@ func personsResource() *resource {
 		lookupKeys: map[string]lookupKey{
 			"civicNos": byIndex(store.TablePersons, store.IndexCivicNo, false),
 		},
-		render: func(s *Server, rd renderer, o any, expand []string) any { return rd.personExpanded(per(o), expand) },
+		render: func(s *Server, rd renderer, o any, expand []string) any {
+			return rd.personExpanded(asPerson(o), expand)
+		},
 	}
 	res.page = func(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
 		base := res.match(p)
@@ -284,19 +286,19 @@ func relatedPersons(sn *store.Snapshot, org, typ string) []string {
 	if want("enrolment") || want("responsibleFor.enrolment") {
 		scan(store.TablePersons, store.IndexEnroledAt, org, func(o any) {
 			if want("enrolment") {
-				set[per(o).ID] = true
+				set[asPerson(o).ID] = true
 			}
 			if want("responsibleFor.enrolment") {
-				responsibles(per(o).ID)
+				responsibles(asPerson(o).ID)
 			}
 		})
 	}
 	if want("duty") {
-		scan(store.TableEmployeePlacements, store.IndexOrganisation, org, func(o any) { set[emp(o).EmployeeID] = true })
+		scan(store.TableEmployeePlacements, store.IndexOrganisation, org, func(o any) { set[asDuty(o).EmployeeID] = true })
 	}
 	if want("placement.child") || want("placement.owner") || want("responsibleFor.placement") {
 		scan(store.TablePlacements, store.IndexPlacedAt, org, func(o any) {
-			pl := plc(o)
+			pl := asPlacement(o)
 			if !model.IsRegisterPlacement(pl) {
 				return
 			}
@@ -315,7 +317,7 @@ func relatedPersons(sn *store.Snapshot, org, typ string) []string {
 	}
 	if want("groupMembership") {
 		scan(store.TableGroups, store.IndexOrganisation, org, func(o any) {
-			for _, m := range grp(o).GroupMemberships {
+			for _, m := range asGroup(o).GroupMemberships {
 				set[m.Person.ID] = true
 			}
 		})
@@ -341,7 +343,7 @@ func relationshipMatch(sn *store.Snapshot, p params) func(o any) bool {
 		return nil
 	}
 	return func(o any) bool {
-		for _, r := range personRelationships(sn, per(o)) {
+		for _, r := range personRelationships(sn, asPerson(o)) {
 			if (hasType && r.entity != typ) || (hasOrg && r.org != orgID) ||
 				(hasSB && r.start > model.Date(sb)) || (hasSA && r.start < model.Date(sa)) ||
 				(hasEB && r.end != "" && r.end > model.Date(eb)) || (hasEA && r.end != "" && r.end < model.Date(ea)) {
@@ -376,7 +378,7 @@ func (r renderer) personExpanded(p *model.Person, expand []string) any {
 	if slices.Contains(expand, "responsibleFor") {
 		emb.ResponsibleFor = []model.Responsible{}
 		_ = sn.Scan(store.TablePersons, store.IndexResponsible, p.ID, func(o any) bool {
-			child := per(o)
+			child := asPerson(o)
 			for _, rs := range child.Responsibles {
 				if rs.Person.ID == p.ID {
 					emb.ResponsibleFor = append(emb.ResponsibleFor, model.Responsible{Person: r.personRef(model.PersonReference{ID: child.ID}), RelationType: rs.RelationType})
@@ -389,7 +391,7 @@ func (r renderer) personExpanded(p *model.Person, expand []string) any {
 	placements := func(index string) []model.Placement {
 		out := []model.Placement{}
 		_ = sn.Scan(store.TablePlacements, index, p.ID, func(o any) bool {
-			if pl := plc(o); model.IsRegisterPlacement(pl) {
+			if pl := asPlacement(o); model.IsRegisterPlacement(pl) {
 				out = append(out, r.placement(pl, placementExpand{}))
 			}
 			return true
@@ -405,14 +407,14 @@ func (r renderer) personExpanded(p *model.Person, expand []string) any {
 	if slices.Contains(expand, "duties") {
 		emb.Duties = []model.Duty{}
 		_ = sn.Scan(store.TableEmployeePlacements, store.IndexEmployee, p.ID, func(o any) bool {
-			emb.Duties = append(emb.Duties, r.duty(emp(o), nil))
+			emb.Duties = append(emb.Duties, r.duty(asDuty(o), nil))
 			return true
 		})
 	}
 	if slices.Contains(expand, "groupMemberships") {
 		emb.GroupMemberships = []membership{}
 		_ = sn.Scan(store.TableGroups, store.IndexMember, p.ID, func(o any) bool {
-			g := grp(o)
+			g := asGroup(o)
 			for _, m := range g.GroupMemberships {
 				if m.Person.ID == p.ID {
 					emb.GroupMemberships = append(emb.GroupMemberships, membership{Group: r.groupFragment(g), StartDate: m.StartDate, EndDate: m.EndDate})
@@ -446,7 +448,7 @@ func placementsResource() *resource {
 	return &resource{
 		name: "placements", noun: "placement", scope: ScopePlacementsRead, table: store.TablePlacements,
 		list: true, byID: true, lookup: true,
-		visible: func(o any) bool { return model.IsRegisterPlacement(plc(o)) },
+		visible: func(o any) bool { return model.IsRegisterPlacement(asPlacement(o)) },
 		// The filters are served by placementsPage (store.Placements); here
 		// they only name the parameters a walk carries.
 		filters: plannedFilters([]string{paramOrganisation, paramGroup, paramChild, paramOwner},
@@ -457,11 +459,11 @@ func placementsResource() *resource {
 		},
 		page: placementsPage,
 		render: func(s *Server, rd renderer, o any, expand []string) any {
-			return rd.placement(plc(o), rd.expand(expand))
+			return rd.placement(asPlacement(o), rd.expand(expand))
 		},
 		plain: func(rd renderer, expand []string) bool { return rd.expand(expand) == (placementExpand{}) },
 		memo: func(s *Server, b []byte, rd renderer, o any) []byte {
-			return s.memo.appendPlacement(b, rd, plc(o))
+			return s.memo.appendPlacement(b, rd, asPlacement(o))
 		},
 	}
 }
@@ -552,7 +554,7 @@ func (r renderer) duty(d *model.EmployeePlacement, expand []string) model.Duty {
 		out.Description = *d.Title
 	}
 	_ = r.sn.Scan(store.TableGroups, store.IndexDuty, d.ID, func(o any) bool {
-		g := grp(o)
+		g := asGroup(o)
 		for _, ar := range g.AssignmentRoles {
 			if ar.Duty.ID == d.ID {
 				out.AssignmentRole = append(out.AssignmentRole, model.DutyAssignmentRole{
@@ -580,12 +582,12 @@ func dutyDisplayName(sn *store.Snapshot, d *model.EmployeePlacement) string {
 }
 
 func dutiesResource() *resource {
-	meta := func(o any) *model.Meta { return &emp(o).Meta }
+	meta := func(o any) *model.Meta { return &asDuty(o).Meta }
 	f := []filter{
-		idFilter("person", store.IndexEmployee, func(o any) []string { return one(emp(o).EmployeeID) }),
-		idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return one(emp(o).SchoolID) }),
+		idFilter("person", store.IndexEmployee, func(o any) []string { return oneID(asDuty(o).EmployeeID) }),
+		idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(asDuty(o).SchoolID) }),
 		evalFilter("dutyRole", func(o any, v string) bool {
-			d := emp(o)
+			d := asDuty(o)
 			role := "Annan personal"
 			if len(d.Roles) > 0 {
 				if m, ok := dutyRoles[d.Roles[0]]; ok {
@@ -595,9 +597,9 @@ func dutiesResource() *resource {
 			return role == v
 		}),
 	}
-	f = append(f, dateFilters(func(o any) model.Date { return emp(o).StartDate }, func(o any) model.Date { return emp(o).EndDate })...)
+	f = append(f, dateFilters(func(o any) model.Date { return asDuty(o).StartDate }, func(o any) model.Date { return asDuty(o).EndDate })...)
 	f = append(f, metaFilters(meta)...)
-	start := func(o any) string { return string(emp(o).StartDate) }
+	start := func(o any) string { return string(asDuty(o).StartDate) }
 	return &resource{
 		name: "duties", noun: "duty", scope: ScopeDutiesRead, table: store.TableEmployeePlacements,
 		list: true, byID: true, lookup: true, filters: f,
@@ -606,32 +608,32 @@ func dutiesResource() *resource {
 			"StartDateAsc":  {key: start},
 			"StartDateDesc": {desc: true, key: start},
 		},
-		render: func(s *Server, rd renderer, o any, expand []string) any { return rd.duty(emp(o), expand) },
+		render: func(s *Server, rd renderer, o any, expand []string) any { return rd.duty(asDuty(o), expand) },
 	}
 }
 
 func groupsResource() *resource {
-	meta := func(o any) *model.Meta { return &grp(o).Meta }
+	meta := func(o any) *model.Meta { return &asGroup(o).Meta }
 	f := []filter{
-		idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return one(grp(o).Organisation.ID) }),
-		evalFilter("groupType", func(o any, v string) bool { return string(grp(o).GroupType) == v }),
-		{param: "schoolTypes", anyOf: true, match: func(o any, v string) bool { return string(grp(o).SchoolType) == v }},
+		idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(asGroup(o).Organisation.ID) }),
+		evalFilter("groupType", func(o any, v string) bool { return string(asGroup(o).GroupType) == v }),
+		{param: "schoolTypes", anyOf: true, match: func(o any, v string) bool { return string(asGroup(o).SchoolType) == v }},
 	}
-	f = append(f, dateFilters(func(o any) model.Date { return grp(o).StartDate }, func(o any) model.Date { return grp(o).EndDate })...)
+	f = append(f, dateFilters(func(o any) model.Date { return asGroup(o).StartDate }, func(o any) model.Date { return asGroup(o).EndDate })...)
 	f = append(f, metaFilters(meta)...)
-	start := func(o any) string { return string(grp(o).StartDate) }
-	end := func(o any) string { return dateKey(grp(o).EndDate) }
+	start := func(o any) string { return string(asGroup(o).StartDate) }
+	end := func(o any) string { return endDateKey(asGroup(o).EndDate) }
 	return &resource{
 		name: "groups", noun: "group", scope: ScopeGroupsRead, table: store.TableGroups,
 		list: true, byID: true, lookup: true, filters: f,
 		sorts: map[string]sorting{
 			"ModifiedDesc":   modifiedDesc(meta),
-			"DisplayNameAsc": {key: func(o any) string { return textKey(grp(o).DisplayName) }},
+			"DisplayNameAsc": {key: func(o any) string { return foldedText(asGroup(o).DisplayName) }},
 			"StartDateAsc":   {key: start}, "StartDateDesc": {desc: true, key: start},
 			"EndDateAsc": {key: end}, "EndDateDesc": {desc: true, key: end},
 		},
 		render: func(s *Server, rd renderer, o any, expand []string) any {
-			return rd.group(grp(o), !rd.expandIgnored && slices.Contains(expand, expandAssignmentRoles))
+			return rd.group(asGroup(o), !rd.expandIgnored && slices.Contains(expand, expandAssignmentRoles))
 		},
 	}
 }
@@ -659,10 +661,10 @@ func programmesResource() *resource {
 		[]filter{
 			{param: "code", index: store.IndexCode, match: func(o any, v string) bool { return pr(o).Code == v }},
 			evalFilter("schoolType", func(o any, v string) bool { return string(pr(o).SchoolType) == v }),
-			{param: "parentProgramme", id: true, match: func(o any, v string) bool { return refID(pr(o).ParentProgramme) == v }},
+			{param: "parentProgramme", id: true, match: func(o any, v string) bool { return optRefID(pr(o).ParentProgramme) == v }},
 		},
 		map[string]sorting{
-			"NameAsc": {key: func(o any) string { return textKey(pr(o).Name) }},
+			"NameAsc": {key: func(o any) string { return foldedText(pr(o).Name) }},
 			"CodeAsc": {key: func(o any) string { return pr(o).Code }},
 		})
 }
@@ -670,10 +672,10 @@ func programmesResource() *resource {
 func studyPlansResource() *resource {
 	sp := func(o any) *model.StudyPlan { return o.(*model.StudyPlan) }
 	start := func(o any) string { return string(sp(o).StartDate) }
-	end := func(o any) string { return dateKey(sp(o).EndDate) }
+	end := func(o any) string { return endDateKey(sp(o).EndDate) }
 	res := simple("studyplans", "study plan", ScopeStudyPlansRead, store.TableStudyPlans,
 		func(p *model.StudyPlan) *model.Meta { return &p.Meta },
-		append([]filter{idFilter("student", store.IndexStudent, func(o any) []string { return one(sp(o).Student.ID) })},
+		append([]filter{idFilter("student", store.IndexStudent, func(o any) []string { return oneID(sp(o).Student.ID) })},
 			dateFilters(func(o any) model.Date { return sp(o).StartDate }, func(o any) model.Date { return sp(o).EndDate })...),
 		map[string]sorting{
 			"StartDateAsc": {key: start}, "StartDateDesc": {desc: true, key: start},
@@ -696,7 +698,7 @@ func syllabusesResource() *resource {
 		{"CourseCode", func(s *model.Syllabus) string { return s.CourseCode }},
 		{"SubjectDesignation", func(s *model.Syllabus) string { return s.SubjectDesignation }},
 	} {
-		key := func(o any) string { return textKey(k.get(sy(o))) }
+		key := func(o any) string { return foldedText(k.get(sy(o))) }
 		sorts[k.name+"Asc"] = sorting{key: key}
 		sorts[k.name+"Desc"] = sorting{desc: true, key: key}
 	}
@@ -707,20 +709,20 @@ func syllabusesResource() *resource {
 func offeringsResource() *resource {
 	of := func(o any) *model.SchoolUnitOffering { return o.(*model.SchoolUnitOffering) }
 	start := func(o any) string { return string(of(o).StartDate) }
-	end := func(o any) string { return dateKey(of(o).EndDate) }
+	end := func(o any) string { return endDateKey(of(o).EndDate) }
 	return simple("schoolUnitOfferings", "school unit offering", ScopeSchoolUnitOfferingsRead, store.TableSchoolUnitOfferings,
 		func(o *model.SchoolUnitOffering) *model.Meta { return &o.Meta },
-		[]filter{idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return one(of(o).OfferedAt.ID) })},
+		[]filter{idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(of(o).OfferedAt.ID) })},
 		map[string]sorting{
 			"StartDateAsc": {key: start}, "StartDateDesc": {desc: true, key: start},
 			"EndDateAsc": {key: end}, "EndDateDesc": {desc: true, key: end},
 		})
 }
 
-func activity(o any) *model.Activity { return o.(*model.Activity) }
+func asActivity(o any) *model.Activity { return o.(*model.Activity) }
 
 func activitiesResource() *resource {
-	a := activity
+	a := asActivity
 	groupsOf := func(o any) []string {
 		ids := make([]string, len(a(o).Groups))
 		for i, g := range a(o).Groups {
@@ -739,14 +741,14 @@ func activitiesResource() *resource {
 				return ids
 			}),
 			idFilter(paramGroup, store.IndexGroup, groupsOf),
-			idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return one(a(o).Organisation.ID) }),
+			idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(a(o).Organisation.ID) }),
 			// member: the person is a member of one of the activity's groups
 			{param: "member", id: true},
 		}, dateFilters(func(o any) model.Date { return a(o).StartDate }, func(o any) model.Date { return a(o).EndDate })...),
-		map[string]sorting{"DisplayNameAsc": {key: func(o any) string { return textKey(a(o).DisplayName) }}})
+		map[string]sorting{"DisplayNameAsc": {key: func(o any) string { return foldedText(a(o).DisplayName) }}})
 	member := func(sn *store.Snapshot, person string) func(o any) bool {
 		groups := map[string]bool{}
-		_ = sn.Scan(store.TableGroups, store.IndexMember, person, func(o any) bool { groups[grp(o).ID] = true; return true })
+		_ = sn.Scan(store.TableGroups, store.IndexMember, person, func(o any) bool { groups[asGroup(o).ID] = true; return true })
 		return func(o any) bool { return slices.ContainsFunc(groupsOf(o), func(g string) bool { return groups[g] }) }
 	}
 	for i := range res.filters {
@@ -767,7 +769,7 @@ func activitiesResource() *resource {
 		"teachers": byIndex(store.TableActivities, store.IndexTeacher, true),
 		"members": func(sn *store.Snapshot, v string, emit func(any)) {
 			_ = sn.Scan(store.TableGroups, store.IndexMember, strings.ToLower(v), func(o any) bool {
-				byIndex(store.TableActivities, store.IndexGroup, false)(sn, grp(o).ID, emit)
+				byIndex(store.TableActivities, store.IndexGroup, false)(sn, asGroup(o).ID, emit)
 				return true
 			})
 		},
@@ -870,7 +872,7 @@ func (r renderer) calendarEvent(ev *model.CalendarEvent, expand []string) calend
 func activitiesOfDuty(sn *store.Snapshot, duty string) []string {
 	var out []string
 	_ = sn.Scan(store.TableActivities, store.IndexTeacher, duty, func(o any) bool {
-		out = append(out, activity(o).ID)
+		out = append(out, asActivity(o).ID)
 		return true
 	})
 	slices.Sort(out)
@@ -881,12 +883,12 @@ func calendarEventsResource() *resource {
 	ce := func(o any) *model.CalendarEvent { return o.(*model.CalendarEvent) }
 	meta := func(o any) *model.Meta { return &ce(o).Meta }
 	f := []filter{
-		idFilter("activity", store.IndexActivity, func(o any) []string { return one(ce(o).Activity.ID) }),
-		idFilter(paramGroup, store.IndexGroup, func(o any) []string { return one(ce(o).Group.ID) }),
+		idFilter("activity", store.IndexActivity, func(o any) []string { return oneID(ce(o).Activity.ID) }),
+		idFilter(paramGroup, store.IndexGroup, func(o any) []string { return oneID(ce(o).Group.ID) }),
 		// teacher: a duty among the teachers of the event's activity; served
 		// in page, by the activities of the duty
 		{param: "teacher", id: true, match: func(any, string) bool { return true }},
-		idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return one(ce(o).Organisation.ID) }),
+		idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(ce(o).Organisation.ID) }),
 		{param: "student", id: true, match: func(any, string) bool { return true }}, // applied in page
 	}
 	f = append(f, timeFilters("startTime", func(o any) time.Time { return ce(o).StartTime })...)
@@ -920,7 +922,7 @@ func calendarEventsResource() *resource {
 	}
 	studentMatch := func(sn *store.Snapshot, person string) func(o any) bool {
 		groups := map[string]bool{}
-		_ = sn.Scan(store.TableGroups, store.IndexMember, person, func(o any) bool { groups[grp(o).ID] = true; return true })
+		_ = sn.Scan(store.TableGroups, store.IndexMember, person, func(o any) bool { groups[asGroup(o).ID] = true; return true })
 		return func(o any) bool { return groups[ce(o).Group.ID] }
 	}
 	res.page = func(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
@@ -962,7 +964,7 @@ func calendarEventsResource() *resource {
 		},
 		"student": func(sn *store.Snapshot, v string, emit func(any)) {
 			_ = sn.Scan(store.TableGroups, store.IndexMember, strings.ToLower(v), func(o any) bool {
-				byIndex(store.TableCalendarEvents, store.IndexGroup, false)(sn, grp(o).ID, emit)
+				byIndex(store.TableCalendarEvents, store.IndexGroup, false)(sn, asGroup(o).ID, emit)
 				return true
 			})
 		},
@@ -974,8 +976,8 @@ func attendancesResource() *resource {
 	at := func(o any) *model.Attendance { return o.(*model.Attendance) }
 	meta := func(o any) *model.Meta { return &at(o).Meta }
 	f := []filter{
-		idFilter("student", store.IndexStudent, func(o any) []string { return one(at(o).Student.ID) }),
-		idFilter("calendarEvent", store.IndexCalendarEvent, func(o any) []string { return one(at(o).CalendarEvent.ID) }),
+		idFilter("student", store.IndexStudent, func(o any) []string { return oneID(at(o).Student.ID) }),
+		idFilter("calendarEvent", store.IndexCalendarEvent, func(o any) []string { return oneID(at(o).CalendarEvent.ID) }),
 		{param: paramOrganisation, id: true, match: func(any, string) bool { return true }}, // applied in page
 	}
 	f = append(f, metaFilters(meta)...)
@@ -1019,8 +1021,8 @@ func attendanceEventsResource() *resource {
 	res := simple("attendanceEvents", "attendance event", ScopeAttendanceEventsRead, store.TableAttendanceEvents,
 		func(e *model.AttendanceEvent) *model.Meta { return &e.Meta },
 		[]filter{
-			idFilter("person", store.IndexPerson, func(o any) []string { return one(ae(o).Person.ID) }),
-			idFilter(paramGroup, store.IndexGroup, func(o any) []string { return one(ae(o).Group.ID) }),
+			idFilter("person", store.IndexPerson, func(o any) []string { return oneID(ae(o).Person.ID) }),
+			idFilter(paramGroup, store.IndexGroup, func(o any) []string { return oneID(ae(o).Group.ID) }),
 		}, nil)
 	delete(res.sorts, "ModifiedDesc") // SS 12000 declares no sortkey here
 	res.lookupKeys = map[string]lookupKey{
@@ -1069,7 +1071,7 @@ func attendanceScheduleResource() *resource {
 	res := simple("attendanceSchedule", "attendance schedule", ScopeAttendanceScheduleRead, store.TableAttendanceSchedules,
 		func(x *model.AttendanceSchedule) *model.Meta { return &x.Meta },
 		append([]filter{
-			idFilter("placement", store.IndexPlacement, func(o any) []string { return one(as(o).Placement.ID) }),
+			idFilter("placement", store.IndexPlacement, func(o any) []string { return oneID(as(o).Placement.ID) }),
 			{param: paramGroup, id: true, match: func(any, string) bool { return true }}, // applied in page
 		}, dateFilters(func(o any) model.Date { return as(o).StartDate }, func(o any) model.Date { return as(o).EndDate })...),
 		nil)
@@ -1106,8 +1108,8 @@ func gradesResource() *resource {
 	return simple("grades", "grade", ScopeGradesRead, store.TableGrades,
 		func(g *model.Grade) *model.Meta { return &g.Meta },
 		[]filter{
-			idFilter("student", store.IndexStudent, func(o any) []string { return one(gr(o).Student.ID) }),
-			idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return one(refID(gr(o).Organisation)) }),
+			idFilter("student", store.IndexStudent, func(o any) []string { return oneID(gr(o).Student.ID) }),
+			idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(optRefID(gr(o).Organisation)) }),
 			{param: "registeredBy", id: true, match: func(o any, v string) bool { return gr(o).RegisteredBy.ID == v }},
 			{param: "gradingTeacher", id: true, match: func(o any, v string) bool {
 				return gr(o).GradingTeacher != nil && gr(o).GradingTeacher.ID == v
@@ -1125,8 +1127,8 @@ func absencesResource() *resource {
 	ab := func(o any) *model.Absence { return o.(*model.Absence) }
 	meta := func(o any) *model.Meta { return &ab(o).Meta }
 	f := []filter{
-		idFilter("student", store.IndexStudent, func(o any) []string { return one(ab(o).Student.ID) }),
-		idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return one(ab(o).Organisation.ID) }),
+		idFilter("student", store.IndexStudent, func(o any) []string { return oneID(ab(o).Student.ID) }),
+		idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(ab(o).Organisation.ID) }),
 		{param: "registeredBy", id: true, match: func(o any, v string) bool {
 			return ab(o).RegisteredBy != nil && ab(o).RegisteredBy.ID == v
 		}},
@@ -1152,16 +1154,16 @@ func resourcesResource() *resource {
 	rs := func(o any) *model.Resource { return o.(*model.Resource) }
 	return simple("resources", "resource", ScopeResourcesRead, store.TableResources,
 		func(r *model.Resource) *model.Meta { return &r.Meta },
-		[]filter{idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return one(rs(o).Owner.ID) })},
-		map[string]sorting{"DisplayNameAsc": {key: func(o any) string { return textKey(rs(o).DisplayName) }}})
+		[]filter{idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(rs(o).Owner.ID) })},
+		map[string]sorting{"DisplayNameAsc": {key: func(o any) string { return foldedText(rs(o).DisplayName) }}})
 }
 
 func roomsResource() *resource {
 	rm := func(o any) *model.Room { return o.(*model.Room) }
 	return simple("rooms", "room", ScopeRoomsRead, store.TableRooms,
 		func(r *model.Room) *model.Meta { return &r.Meta },
-		[]filter{idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return one(rm(o).Owner.ID) })},
-		map[string]sorting{"DisplayNameAsc": {key: func(o any) string { return textKey(rm(o).DisplayName) }}})
+		[]filter{idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(rm(o).Owner.ID) })},
+		map[string]sorting{"DisplayNameAsc": {key: func(o any) string { return foldedText(rm(o).DisplayName) }}})
 }
 
 // aggregatedAttendanceResource computes, for each pupil and activity, the
