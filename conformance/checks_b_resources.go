@@ -45,6 +45,7 @@ var bResources = []bResource{
 	{path: "/absences", lookup: true},
 	{path: "/resources", byID: true, lookup: true},
 	{path: "/rooms", byID: true, lookup: true},
+	{path: "/aggregatedAttendance", required: url.Values{"startDate": {"1900-01-01"}, "endDate": {"2200-01-01"}}},
 }
 
 // Sentences of SS 12000 2.1.0 (the parameter and operation descriptions
