@@ -378,6 +378,17 @@ func TestInterfaceAWritesAreVisibleInInterfaceB(t *testing.T) {
 	res = h.get(PrefixB + "/persons?relationship.entity.type=duty&relationship.organisation=" + school + "&nameContains=l%C3%A4rare")
 	require.Equal(t, http.StatusOK, res.status, res)
 	assert.Contains(t, string(res.body), employee)
+
+	// A school renamed through A is the organisation renamed in B, at once
+	// (the organisation was read, and cached, before).
+	require.Equal(t, http.StatusOK, h.get(PrefixB+"/organisations/"+school).status)
+	res = h.send(http.MethodPatch, PrefixA+"/school/"+school, `{"title":"Nya Ekskolan"}`)
+	require.Equal(t, http.StatusOK, res.status, res)
+	res = h.get(PrefixB + "/organisations/" + school)
+	require.Equal(t, http.StatusOK, res.status, res)
+	var o model.Organisation
+	res.decode(&o)
+	assert.Equal(t, "Nya Ekskolan", o.DisplayName)
 }
 
 func TestArrayFiltersMatchAnyOfTheirValues(t *testing.T) {
