@@ -389,6 +389,15 @@ func TestInterfaceAWritesAreVisibleInInterfaceB(t *testing.T) {
 	var o model.Organisation
 	res.decode(&o)
 	assert.Equal(t, "Nya Ekskolan", o.DisplayName)
+
+	// A unit created through A is an organisation of type Förvaltning in B.
+	unit := h.mustCreate(t, "/unit", `{"title":"Förvaltningen Norr"}`)
+	res = h.get(PrefixB + "/organisations/" + unit)
+	require.Equal(t, http.StatusOK, res.status, res)
+	res.decode(&o)
+	assert.Equal(t, "Förvaltningen Norr", o.DisplayName)
+	assert.Equal(t, model.OrganisationType("Förvaltning"), o.OrganisationType)
+	assert.Contains(t, walkIDs(t, h, "/organisations", "type=F%C3%B6rvaltning", ""), unit)
 }
 
 func TestArrayFiltersMatchAnyOfTheirValues(t *testing.T) {
