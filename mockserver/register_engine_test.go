@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -500,4 +501,27 @@ func TestAggregatedAttendanceSumsTheRecords(t *testing.T) {
 		}
 	}
 	assert.Equal(t, want, got)
+}
+
+// TestDeletesTakeTheirSS12000RecordsAlong: deleting a placement deletes its
+// attendance schedule (B-only records A's clients cannot see), and the state
+// stays loadable.
+func TestDeletesTakeTheirSS12000RecordsAlong(t *testing.T) {
+	h := newHarness(t)
+	st := h.srv.Store()
+	ds := st.Export()
+	var pl model.Placement
+	for _, p := range ds.Placements {
+		if p.Directory != nil && model.IsRegisterPlacement(&p) {
+			pl = p
+			break
+		}
+	}
+	require.NotEmpty(t, pl.ID)
+	schedules := walkIDs(t, h, "/attendanceSchedule", "placement="+pl.ID, "")
+	require.Len(t, schedules, 1)
+	res := h.send(http.MethodDelete, PrefixA+"/student-placement/"+pl.ID, "")
+	require.Equal(t, http.StatusNoContent, res.status, res)
+	assert.Equal(t, http.StatusNotFound, h.get(PrefixB+"/attendanceSchedule/"+schedules[0]).status)
+	require.NoError(t, store.New(time.Now).Load(st.Export()), "the state loads again: no reference dangles")
 }

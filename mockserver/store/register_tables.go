@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/skolkit/skolkit/model"
@@ -240,4 +241,84 @@ func exportRegister(sn *Snapshot, ds *Dataset) {
 	ds.Grades = all(sn.t, grades)
 	ds.Resources = all(sn.t, resources)
 	ds.Rooms = all(sn.t, rooms)
+}
+
+// registerReferrers names the SS 12000 records that still refer to a record
+// about to be deleted (see referrers) and are not deleted with it
+// (cascadeRegister): a delete must not leave them dangling, or the state
+// could not be loaded again.
+func registerReferrers(t *tx, table, id string) []string {
+	var out []string
+	count := func(tbl, ix, label string) {
+		n := 0
+		_ = t.scan(tableDefs[tbl], ix, id, func(any) bool { n++; return true })
+		if n > 0 {
+			out = append(out, fmt.Sprintf("%d %s", n, label))
+		}
+	}
+	scanCount := func(tbl, label string, refers func(obj any) bool) {
+		n := 0
+		_ = t.scan(tableDefs[tbl], IndexID, "", func(obj any) bool {
+			if refers(obj) {
+				n++
+			}
+			return true
+		})
+		if n > 0 {
+			out = append(out, fmt.Sprintf("%d %s", n, label))
+		}
+	}
+	switch table {
+	case TableGroups:
+		count(TableActivities, IndexGroup, "activit(y/ies)")
+		scanCount(TableGrades, "grade(s)", func(obj any) bool {
+			g := obj.(*model.Grade)
+			return g.Group != nil && g.Group.ID == id
+		})
+	case TablePersons:
+		scanCount(TableGrades, "grade(s) as registrar or grading teacher", func(obj any) bool {
+			g := obj.(*model.Grade)
+			return g.RegisteredBy.ID == id || (g.GradingTeacher != nil && g.GradingTeacher.ID == id)
+		})
+		scanCount(TableAttendanceEvents, "attendance event(s) as registrar", func(obj any) bool {
+			e := obj.(*model.AttendanceEvent)
+			return e.RegisteredBy != nil && e.RegisteredBy.ID == id
+		})
+	case TableOrganisations:
+		count(TableActivities, IndexOrganisation, "activit(y/ies)")
+		count(TableSchoolUnitOfferings, IndexOrganisation, "school unit offering(s)")
+		count(TableRooms, IndexOrganisation, "room(s)")
+		count(TableResources, IndexOrganisation, "resource(s)")
+		count(TableGrades, IndexOrganisation, "grade(s)")
+	}
+	return out
+}
+
+// cascadeRegister deletes the SS 12000 records that belong to a record being
+// deleted: a placement's attendance schedules, a person's study plans,
+// attendance events and grades (as the pupil), a group's attendance events.
+// Interface A's clients cannot see these records, so a delete through A
+// takes them along rather than failing on them (docs/decisions.md, BB19).
+func (w *Writer) cascadeRegister(table, id string) error {
+	type owned struct{ table, index string }
+	var own []owned
+	switch table {
+	case TablePlacements:
+		own = []owned{{TableAttendanceSchedules, IndexPlacement}}
+	case TablePersons:
+		own = []owned{{TableStudyPlans, IndexStudent}, {TableAttendanceEvents, IndexPerson}, {TableGrades, IndexStudent}}
+	case TableGroups:
+		own = []owned{{TableAttendanceEvents, IndexGroup}}
+	}
+	for _, o := range own {
+		var ids []string
+		td := tableDefs[o.table]
+		_ = w.t.scan(td, o.index, id, func(obj any) bool { ids = append(ids, td.id(obj)); return true })
+		for _, oid := range ids {
+			if err := w.Delete(o.table, oid); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -634,6 +634,12 @@ func (w *Writer) Delete(table, id string) error {
 	if refs := referrers(w.t, table, id); len(refs) > 0 {
 		return &ConflictError{Message: fmt.Sprintf("%s %s is still referred to by %s", strings.TrimSuffix(table, "s"), id, strings.Join(refs, ", "))}
 	}
+	if err := w.cascadeRegister(table, id); err != nil {
+		return err
+	}
+	if refs := referrers(w.t, table, id); len(refs) > 0 {
+		return &ConflictError{Message: fmt.Sprintf("%s %s is still referred to by %s", strings.TrimSuffix(table, "s"), id, strings.Join(refs, ", "))}
+	}
 	kinds := []string{table}
 	if w.kinds != nil {
 		if ks := w.kinds(table, w.t.get(table, id)); len(ks) > 0 {
@@ -709,7 +715,7 @@ func referrers(t *tx, table, id string) []string {
 			return a.RegisteredBy != nil && a.RegisteredBy.ID == id
 		})
 	}
-	return out
+	return append(out, registerReferrers(t, table, id)...)
 }
 
 func sameAttributes[T any](k kind[T], a, b *T) bool {
