@@ -21,8 +21,10 @@ type bResource struct {
 	// required are the query parameters SS 12000 requires on the list
 	// (calendarEvents' startTime bounds), sent on every page.
 	required url.Values
-	byID     bool
-	lookup   bool
+	// filters go with the first page only (the pageToken carries them).
+	filters url.Values
+	byID    bool
+	lookup  bool
 }
 
 var bResources = []bResource{
@@ -75,7 +77,73 @@ func bResourceChecks() []*Check {
 				Area: area, Severity: MUST, Needs: b, Spec: specSSLookup, Run: checkResourceLookup(r)})
 		}
 	}
+	cs = append(cs,
+		&Check{ID: "B.persons.lookup-civic-numbers", Title: "POST /persons/lookup with civicNos returns exactly the persons with those civic numbers",
+			Area: "B.resources", Severity: MUST, Needs: b, Spec: specSSLookup, Run: checkPersonsLookupByCivicNo},
+		&Check{ID: "B.organisations.filter-type", Title: "GET /organisations?type=T returns exactly the organisations of type T",
+			Area: "B.resources", Severity: MUST, Needs: b, Spec: SpecRef{Section: "SS 12000 2.1.0: GET /organisations, parameter type",
+				Quote: "Begränsa urvalet till utpekade typ.", Decision: "BB15"}, Run: checkOrganisationsFilterType},
+	)
 	return cs
+}
+
+func checkPersonsLookupByCivicNo(t *T) {
+	t.requireAuth(SurfaceB)
+	r := bResource{path: "/persons"}
+	want := map[string]string{} // civic number → id
+	for _, p := range t.walkResource(r) {
+		if c := str(obj(p, "civicNo"), "value"); c != "" && len(want) < 5 {
+			want[c] = str(p, "id")
+		}
+	}
+	if len(want) == 0 {
+		t.Skipf("no person with a civic number to look up")
+	}
+	var civics, ids []string
+	for c, id := range want {
+		civics = append(civics, c)
+		ids = append(ids, id)
+	}
+	resp := t.Do(Request{Surface: SurfaceB, Method: http.MethodPost, Path: "/persons/lookup", JSON: map[string]any{"civicNos": civics}})
+	t.RequireStatus(resp, http.StatusOK)
+	v, err := resp.JSON()
+	list, ok := v.([]any)
+	if err != nil || !ok {
+		t.Fatalf(resp, "a JSON array", "the body is %s", jsonKind(v))
+	}
+	var got []string
+	for _, o := range objects(list) {
+		got = append(got, str(o, "id"))
+	}
+	slices.Sort(got)
+	slices.Sort(ids)
+	if !slices.Equal(got, ids) {
+		t.Failf(resp, fmt.Sprintf("exactly the persons %v", ids), "the lookup by civic number returned %v", got)
+	}
+}
+
+func checkOrganisationsFilterType(t *T) {
+	t.requireAuth(SurfaceB)
+	all := t.walkResource(bResource{path: "/organisations"})
+	byType := map[string][]string{}
+	for _, o := range all {
+		byType[str(o, "organisationType")] = append(byType[str(o, "organisationType")], str(o, "id"))
+	}
+	for typ, want := range byType {
+		if typ == "" {
+			continue
+		}
+		got := t.walkResource(bResource{path: "/organisations", filters: url.Values{"type": {typ}}})
+		var ids []string
+		for _, o := range got {
+			ids = append(ids, str(o, "id"))
+		}
+		slices.Sort(ids)
+		slices.Sort(want)
+		if !slices.Equal(ids, want) {
+			t.Failf(t.last, fmt.Sprintf("the %d organisations of type %s", len(want), typ), "type=%s returned %d organisations", typ, len(ids))
+		}
+	}
 }
 
 // walkResource walks a list with limit 7 and returns its records; it fails
@@ -85,6 +153,9 @@ func (t *T) walkResource(r bResource) []map[string]any {
 	seen := map[string]bool{}
 	q := url.Values{"limit": {"7"}}
 	for k, v := range r.required {
+		q[k] = v
+	}
+	for k, v := range r.filters {
 		q[k] = v
 	}
 	for pages := 0; ; pages++ {
