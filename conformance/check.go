@@ -270,6 +270,7 @@ var catalogue = sync.OnceValue(func() []*Check {
 		bFilterChecks(),
 		bRecordChecks(),
 		bGenericChecks(),
+		bResourceChecks(),
 		exportChecks(),
 		ledgerChecks(),
 	} {

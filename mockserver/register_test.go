@@ -80,7 +80,7 @@ func TestWrongMethodsAndUnknownPaths(t *testing.T) {
 			assert.Equal(t, CodeMethodNotAllowed, res.errorBody(t).Code)
 		})
 	}
-	res := h.get(PrefixB + "/persons")
+	res := h.get(PrefixB + "/pupils")
 	require.Equal(t, http.StatusNotFound, res.status, res)
 	assert.Equal(t, CodeNotFound, res.errorBody(t).Code)
 }

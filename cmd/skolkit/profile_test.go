@@ -147,3 +147,18 @@ func TestConformanceLegacyAuthAgainstMock(t *testing.T) {
 		}
 	}
 }
+
+// TestConformanceFindsIDsItself: against the mock, which has a list for
+// every resource, no interface B check skips for want of an id when no
+// --id is given.
+func TestConformanceFindsIDsItself(t *testing.T) {
+	t.Parallel()
+	_, args := mockUnderTest(t, mockserver.Options{})
+	code, out, rep := runConformance(t, append(args, "--include", "B")...)
+	assertClean(t, rep, out)
+	assert.Equal(t, 0, code)
+	for _, r := range rep.Results {
+		assert.NotContains(t, r.Reason, "id to test with", "%s skipped for want of an id", r.ID)
+		assert.NotContains(t, r.Reason, "does not offer this resource", "%s: the mock offers every resource of the standard", r.ID)
+	}
+}
