@@ -65,6 +65,14 @@ var ss12000Schemas = map[string]string{
 	"SpecialisationCourseContent": "SpecialisationCourseContent",
 	"Attendance":                  "Attendance",
 	"Absence":                     "Absence",
+	"EndPointsEnum":               "EndPointsEnum",
+	"ResourceTypeRef":             "CreateSubscription_resourceTypes_inner",
+	"CreateSubscription":          "CreateSubscription",
+	"Subscription":                "Subscription",
+	"Subscriptions":               "Subscriptions",
+	"SubscriptionEvent":           "_subscriptions_get_request",
+	"LogEntry":                    "LogEntry",
+	"StatisticsEntry":             "StatisticsEntry",
 }
 
 // ss12000Operations are the operations interface B shares with SS 12000.
@@ -76,6 +84,15 @@ var ss12000Operations = []struct{ method, path string }{
 	{"GET", "/absences/{id}"},
 	{"GET", "/groups/{id}"},
 	{"POST", "/groups/lookup"},
+	{"POST", "/attendances"},
+	{"POST", "/absences"},
+	{"GET", "/subscriptions"},
+	{"POST", "/subscriptions"},
+	{"GET", "/subscriptions/{id}"},
+	{"PATCH", "/subscriptions/{id}"},
+	{"DELETE", "/subscriptions/{id}"},
+	{"POST", "/log/"},
+	{"POST", "/statistics/"},
 }
 
 // ss12000Differences are the places where we knowingly differ. A key is a
@@ -99,6 +116,7 @@ var ss12000ExtraRequired = map[string]string{
 	"Absence.organisation":            "required in the spec",
 	"Absence.registrationDate":        "spec field, required",
 	"Placements.pageToken":            "always sent, null on the last page",
+	"Subscriptions.pageToken":         "always sent, null on the last page (as Placements)",
 	"IdLookup.ids":                    "a lookup without ids is meaningless",
 }
 

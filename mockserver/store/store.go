@@ -40,6 +40,8 @@ type Store struct {
 	dbp   atomic.Pointer[memdb.MemDB]
 	now   func() time.Time
 	walks *walkRegistry
+	// observer is told what each committed write changed (changes.go).
+	observer atomic.Pointer[func(Change)]
 }
 
 // newDB returns an empty database. It is a snapshot database: go-memdb tracks
@@ -130,6 +132,7 @@ func (s *Store) Load(ds *Dataset) error {
 	}
 	txn.Commit()
 	s.dbp.Store(db)
+	s.publish(Change{At: now, All: true})
 	return nil
 }
 
@@ -533,6 +536,9 @@ func putIn[T any](w *Writer, k kind[T], rec T) (T, bool, error) {
 	if err := t.insert(tableDefs[k.table], &stored); err != nil {
 		return zero, false, err
 	}
+	if !exists || m.Modified != k.meta(old).Modified {
+		w.note(k.table, k.id(&stored), false)
+	}
 	return stored, !exists, nil
 }
 
@@ -543,6 +549,8 @@ type Writer struct {
 	t   *tx
 	now time.Time
 	sn  *Snapshot
+	// change is what the transaction changed (changes.go).
+	change Change
 }
 
 // Write runs fn in one write transaction and commits it when fn returns nil.
@@ -554,6 +562,8 @@ func (s *Store) Write(fn func(w *Writer) error) error {
 		return err
 	}
 	t.txn.Commit()
+	w.change.At = w.now
+	s.publish(w.change)
 	return nil
 }
 
@@ -612,7 +622,11 @@ func (w *Writer) Delete(table, id string) error {
 	if refs := referrers(w.t, table, id); len(refs) > 0 {
 		return &ConflictError{Message: fmt.Sprintf("%s %s is still referred to by %s", strings.TrimSuffix(table, "s"), id, strings.Join(refs, ", "))}
 	}
-	return w.t.delete(td, id)
+	if err := w.t.delete(td, id); err != nil {
+		return err
+	}
+	w.note(table, id, true)
+	return nil
 }
 
 // ConflictError reports a write that conflicts with the stored state: a
