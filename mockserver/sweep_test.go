@@ -29,6 +29,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/mockserver/webhook"
+	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/openapi"
 	"github.com/skolkit/skolkit/scenarios"
 )
@@ -710,6 +712,12 @@ func sweepRealIDs(t testing.TB, p *inproc, ops []sweepOp) map[string]string {
 			ids[o.tmpl] = ds.Attendances[0].ID
 		case strings.HasPrefix(o.tmpl, PrefixB+"/absences/"):
 			ids[o.tmpl] = ds.Absences[0].ID
+		case strings.HasPrefix(o.tmpl, PrefixB+"/subscriptions/"):
+			// a subscription whose callbacks go nowhere (port 9, discard)
+			sub, err := p.srv.Webhooks().Create(webhook.CreateSubscription{Name: "sweep", Target: "http://127.0.0.1:9/hook",
+				ResourceTypes: []webhook.ResourceTypeRef{{Resource: model.ResourceSyllabus}}})
+			require.NoError(t, err)
+			ids[o.tmpl] = sub.ID
 		default:
 			t.Fatalf("no way to find a record for %s", o.tmpl)
 		}

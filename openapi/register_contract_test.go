@@ -33,6 +33,7 @@ var registerOperations = []struct {
 	{http.MethodGet, "/groups/{id}", []string{"expand", "expandReferenceNames"}, true},
 	{http.MethodPost, "/groups/lookup", []string{"expand", "expandReferenceNames"}, false},
 	{http.MethodPost, "/attendances", nil, false},
+	{http.MethodDelete, "/attendances/{id}", nil, true},
 	{http.MethodPost, "/absences", nil, false},
 	{http.MethodGet, "/subscriptions", []string{"limit", "pageToken"}, false},
 	{http.MethodPost, "/subscriptions", nil, false},

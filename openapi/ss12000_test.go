@@ -85,6 +85,7 @@ var ss12000Operations = []struct{ method, path string }{
 	{"GET", "/groups/{id}"},
 	{"POST", "/groups/lookup"},
 	{"POST", "/attendances"},
+	{"DELETE", "/attendances/{id}"},
 	{"POST", "/absences"},
 	{"GET", "/subscriptions"},
 	{"POST", "/subscriptions"},

@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 	"time"
+
+	"github.com/skolkit/skolkit/model"
 )
 
 // Change is what one committed write changed: the ids of the records it
@@ -72,4 +74,14 @@ func (w *Writer) note(table, id string, deleted bool) {
 		*m = map[string][]string{}
 	}
 	(*m)[table] = append((*m)[table], id)
+}
+
+// PutAttendance creates or replaces an attendance record; see putIn.
+func (w *Writer) PutAttendance(r model.Attendance) (model.Attendance, bool, error) {
+	return putIn(w, attendances, r)
+}
+
+// PutAbsence creates or replaces an absence record; see putIn.
+func (w *Writer) PutAbsence(r model.Absence) (model.Absence, bool, error) {
+	return putIn(w, absences, r)
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
@@ -460,7 +461,11 @@ func (h *Hub) deliver(ctx context.Context, subID, target string, n Notification,
 			h.record(rec)
 			return
 		case FaultDelay:
-			if !sleep(ctx, fault.Delay) {
+			d := fault.Delay
+			if fault.DelayMax > d {
+				d += time.Duration(rand.Int64N(int64(fault.DelayMax-d) + 1))
+			}
+			if !sleep(ctx, d) {
 				return
 			}
 		}
@@ -485,6 +490,7 @@ func (h *Hub) deliver(ctx context.Context, subID, target string, n Notification,
 		h.record(rec)
 		if ok && fault != nil && fault.Kind == FaultDuplicate {
 			dup := rec
+			dup.Duplicate = true
 			if h.attempt(ctx, &dup) {
 				dup.Outcome = OutcomeDelivered
 			} else {
@@ -530,7 +536,7 @@ func (h *Hub) attempt(ctx context.Context, rec *Attempt) bool {
 func (h *Hub) record(a Attempt) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if _, ok := h.subs[a.SubscriptionID]; !ok && a.Outcome != OutcomeCancelled {
+	if _, ok := h.subs[a.SubscriptionID]; !ok {
 		// removed or reset meanwhile: the record belongs to a past state
 		return
 	}

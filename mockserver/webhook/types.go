@@ -3,38 +3,15 @@ package webhook
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/skolkit/skolkit/model"
 )
 
 // ResourceType is an SS 12000 resource type (the document's EndPointsEnum).
-type ResourceType string
-
-// The SS 12000 2.1.0 resource types (EndPointsEnum).
-const (
-	Absence            ResourceType = "Absence"
-	AttendanceEvent    ResourceType = "AttendanceEvent"
-	Attendance         ResourceType = "Attendance"
-	Grade              ResourceType = "Grade"
-	CalendarEvent      ResourceType = "CalendarEvent"
-	AttendanceSchedule ResourceType = "AttendanceSchedule"
-	Resource           ResourceType = "Resource"
-	Room               ResourceType = "Room"
-	Activity           ResourceType = "Activity"
-	Duty               ResourceType = "Duty"
-	Placement          ResourceType = "Placement"
-	StudyPlan          ResourceType = "StudyPlan"
-	Programme          ResourceType = "Programme"
-	Syllabus           ResourceType = "Syllabus"
-	SchoolUnitOffering ResourceType = "SchoolUnitOffering"
-	Group              ResourceType = "Group"
-	Person             ResourceType = "Person"
-	Organisation       ResourceType = "Organisation"
-)
+type ResourceType = model.ResourceType
 
 // ResourceTypes lists every resource type, in the document's order.
-var ResourceTypes = []ResourceType{
-	Absence, AttendanceEvent, Attendance, Grade, CalendarEvent, AttendanceSchedule, Resource, Room, Activity, Duty,
-	Placement, StudyPlan, Programme, Syllabus, SchoolUnitOffering, Group, Person, Organisation,
-}
+var ResourceTypes = model.ResourceTypes
 
 // ResourceTypeRef is one item of a subscription's resourceTypes:
 // {"resource": "Person"}.
@@ -114,6 +91,8 @@ type Attempt struct {
 	Outcome string `json:"outcome"`
 	// Fault names the delivery fault applied to the attempt, if any.
 	Fault string `json:"fault,omitempty"`
+	// Duplicate marks the second sending of a duplicate fault.
+	Duplicate bool `json:"duplicate,omitempty"`
 }
 
 // Filter selects attempt records; empty fields match everything.
@@ -143,8 +122,9 @@ type Fault struct {
 	// Target, when set, is a glob ("*" matches any run of characters) the
 	// subscription's target must match.
 	Target string
-	// Delay is the wait of a delay fault.
-	Delay time.Duration
+	// Delay is the wait of a delay fault; with DelayMax above it, the wait
+	// is drawn uniformly from [Delay, DelayMax].
+	Delay, DelayMax time.Duration
 	// FirstN, when positive, applies the fault to the first N notifications
 	// it matches only; otherwise to every one.
 	FirstN int
