@@ -407,7 +407,9 @@ func (h *Hub) Changed(modified, deleted []ResourceType) {
 	}
 }
 
-// run delivers a subscription's notifications until none is pending.
+// run delivers a subscription's notifications until none is pending. Each
+// notification waits the coalescing window first, so that the changes of a
+// burst (and those that arrive while one is delivered) go out together.
 func (h *Hub) run(s *sub) {
 	defer h.wg.Done()
 	for {
@@ -415,8 +417,7 @@ func (h *Hub) run(s *sub) {
 			return
 		}
 		h.mu.Lock()
-		if s.changes == 0 || s.ctx.Err() != nil {
-			s.running = false
+		if s.ctx.Err() != nil {
 			h.mu.Unlock()
 			return
 		}
@@ -431,6 +432,13 @@ func (h *Hub) run(s *sub) {
 		fault := h.pickFaultLocked(target)
 		h.mu.Unlock()
 		h.deliver(s.ctx, id, target, n, changes, fault)
+		h.mu.Lock()
+		if s.changes == 0 {
+			s.running = false
+			h.mu.Unlock()
+			return
+		}
+		h.mu.Unlock()
 	}
 }
 
