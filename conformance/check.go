@@ -156,6 +156,8 @@ var catalogue = sync.OnceValue(func() []*Check {
 		bPlacementChecks(),
 		bFilterChecks(),
 		bRecordChecks(),
+		bWriteChecks(),
+		bSubscriptionChecks(),
 		exportChecks(),
 		ledgerChecks(),
 	} {
