@@ -98,7 +98,11 @@ func (s *Server) resetHooks(sc *scenarios.Scenario) {
 	}
 	var faults []webhook.Fault
 	for _, f := range sc.Webhooks.Faults {
-		faults = append(faults, webhook.Fault{Kind: f.Fault, Target: f.Target, Delay: f.Delay.Min, DelayMax: f.Delay.Max, FirstN: f.FirstN})
+		wf := webhook.Fault{Kind: f.Fault, Target: f.Target, FirstN: f.FirstN}
+		if f.Delay != nil {
+			wf.Delay, wf.DelayMax = f.Delay.Min, f.Delay.Max
+		}
+		faults = append(faults, wf)
 	}
 	s.hooks.hub.Reset(subs, faults, sc.Webhooks.AllowHosts)
 	s.hooks.logs.clear()

@@ -68,7 +68,7 @@ type DeliveryFault struct {
 	// subscription's target must match.
 	Target string `yaml:"target,omitempty" json:"target,omitempty"`
 	// Delay is the wait of a delay fault ("2s" or a range "1s-3s").
-	Delay Delay `yaml:"delay,omitempty" json:"delay,omitempty"`
+	Delay *Delay `yaml:"delay,omitempty" json:"delay,omitempty"`
 	// FirstN, when set, applies the fault to the first N notifications it
 	// matches only; otherwise to every one.
 	FirstN int `yaml:"firstN,omitempty" json:"firstN,omitempty"`
