@@ -28,11 +28,12 @@ import (
 // when they end.
 
 var (
-	specSubscriptions = SpecRef{Section: "SS 12000 2.1.0, /subscriptions", Quote: "Vid ändringar i informationsmängden hos informationsägaren ska det konsumerande systemet notifieras via den URL som anges i `target`."}
-	specSubNotify     = SpecRef{Section: "SS 12000 2.1.0, CreateSubscription", Quote: "Informationsägaren ska skicka en notis för varje registrerad prenumeration så fort en förändring identifieras."}
-	specSubDeleted    = SpecRef{Section: "SS 12000 2.1.0, subscriptionEvent", Quote: "True indikerar att det finns information om borttagna entiteter att hämta från ändpunkten `deletedEntitites`."}
-	specSubRenew      = SpecRef{Section: "SS 12000 2.1.0, PATCH /subscriptions/{id}", Quote: "Uppdatera expire time på prenumerationen baserat på ID"}
-	specSubDelete     = SpecRef{Section: "SS 12000 2.1.0, DELETE /subscriptions/{id}", Quote: "Prenumeration borttagen."}
+	specSubscriptions   = SpecRef{Section: "SS 12000 2.1.0, /subscriptions", Quote: "Vid ändringar i informationsmängden hos informationsägaren ska det konsumerande systemet notifieras via den URL som anges i `target`."}
+	specSubNotify       = SpecRef{Section: "SS 12000 2.1.0, CreateSubscription", Quote: "Informationsägaren ska skicka en notis för varje registrerad prenumeration så fort en förändring identifieras."}
+	specSubDeleted      = SpecRef{Section: "SS 12000 2.1.0, subscriptionEvent", Quote: "True indikerar att det finns information om borttagna entiteter att hämta från ändpunkten `deletedEntitites`."}
+	specSubRenew        = SpecRef{Section: "SS 12000 2.1.0, PATCH /subscriptions/{id}", Quote: "Uppdatera expire time på prenumerationen baserat på ID"}
+	specDeletedEntities = SpecRef{Section: "SS 12000 2.1.0, GET /deletedEntities", Quote: "Hämta borttag som inträffat efter specificerad tidpunkt"}
+	specSubDelete       = SpecRef{Section: "SS 12000 2.1.0, DELETE /subscriptions/{id}", Quote: "Prenumeration borttagen."}
 )
 
 // callbackWait bounds the wait for a callback after a change.
@@ -49,6 +50,8 @@ func bSubscriptionChecks() []*Check {
 		}},
 		{ID: "B.subscriptions.lifecycle", Title: "a subscription is created (201), read, listed, renewed (PATCH moves expires on) and removed (204, then 404)", Area: area, Level: LevelWrite, Severity: MUST, Needs: b, Spec: specSubRenew, Run: checkSubscriptionLifecycle},
 		{ID: "B.subscriptions.callback", Title: "a change of a subscribed type is called back to target with modifiedEntites, a deletion with deletedEntities", Area: area, Level: LevelWrite, Severity: MUST, Needs: b, Spec: specSubNotify, Run: checkSubscriptionCallback},
+		{ID: "B.deletedEntities.list", Title: "GET /deletedEntities answers 200 with ids by resource type", Area: area, Severity: MUST, Needs: b, Spec: specDeletedEntities, Run: checkDeletedEntitiesList},
+		{ID: "B.deletedEntities.after-delete", Title: "a deleted attendance record is listed by GET /deletedEntities?after=<before it was made>", Area: area, Level: LevelWrite, Severity: MUST, Needs: b, Spec: specDeletedEntities, Run: checkDeletedEntitiesAfterDelete},
 		{ID: "B.subscriptions.no-callback-after-delete", Title: "after DELETE /subscriptions/{id} no callback is sent to its target", Area: area, Level: LevelWrite, Severity: SHOULD, Needs: b, Spec: specSubDelete, Run: checkNoCallbackAfterDelete},
 	}
 }
@@ -373,4 +376,42 @@ func (r *callbackReceiver) serve(w http.ResponseWriter, req *http.Request) {
 	default: // the check stopped listening
 	}
 	w.WriteHeader(http.StatusOK)
+}
+
+func checkDeletedEntitiesList(t *T) {
+	t.requireAuth(SurfaceB)
+	resp := t.Get(SurfaceB, "/deletedEntities", url.Values{"limit": {"50"}})
+	t.RequireStatus(resp, http.StatusOK)
+	body := t.RequireObject(resp)
+	if _, ok := body["data"].(map[string]any); !ok {
+		t.Failf(resp, `{"data": {...}}`, "the body has no data object")
+	}
+}
+
+func checkDeletedEntitiesAfterDelete(t *T) {
+	rec := t.createAttendance(t.attendanceBody())
+	id := str(rec, "id")
+	created, err := time.Parse(time.RFC3339Nano, str(obj(rec, "meta"), "created"))
+	if err != nil {
+		t.Fatalf(t.last, "meta.created, an RFC 3339 date-time", "meta.created is %q", str(obj(rec, "meta"), "created"))
+	}
+	resp := t.Do(Request{Surface: SurfaceB, Method: http.MethodDelete, Path: "/attendances/" + id})
+	t.RequireStatus(resp, http.StatusNoContent)
+	q := url.Values{"after": {created.Add(-time.Second).Format(time.RFC3339Nano)}, "entities": {"Attendance"}}
+	for range t.env.cfg.MaxPages {
+		resp = t.Get(SurfaceB, "/deletedEntities", q)
+		t.RequireStatus(resp, http.StatusOK)
+		page := t.RequireObject(resp)
+		for _, v := range arr(obj(page, "data"), "attendances") {
+			if s, _ := v.(string); strings.EqualFold(s, id) {
+				return
+			}
+		}
+		tok := str(page, "pageToken")
+		if tok == "" {
+			break
+		}
+		q = url.Values{"pageToken": {tok}}
+	}
+	t.Failf(resp, "attendances containing "+id, "GET /deletedEntities does not list the attendance record deleted after %s", created.Add(-time.Second).Format(time.RFC3339Nano))
 }

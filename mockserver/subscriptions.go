@@ -67,6 +67,8 @@ type hooks struct {
 	hub   *webhook.Hub
 	logs  *reportRing
 	stats *reportRing
+	// deleted is the deletion history of GET /deletedEntities (deleted.go).
+	deleted tombstones
 }
 
 // initHooks creates the hub, installs the scenario's subscriptions and
@@ -107,6 +109,7 @@ func (s *Server) resetHooks(sc *scenarios.Scenario) {
 	s.hooks.hub.Reset(subs, faults, sc.Webhooks.AllowHosts)
 	s.hooks.logs.clear()
 	s.hooks.stats.clear()
+	s.hooks.deleted.clear()
 }
 
 // Close stops the deliveries of callbacks under way and waits for them.
@@ -138,6 +141,8 @@ var tableTypes = map[string]model.ResourceType{
 // changes every type.
 func (s *Server) committed(c store.Change) {
 	if c.All {
+		// A new content (state import, reset): a new deletion history.
+		s.hooks.deleted.clear()
 		s.hooks.hub.Changed(model.ResourceTypes, model.ResourceTypes)
 		return
 	}
@@ -150,8 +155,11 @@ func (s *Server) committed(c store.Change) {
 	for table := range c.Put {
 		add(&modified, table)
 	}
-	for table := range c.Deleted {
+	for table, ids := range c.Deleted {
 		add(&deleted, table)
+		if rt, ok := tableTypes[table]; ok {
+			s.hooks.deleted.add(c.At, rt, ids)
+		}
 	}
 	if len(modified) > 0 || len(deleted) > 0 {
 		s.hooks.hub.Changed(modified, deleted)
@@ -176,6 +184,7 @@ func (s *Server) hookEndpoints() []endpoint {
 		b(http.MethodPost, "/log", ScopeLogWrite, s.postLog),
 		b(http.MethodPost, "/statistics/", ScopeStatisticsWrite, s.postStatistics),
 		b(http.MethodPost, "/statistics", ScopeStatisticsWrite, s.postStatistics),
+		b(http.MethodGet, "/deletedEntities", ScopeDeletedEntitiesRead, s.listDeletedEntities),
 	}
 }
 

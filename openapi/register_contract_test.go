@@ -44,6 +44,7 @@ var registerOperations = []struct {
 	{http.MethodPost, "/log", nil, false},
 	{http.MethodPost, "/statistics/", nil, false},
 	{http.MethodPost, "/statistics", nil, false},
+	{http.MethodGet, "/deletedEntities", []string{"after", "entities", "limit", "pageToken"}, false},
 }
 
 func registerDoc(t *testing.T) *openapi3.T {

@@ -73,6 +73,8 @@ var ss12000Schemas = map[string]string{
 	"SubscriptionEvent":           "_subscriptions_get_request",
 	"LogEntry":                    "LogEntry",
 	"StatisticsEntry":             "StatisticsEntry",
+	"DeletedEntities":             "DeletedEntities",
+	"DeletedEntitiesData":         "DeletedEntities_data",
 }
 
 // ss12000Operations are the operations interface B shares with SS 12000.
@@ -94,6 +96,7 @@ var ss12000Operations = []struct{ method, path string }{
 	{"DELETE", "/subscriptions/{id}"},
 	{"POST", "/log/"},
 	{"POST", "/statistics/"},
+	{"GET", "/deletedEntities"},
 }
 
 // ss12000Differences are the places where we knowingly differ. A key is a
@@ -118,6 +121,7 @@ var ss12000ExtraRequired = map[string]string{
 	"Absence.registrationDate":        "spec field, required",
 	"Placements.pageToken":            "always sent, null on the last page",
 	"Subscriptions.pageToken":         "always sent, null on the last page (as Placements)",
+	"DeletedEntities.pageToken":       "always sent, null on the last page (as Placements)",
 	"IdLookup.ids":                    "a lookup without ids is meaningless",
 }
 
