@@ -288,7 +288,7 @@ func (s *Server) hookAdminEndpoints() []adminEndpoint {
 	}
 }
 
-var outcomes = []string{webhook.OutcomeDelivered, webhook.OutcomeRetrying, webhook.OutcomeFailed, webhook.OutcomeDropped, webhook.OutcomeCancelled}
+var outcomes = []string{webhook.OutcomeDelivered, webhook.OutcomeRetrying, webhook.OutcomeFailed, webhook.OutcomeDropped}
 
 func (s *Server) adminDeliveries(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()

@@ -202,7 +202,7 @@ func (h *Hub) Reset(subs []Subscription, faults []Fault, allowHosts []string) {
 			h.allow = append(h.allow, strings.ToLower(u.Hostname()))
 		}
 		if s.Expires.IsZero() {
-			s.Expires = now.Add(h.opts.Lifetime)
+			s.Expires = now.UTC().Add(h.opts.Lifetime).Truncate(time.Millisecond)
 		}
 		h.addLocked(s)
 	}
@@ -466,7 +466,7 @@ func (h *Hub) deliver(ctx context.Context, subID, target string, n Notification,
 		switch fault.Kind {
 		case FaultDrop:
 			rec.Attempt, rec.Time, rec.Outcome = 1, h.opts.Now(), OutcomeDropped
-			h.record(rec)
+			h.record(ctx, rec)
 			return
 		case FaultDelay:
 			d := fault.Delay
@@ -482,8 +482,6 @@ func (h *Hub) deliver(ctx context.Context, subID, target string, n Notification,
 		rec.Attempt = attempt
 		ok := h.attempt(ctx, &rec)
 		if ctx.Err() != nil {
-			rec.Outcome = OutcomeCancelled
-			h.record(rec)
 			return
 		}
 		last := attempt > len(h.opts.Retry)
@@ -495,7 +493,7 @@ func (h *Hub) deliver(ctx context.Context, subID, target string, n Notification,
 		default:
 			rec.Outcome = OutcomeRetrying
 		}
-		h.record(rec)
+		h.record(ctx, rec)
 		if ok && fault != nil && fault.Kind == FaultDuplicate {
 			dup := rec
 			dup.Duplicate = true
@@ -504,7 +502,7 @@ func (h *Hub) deliver(ctx context.Context, subID, target string, n Notification,
 			} else {
 				dup.Outcome = OutcomeFailed
 			}
-			h.record(dup)
+			h.record(ctx, dup)
 		}
 		if ok || last {
 			return
@@ -541,11 +539,13 @@ func (h *Hub) attempt(ctx context.Context, rec *Attempt) bool {
 	return resp.StatusCode >= 200 && resp.StatusCode < 300
 }
 
-func (h *Hub) record(a Attempt) {
+// record keeps an attempt record, unless the subscription's context is
+// done: the subscription was removed, or the hub reset or closed, and the
+// record belongs to a past state.
+func (h *Hub) record(ctx context.Context, a Attempt) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if _, ok := h.subs[a.SubscriptionID]; !ok {
-		// removed or reset meanwhile: the record belongs to a past state
+	if ctx.Err() != nil {
 		return
 	}
 	h.seq++

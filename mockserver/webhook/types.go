@@ -56,9 +56,6 @@ const (
 	// OutcomeDropped: a drop fault swallowed the notification; nothing was
 	// sent and nothing will be retried.
 	OutcomeDropped = "dropped"
-	// OutcomeCancelled: the subscription was removed, or the server reset,
-	// while the delivery was under way.
-	OutcomeCancelled = "cancelled"
 )
 
 // Attempt is the record of one delivery attempt: what was sent where, and
@@ -87,7 +84,9 @@ type Attempt struct {
 	// Changes is how many committed changes the notification reports
 	// (bursts are coalesced into one notification).
 	Changes int `json:"changes"`
-	// Outcome is one of delivered, retrying, failed, dropped, cancelled.
+	// Outcome is one of delivered, retrying, failed, dropped. An attempt
+	// under way when its subscription is removed (or the server reset) is not
+	// recorded.
 	Outcome string `json:"outcome"`
 	// Fault names the delivery fault applied to the attempt, if any.
 	Fault string `json:"fault,omitempty"`
