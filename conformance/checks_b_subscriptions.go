@@ -36,8 +36,16 @@ var (
 	specSubDelete       = SpecRef{Section: "SS 12000 2.1.0, DELETE /subscriptions/{id}", Quote: "Prenumeration borttagen."}
 )
 
-// callbackWait bounds the wait for a callback after a change.
-const callbackWait = 30 * time.Second
+// DefaultCallbackWait bounds the wait for a callback after a change, unless
+// Config.CallbackWait says otherwise.
+const DefaultCallbackWait = 10 * time.Second
+
+func (t *T) callbackWait() time.Duration {
+	if d := t.env.cfg.CallbackWait; d > 0 {
+		return d
+	}
+	return DefaultCallbackWait
+}
 
 func bSubscriptionChecks() []*Check {
 	b := []Surface{SurfaceB}
@@ -221,7 +229,7 @@ func checkNoCallbackAfterDelete(t *T) {
 	select {
 	case c := <-calls:
 		t.Failf(nil, "no callback to a removed subscription's target", "%s was called back after its subscription was removed: %s", target, excerpt(string(c), 200))
-	case <-time.After(3 * time.Second):
+	case <-time.After(2 * time.Second):
 	case <-t.ctx.Done():
 	}
 }
@@ -236,7 +244,8 @@ type subscriptionEvent struct {
 // do not meet the contract's SubscriptionEvent, and ends the check when none
 // comes within callbackWait.
 func (t *T) waitCallback(calls <-chan []byte, target string, match func(subscriptionEvent) bool, want string) map[string]any {
-	deadline := time.NewTimer(callbackWait)
+	wait := t.callbackWait()
+	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
 	for {
 		select {
@@ -257,7 +266,7 @@ func (t *T) waitCallback(calls <-chan []byte, target string, match func(subscrip
 				return m
 			}
 		case <-deadline.C:
-			t.Fatalf(nil, "a callback to "+target+" with "+want+" within "+callbackWait.String(), "no such callback arrived within %s", callbackWait)
+			t.Fatalf(nil, "a callback to "+target+" with "+want+" within "+wait.String(), "no such callback arrived within %s (--callback-wait)", wait)
 		case <-t.ctx.Done():
 			t.Skipf("the run was cancelled")
 		}

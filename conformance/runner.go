@@ -76,6 +76,9 @@ type Config struct {
 	// (default 127.0.0.1:0) and the URL the server is to call back
 	// (default: the listener's own address).
 	CallbackListen, CallbackURL string
+	// CallbackWait bounds the wait for a callback after a change (default
+	// DefaultCallbackWait).
+	CallbackWait time.Duration
 }
 
 // Defaults of the limits.

@@ -43,6 +43,8 @@ const (
 	// error bodies and statuses
 	DevErrorBodyWrongShape = "error-body-wrong-shape"
 	DevUnknownIDNot404     = "unknown-id-not-404"
+	// subscriptions (issue 12)
+	DevCallbacksNotSent = "callbacks-not-sent"
 )
 
 // Deviations lists every deviation the mock implements.
@@ -57,6 +59,7 @@ var Deviations = []string{
 	DevExpandIgnored, DevDisplayNameAlways, DevExpandChangesModified, DevSecurityMarkingMissing,
 	DevLookupDropsFirst,
 	DevErrorBodyWrongShape, DevUnknownIDNot404,
+	DevCallbacksNotSent,
 }
 
 // deviates reports whether the named deviation is switched on.

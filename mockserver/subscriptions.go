@@ -140,10 +140,15 @@ var tableTypes = map[string]model.ResourceType{
 // types a committed write changed. A replaced content (an imported state)
 // changes every type.
 func (s *Server) committed(c store.Change) {
+	notify := func(modified, deleted []model.ResourceType) {
+		if !s.deviates(DevCallbacksNotSent) {
+			s.hooks.hub.Changed(modified, deleted)
+		}
+	}
 	if c.All {
 		// A new content (state import, reset): a new deletion history.
 		s.hooks.deleted.clear()
-		s.hooks.hub.Changed(model.ResourceTypes, model.ResourceTypes)
+		notify(model.ResourceTypes, model.ResourceTypes)
 		return
 	}
 	var modified, deleted []model.ResourceType
@@ -162,7 +167,7 @@ func (s *Server) committed(c store.Change) {
 		}
 	}
 	if len(modified) > 0 || len(deleted) > 0 {
-		s.hooks.hub.Changed(modified, deleted)
+		notify(modified, deleted)
 	}
 }
 

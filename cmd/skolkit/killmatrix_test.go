@@ -52,6 +52,7 @@ var killMatrix = map[string]struct {
 	mockserver.DevLookupDropsFirst:             {include: []string{"B.groups.lookup"}, catch: []string{"B.groups.lookup"}},
 	mockserver.DevErrorBodyWrongShape:          {include: []string{"B.placements.unknown-id", "B.errors.body", "B.contract"}, catch: []string{"B.errors.body", "B.contract", "B.placements.unknown-id"}},
 	mockserver.DevUnknownIDNot404:              {include: []string{"B.*.unknown-id"}, catch: []string{"B.placements.unknown-id", "B.groups.unknown-id"}},
+	mockserver.DevCallbacksNotSent:             {include: []string{"B.subscriptions.callback"}, write: true, catch: []string{"B.subscriptions.callback"}},
 }
 
 func TestKillMatrixCoversEveryDeviation(t *testing.T) {
