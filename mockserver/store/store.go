@@ -536,7 +536,7 @@ func putIn[T any](w *Writer, k kind[T], rec T) (T, bool, error) {
 	if err := t.insert(tableDefs[k.table], &stored); err != nil {
 		return zero, false, err
 	}
-	if !exists || m.Modified != k.meta(old).Modified {
+	if !exists || !m.Modified.Equal(k.meta(old).Modified) {
 		w.note(k.table, k.id(&stored), false)
 	}
 	return stored, !exists, nil
