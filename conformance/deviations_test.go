@@ -73,6 +73,7 @@ func TestDeviationsAreCaught(t *testing.T) {
 		checks []string
 	}{
 		{"pagination-total-wrong", deviations{totalWrong: true}, []string{"A.school.list.total", "A.group.list.total", "A.school.search.total"}},
+		{"audit-event-missing", deviations{auditMissing: true}, []string{"A.audit.delete-recorded"}},
 		{"endDate-filter-drops-open-ended", deviations{dropOpenEnded: true}, []string{"B.placements.filter.endDate-keeps-open-ended", "B.placements.filter.endDate-onOrBefore", "B.placements.filter.endDate-onOrAfter", "B.placements.filter.active-on-day"}},
 		{"ratelimit-reset-in-seconds", deviations{resetSeconds: true}, []string{"A.ratelimit.reset-epoch-ms", "A.ratelimit.headers-on-204"}},
 		{"ratelimit-headers-missing-on-204", deviations{no204Headers: true}, []string{"A.ratelimit.headers-on-204"}},

@@ -20,6 +20,10 @@ const (
 	DevDeleteNot204  = "delete-not-204"
 	// search
 	DevSearchIgnoresFilter = "search-ignores-filter"
+	// interface A's vendor wire format (issue 10)
+	DevAuditEventMissing       = "audit-event-missing"
+	DevIdentityNumberNoHyphen  = "identity-number-without-hyphen"
+	DevNestedMetaFilterIgnored = "nested-meta-filter-ignored"
 	// rate-limit headers
 	DevRateLimitResetInSeconds      = "ratelimit-reset-in-seconds"
 	DevRateLimitHeadersMissingOn204 = "ratelimit-headers-missing-on-204"
@@ -53,6 +57,7 @@ var Deviations = []string{
 	DevPaginationTotalWrong, DevListLimitIgnored,
 	DevPatchReplaces, DevDeleteNot204,
 	DevSearchIgnoresFilter,
+	DevAuditEventMissing, DevIdentityNumberNoHyphen, DevNestedMetaFilterIgnored,
 	DevRateLimitResetInSeconds, DevRateLimitHeadersMissingOn204,
 	DevEndDateFilterDropsOpenEnded, DevDateBoundsExclusive, DevMetaAfterInclusive, DevOrganisationFilterIgnored, DevSortKeyIgnored,
 	DevPageTokenWithFilterAccepted, DevPageTokenRepeatsLast, DevLimitZeroAccepted,
