@@ -1,9 +1,10 @@
 package mockserver
 
 // GET /deletedEntities of SS 12000 (issue 12): the ids of the records
-// deleted after a time, by resource type. The deletions come from the
-// store's commit hook (store.OnCommit, see subscriptions.go), so a delete
-// through any surface is recorded, at the instant the store stamped on it.
+// deleted after a time, by resource type. They come from the store's
+// deletion log (a model.Tombstone for every delete of any table, through any
+// surface, in the deleting transaction; the same log interface A's audit
+// events show), mapped to SS 12000 types by table (tableTypes).
 
 import (
 	"encoding/base64"
@@ -13,9 +14,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
 
@@ -23,10 +24,6 @@ import (
 const ScopeDeletedEntitiesRead = "deletedEntities:read"
 
 func init() { AllScopes = append(AllScopes, ScopeDeletedEntitiesRead) }
-
-// MaxTombstones bounds the deletions remembered; past it the oldest are
-// forgotten (and a client asking for them gets the rest).
-const MaxTombstones = 100_000
 
 // deletedKeys are the members of DeletedEntities.data by resource type
 // (SS 12000's names, "activitites" included).
@@ -39,62 +36,66 @@ var deletedKeys = map[model.ResourceType]string{
 	model.ResourcePerson: "persons", model.ResourceOrganisation: "organisations",
 }
 
-// tombstone is one deleted record.
-type tombstone struct {
-	seq  uint64
+// deletion is one SS 12000 deletion: a record gone from its table.
+type deletion struct {
 	at   time.Time
+	tomb string // the first tombstone's id: deletions are ordered by (at, tomb)
 	kind model.ResourceType
 	id   string
 }
 
-// tombstones is the deletion history, oldest first.
-type tombstones struct {
-	mu    sync.Mutex
-	seq   uint64
-	items []tombstone
-}
-
-func (ts *tombstones) add(at time.Time, kind model.ResourceType, ids []string) {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	for _, id := range ids {
-		ts.seq++
-		ts.items = append(ts.items, tombstone{seq: ts.seq, at: at, kind: kind, id: id})
+// deletions returns the deletions after the cursor (at, tomb) and after
+// `after`, of the kinds (all without any), oldest first: up to limit (0:
+// all), and whether more follow. A tombstone whose record is still in its
+// table (a person who stopped being a Student but stays a Guardian) is not
+// an SS 12000 deletion; the several tombstones of one record's deletion (one
+// per interface-A kind) are one deletion.
+func deletions(sn *store.Snapshot, after *time.Time, kinds []model.ResourceType, cur deletedCursor, limit int) ([]deletion, bool) {
+	since := cur.At
+	if after != nil && after.After(since) {
+		since = *after
 	}
-	if over := len(ts.items) - MaxTombstones; over > 0 {
-		ts.items = slices.Delete(ts.items, 0, over)
-	}
-}
-
-func (ts *tombstones) clear() {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	ts.items = nil
-}
-
-// since returns up to limit (0: all) tombstones after seq that match, and
-// whether more follow.
-func (ts *tombstones) since(seq uint64, after *time.Time, kinds []model.ResourceType, limit int) ([]tombstone, bool) {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	var out []tombstone
-	for _, t := range ts.items {
-		if t.seq <= seq || (after != nil && !t.at.After(*after)) || (len(kinds) > 0 && !slices.Contains(kinds, t.kind)) {
+	var out []deletion
+	seen := map[string]bool{}
+	for _, t := range sn.Tombstones(since) {
+		if after != nil && !t.DeletedAt.After(*after) {
+			continue
+		}
+		if !cur.At.IsZero() && (t.DeletedAt.Before(cur.At) || (t.DeletedAt.Equal(cur.At) && t.ID <= cur.Tomb)) {
+			continue
+		}
+		kind, ok := tableTypes[t.Table]
+		if !ok || (len(kinds) > 0 && !slices.Contains(kinds, kind)) {
+			continue
+		}
+		key := t.Table + "/" + t.RecordID + "/" + t.DeletedAt.String()
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if sn.Has(t.Table, t.RecordID) {
 			continue
 		}
 		if limit > 0 && len(out) == limit {
 			return out, true
 		}
-		out = append(out, t)
+		out = append(out, deletion{at: t.DeletedAt, tomb: t.ID, kind: kind, id: t.RecordID})
 	}
 	return out, false
+}
+
+// deletedCursor is where a deletedEntities walk stands: after the deletion
+// of the tombstone Tomb at At.
+type deletedCursor struct {
+	At   time.Time `json:"at"`
+	Tomb string    `json:"tomb"`
 }
 
 // deletedQuery is what a deletedEntities walk asks, carried by its pageToken.
 type deletedQuery struct {
 	After    *time.Time           `json:"after,omitempty"`
 	Entities []model.ResourceType `json:"entities,omitempty"`
-	Seq      uint64               `json:"seq"`
+	Cursor   deletedCursor        `json:"cursor"`
 	Limit    int                  `json:"limit,omitempty"`
 }
 
@@ -137,14 +138,15 @@ func (s *Server) listDeletedEntities(w http.ResponseWriter, r *http.Request) {
 	if v := q.Get(paramLimit); v != "" {
 		dq.Limit, _ = strconv.Atoi(v) // the contract has checked it is an integer ≥ 1
 	}
-	items, more := s.hooks.deleted.since(dq.Seq, dq.After, dq.Entities, dq.Limit)
+	items, more := deletions(s.store.Read(), dq.After, dq.Entities, dq.Cursor, dq.Limit)
 	page := deletedPage{Data: map[string][]string{}}
-	for _, t := range items {
-		k := deletedKeys[t.kind]
-		page.Data[k] = append(page.Data[k], t.id)
+	for _, d := range items {
+		k := deletedKeys[d.kind]
+		page.Data[k] = append(page.Data[k], d.id)
 	}
 	if more {
-		dq.Seq = items[len(items)-1].seq
+		last := items[len(items)-1]
+		dq.Cursor = deletedCursor{At: last.at, Tomb: last.tomb}
 		tok := s.encodeDeletedToken(dq)
 		page.PageToken = &tok
 	}

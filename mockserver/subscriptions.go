@@ -67,8 +67,6 @@ type hooks struct {
 	hub   *webhook.Hub
 	logs  *reportRing
 	stats *reportRing
-	// deleted is the deletion history of GET /deletedEntities (deleted.go).
-	deleted tombstones
 }
 
 // initHooks creates the hub, installs the scenario's subscriptions and
@@ -109,7 +107,6 @@ func (s *Server) resetHooks(sc *scenarios.Scenario) {
 	s.hooks.hub.Reset(subs, faults, sc.Webhooks.AllowHosts)
 	s.hooks.logs.clear()
 	s.hooks.stats.clear()
-	s.hooks.deleted.clear()
 }
 
 // Close stops the deliveries of callbacks under way and waits for them.
@@ -146,8 +143,6 @@ func (s *Server) committed(c store.Change) {
 		}
 	}
 	if c.All {
-		// A new content (state import, reset): a new deletion history.
-		s.hooks.deleted.clear()
 		notify(model.ResourceTypes, model.ResourceTypes)
 		return
 	}
@@ -160,11 +155,8 @@ func (s *Server) committed(c store.Change) {
 	for table := range c.Put {
 		add(&modified, table)
 	}
-	for table, ids := range c.Deleted {
+	for table := range c.Deleted {
 		add(&deleted, table)
-		if rt, ok := tableTypes[table]; ok {
-			s.hooks.deleted.add(c.At, rt, ids)
-		}
 	}
 	if len(modified) > 0 || len(deleted) > 0 {
 		notify(modified, deleted)

@@ -85,3 +85,6 @@ func (w *Writer) PutAttendance(r model.Attendance) (model.Attendance, bool, erro
 func (w *Writer) PutAbsence(r model.Absence) (model.Absence, bool, error) {
 	return putIn(w, absences, r)
 }
+
+// Has reports whether the table holds a record with the id.
+func (sn *Snapshot) Has(table, id string) bool { return sn.t.get(table, id) != nil }
