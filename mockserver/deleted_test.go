@@ -77,6 +77,12 @@ func TestDeletedEntities(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, res.status, res)
 	assert.Contains(t, res.errorBody(t).Message, "pageToken cannot be combined")
 
+	// interface A: a student deleted through the directory API is a deleted Person
+	st := h.newStudent(t)
+	res = h.call(http.MethodDelete, PrefixA+"/student/"+st, "", nil)
+	require.Equal(t, http.StatusNoContent, res.status, res)
+	assert.Equal(t, []string{st}, list("?entities=Person").Data["persons"])
+
 	// Go code writing to the store is seen too
 	require.NoError(t, h.srv.Store().Delete(store.TableAbsences, ds.Absences[0].ID))
 	assert.Equal(t, []string{ds.Absences[0].ID}, list("?entities=Absence").Data["absences"])
