@@ -157,6 +157,7 @@ var catalogue = sync.OnceValue(func() []*Check {
 		bPlacementChecks(),
 		bFilterChecks(),
 		bRecordChecks(),
+		bResourceChecks(),
 		bWriteChecks(),
 		bSubscriptionChecks(),
 		exportChecks(),

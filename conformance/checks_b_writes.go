@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"time"
 )
 
@@ -17,6 +18,8 @@ var (
 	specBAttCreate = SpecRef{Section: "SS 12000 2.1.0, POST /attendances", Quote: "Registrera en ny närvaro post."}
 	specBAttDelete = SpecRef{Section: "SS 12000 2.1.0, DELETE /attendances/{id}", Quote: "Ta bort en närvaro post."}
 	specBAbsCreate = SpecRef{Section: "SS 12000 2.1.0, POST /absences", Quote: "Registrera en ny anmäld frånvaropost eller beviljad ledighet"}
+	specBEvtCreate = SpecRef{Section: "SS 12000 2.1.0, POST /attendanceEvents", Quote: "Registrera en ny närvarohändelse (in-/utcheckning)."}
+	specBSchCreate = SpecRef{Section: "SS 12000 2.1.0, POST /attendanceSchedule", Quote: "Registrera ett nytt vistelseschema."}
 	specBLog       = SpecRef{Section: "SS 12000 2.1.0, POST /log/", Quote: "Loggpost skapad."}
 	specBStats     = SpecRef{Section: "SS 12000 2.1.0, POST /statistics/", Quote: "Statistikpost skapad."}
 )
@@ -31,6 +34,8 @@ func bWriteChecks() []*Check {
 		{ID: "B.attendances.create", Title: "POST /attendances answers 200 with the stored record, and GET /attendances/{id} returns it", Area: area, Level: w, Severity: MUST, Needs: b, Spec: specBAttCreate, Run: checkAttendanceCreate},
 		{ID: "B.attendances.create-unknown-reference", Title: "POST /attendances naming a calendar event that does not exist is 400 and creates nothing", Area: area, Level: w, Severity: MUST, Needs: b, Spec: specBAttCreate, Run: checkAttendanceUnknownRef},
 		{ID: "B.attendances.delete", Title: "DELETE /attendances/{id} answers 204, then the record is 404, and a second DELETE is 404", Area: area, Level: w, Severity: MUST, Needs: b, Spec: specBAttDelete, Run: checkAttendanceDelete},
+		{ID: "B.attendanceEvents.create-delete", Title: "POST /attendanceEvents answers 200 with the stored record, GET returns it, DELETE answers 204 and then 404", Area: area, Level: w, Severity: MUST, Needs: b, Spec: specBEvtCreate, Run: checkAttendanceEventCreateDelete},
+		{ID: "B.attendanceSchedule.create-delete", Title: "POST /attendanceSchedule answers 200 with the stored record, GET returns it, DELETE answers 204 and then 404", Area: area, Level: w, Severity: MUST, Needs: b, Spec: specBSchCreate, Run: checkAttendanceScheduleCreateDelete},
 		{ID: "B.absences.create", Title: "POST /absences answers 200 with the stored record, and GET /absences/{id} returns it", Area: area, Level: w, Severity: MUST, Needs: b, Spec: specBAbsCreate, OptIn: absenceOptIn, Run: checkAbsenceCreate},
 		{ID: "B.log.create", Title: "POST /log/ with a LogEntry answers 201", Area: area, Level: w, Severity: MUST, Needs: b, Spec: specBLog, Run: checkReport("/log/", map[string]any{"message": "skolkit conformance check", "messageType": "skolkit-conformance", "severityLevel": "Info"})},
 		{ID: "B.statistics.create", Title: "POST /statistics/ with a StatisticsEntry answers 201", Area: area, Level: w, Severity: MUST, Needs: b, Spec: specBStats, Run: checkReport("/statistics/", map[string]any{"resourceType": "Person", "newCount": 0, "updatedCount": 0, "deletedCount": 0})},
@@ -43,6 +48,16 @@ func bWriteChecks() []*Check {
 func (t *T) attendanceBody() map[string]any {
 	t.requireAuth(SurfaceB)
 	ids := t.env.cfg.IDs["attendance"]
+	if len(ids) == 0 {
+		// SS 12000 has a list of attendances; a server may serve it.
+		if resp := t.Get(SurfaceB, "/attendances", url.Values{"limit": {"1"}}); resp.Status == http.StatusOK {
+			if page, err := resp.Object(); err == nil {
+				for _, a := range objects(arr(page, "data")) {
+					ids = append(ids, str(a, "id"))
+				}
+			}
+		}
+	}
 	if len(ids) == 0 {
 		t.Skipf("no attendance to take a calendar event and a student from: pass --id attendance=<uuid>")
 	}
@@ -195,4 +210,84 @@ func checkReportInvalid(path string, body map[string]any) func(*T) {
 		t.requireAuth(SurfaceB)
 		t.ExpectStatus(t.Do(Request{Surface: SurfaceB, Method: http.MethodPost, Path: path, JSON: body}), http.StatusBadRequest)
 	}
+}
+
+// firstOf returns the first record of a list the server serves, or skips.
+func (t *T) firstOf(path string, query url.Values) map[string]any {
+	t.requireAuth(SurfaceB)
+	q := url.Values{"limit": {"1"}}
+	for k, v := range query {
+		q[k] = v
+	}
+	resp := t.Get(SurfaceB, path, q)
+	if resp.Status != http.StatusOK {
+		t.Skipf("GET %s answered %d: an existing record is needed to take references from", path, resp.Status)
+	}
+	page := t.RequireObject(resp)
+	items := objects(arr(page, "data"))
+	if len(items) == 0 {
+		t.Skipf("GET %s lists no record to take references from", path)
+	}
+	return items[0]
+}
+
+// requireServed skips the check unless GET path (a list) answers 200.
+func (t *T) requireServed(path string) {
+	t.requireAuth(SurfaceB)
+	if resp := t.Get(SurfaceB, path, url.Values{"limit": {"1"}}); resp.Status != http.StatusOK {
+		t.Skipf("GET %s answered %d: the server does not serve %s", path, resp.Status, path)
+	}
+}
+
+// createReadDelete POSTs body to path, reads the record back by id, deletes
+// it and expects 404 afterwards.
+func (t *T) createReadDelete(path string, body map[string]any) {
+	resp := t.Do(Request{Surface: SurfaceB, Method: http.MethodPost, Path: path, JSON: body})
+	t.cleanupCreated(resp, path+"/")
+	t.RequireStatus(resp, http.StatusOK)
+	rec := t.RequireObject(resp)
+	id := str(rec, "id")
+	if !isUUID(id) {
+		t.Fatalf(resp, "the created record with a uuid id", "the 200 body has no uuid id")
+	}
+	t.sameWritten(resp, body, rec)
+	got := t.Get(SurfaceB, path+"/"+id, nil)
+	t.RequireStatus(got, http.StatusOK)
+	if g := t.RequireObject(got); !jsonEqual(any(rec), any(g)) {
+		t.Failf(got, compact(rec), "GET answered %s", compact(g))
+	}
+	del := t.Do(Request{Surface: SurfaceB, Method: http.MethodDelete, Path: path + "/" + id})
+	t.RequireStatus(del, http.StatusNoContent)
+	t.ExpectStatus(t.Get(SurfaceB, path+"/"+id, nil), http.StatusNotFound)
+}
+
+func checkAttendanceEventCreateDelete(t *T) {
+	ev := t.firstOf("/attendanceEvents", nil)
+	t.createReadDelete("/attendanceEvents", map[string]any{
+		"time":      time.Now().UTC().Truncate(time.Second).Format(time.RFC3339),
+		"eventType": "In",
+		"person":    map[string]any{"id": refID(ev, "person")},
+		"group":     map[string]any{"id": refID(ev, "group")},
+	})
+}
+
+func checkAttendanceScheduleCreateDelete(t *T) {
+	t.requireServed("/attendanceSchedule")
+	var p placement
+	for _, c := range t.samplePlacements(5) {
+		if c.ID != "" {
+			p = c
+			break
+		}
+	}
+	if p.ID == "" {
+		t.Skipf("no placement to make an attendance schedule for")
+	}
+	t.createReadDelete("/attendanceSchedule", map[string]any{
+		"placement":     map[string]any{"id": p.ID},
+		"numberOfWeeks": 1.0,
+		"startDate":     time.Now().UTC().Format(time.DateOnly),
+		"state":         []any{},
+		"scheduleDays":  []any{map[string]any{"weekOffset": 0.0, "dayOfWeek": "Måndag", "startTime": "08:00", "endTime": "16:00"}},
+	})
 }

@@ -131,6 +131,15 @@ var tableTypes = map[string]model.ResourceType{
 	store.TableEmployeePlacements:   model.ResourceDuty,
 	store.TableGradesElementary:     model.ResourceGrade,
 	store.TableGradesUpperSecondary: model.ResourceGrade,
+	store.TableGrades:               model.ResourceGrade,
+	store.TableProgrammes:           model.ResourceProgramme,
+	store.TableStudyPlans:           model.ResourceStudyPlan,
+	store.TableSchoolUnitOfferings:  model.ResourceSchoolUnitOffering,
+	store.TableActivities:           model.ResourceActivity,
+	store.TableAttendanceEvents:     model.ResourceAttendanceEvent,
+	store.TableAttendanceSchedules:  model.ResourceAttendanceSchedule,
+	store.TableResources:            model.ResourceResource,
+	store.TableRooms:                model.ResourceRoom,
 }
 
 // committed is the store's commit hook: it tells the hub which resource
@@ -168,7 +177,7 @@ func (s *Server) hookEndpoints() []endpoint {
 	b := func(method, path, scope string, h http.HandlerFunc) endpoint {
 		return endpoint{method: method, path: PrefixB + path, surface: surfaceRegister, scope: scope, doc: openapi.NameRegister, handle: h}
 	}
-	return []endpoint{
+	eps := []endpoint{
 		b(http.MethodPost, "/attendances", ScopeAttendancesWrite, s.createAttendance),
 		b(http.MethodDelete, "/attendances/{id}", ScopeAttendancesWrite, s.deleteAttendance),
 		b(http.MethodPost, "/absences", ScopeAbsencesWrite, s.createAbsence),
@@ -183,6 +192,8 @@ func (s *Server) hookEndpoints() []endpoint {
 		b(http.MethodPost, "/statistics", ScopeStatisticsWrite, s.postStatistics),
 		b(http.MethodGet, "/deletedEntities", ScopeDeletedEntitiesRead, s.listDeletedEntities),
 	}
+	eps = append(eps, s.eventWriteEndpoints()...)
+	return eps
 }
 
 // subscriptionsPage is the body of GET /subscriptions.
