@@ -1,8 +1,10 @@
 package mockserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -43,6 +45,8 @@ func TestAttendanceWrites(t *testing.T) {
 	res = h.get(PrefixB + "/attendances/" + made.ID)
 	require.Equal(t, http.StatusOK, res.status, res)
 	assert.JSONEq(t, string(marshalJSON(made)), string(res.body))
+	// ... in the list (by the meta.modified filter), and by lookup
+	h.readBackInListAndLookup(t, "/attendances", made.ID, marshalJSON(made))
 	// and in the data export (interface A's side of the same records)
 	found := false
 	for offset := 0; !found; offset += 500 {
@@ -117,6 +121,7 @@ func TestAbsenceWrites(t *testing.T) {
 	res = h.get(PrefixB + "/absences/" + made.ID)
 	require.Equal(t, http.StatusOK, res.status, res)
 	assert.JSONEq(t, string(marshalJSON(made)), string(res.body))
+	h.readBackInListAndLookup(t, "/absences", made.ID, marshalJSON(made))
 
 	for _, tc := range []struct{ name, body, message string }{
 		{"the organiser, not a school unit", body(organiser, "2026-11-02T08:00:00Z", "2026-11-02T12:00:00Z"), "not a school unit"},
@@ -160,4 +165,29 @@ func TestWritesNeedTheirScopes(t *testing.T) {
 		assert.Equal(t, http.StatusForbidden, res.status, "%s %s needs %s: %s", tc.method, tc.path, tc.scope, res)
 		h.token = tok
 	}
+}
+
+// readBackInListAndLookup finds the record (created at testNow, the
+// harness's clock) in the list filtered by meta.modified.after and by
+// lookup, each time identical to want.
+func (h *harness) readBackInListAndLookup(t *testing.T, path, id string, want []byte) {
+	t.Helper()
+	q := "?limit=1000&meta.modified.after=" + url.QueryEscape(testNow.Add(-time.Millisecond).Format(time.RFC3339Nano))
+	res := h.get(PrefixB + path + q)
+	require.Equal(t, http.StatusOK, res.status, res)
+	var page struct {
+		Data []json.RawMessage `json:"data"`
+	}
+	res.decode(&page)
+	found := false
+	for _, rec := range page.Data {
+		if strings.Contains(string(rec), id) {
+			found = true
+			assert.JSONEq(t, string(want), string(rec), "%s: the list shows the record as written", path)
+		}
+	}
+	assert.True(t, found, "%s%s lists %s", path, q, id)
+	res = h.postJSON(PrefixB+path+"/lookup", fmt.Sprintf(`{"ids":[%q]}`, id))
+	require.Equal(t, http.StatusOK, res.status, res)
+	assert.JSONEq(t, "["+string(want)+"]", string(res.body), "%s/lookup", path)
 }
