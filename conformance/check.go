@@ -271,6 +271,8 @@ var catalogue = sync.OnceValue(func() []*Check {
 		bRecordChecks(),
 		bGenericChecks(),
 		bResourceChecks(),
+		bWriteChecks(),
+		bSubscriptionChecks(),
 		exportChecks(),
 		ledgerChecks(),
 	} {

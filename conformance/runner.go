@@ -79,6 +79,14 @@ type Config struct {
 	Transport http.RoundTripper
 	// Now replaces the clock for dates the checks compute (tests).
 	Now func() time.Time
+	// CallbackListen and CallbackURL place the receiver of the
+	// subscription checks (checks_b_subscriptions.go): where it listens
+	// (default 127.0.0.1:0) and the URL the server is to call back
+	// (default: the listener's own address).
+	CallbackListen, CallbackURL string
+	// CallbackWait bounds the wait for a callback after a change (default
+	// DefaultCallbackWait).
+	CallbackWait time.Duration
 }
 
 // Defaults of the limits.
@@ -164,6 +172,9 @@ type env struct {
 	authed map[Surface]int
 	// issued counts the access tokens the token endpoint issued.
 	issued int
+	// callbacks is the receiver of subscription callbacks, started by the
+	// first check that needs it (checks_b_subscriptions.go).
+	callbacks callbackState
 }
 
 func (e *env) noteEvidence(s Surface) {
@@ -428,6 +439,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		e.runPhase(ctx, checks, idx, finish)
 	}
 	e.listLeftovers()
+	e.callbacks.close()
 	rep.Incomplete = e.incomplete(checks, results)
 	rep.Results = results
 	rep.Duration = time.Since(started)

@@ -59,6 +59,8 @@ const (
 	DevFormCharsetRefused      = "form-charset-refused"
 	DevAcceptParamsRefused     = "accept-params-refused"
 	DevMultiValueFirstOnly     = "multi-value-first-only"
+	// subscriptions (issue 12)
+	DevCallbacksNotSent = "callbacks-not-sent"
 )
 
 // Deviations lists every deviation the mock implements.
@@ -75,6 +77,7 @@ var Deviations = []string{
 	DevLookupDropsFirst,
 	DevErrorBodyWrongShape, DevUnknownIDNot404,
 	DevTokenGetAccepted, DevJSONCharsetRefused, DevLimitAboveMaxRefused, DevCombinedFiltersDropDate, DevReferenceMarkingDiffers, DevLaterPageDropsExpand, DevLegacyAuthRefused, DevFormCharsetRefused, DevAcceptParamsRefused, DevMultiValueFirstOnly,
+	DevCallbacksNotSent,
 }
 
 // deviates reports whether the named deviation is switched on.

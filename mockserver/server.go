@@ -73,6 +73,8 @@ type Options struct {
 	// StateFile, when set, is loaded at start when it exists (its records
 	// replace the scenario's data) and written by SaveState.
 	StateFile string
+	// Webhooks configure the callbacks of subscriptions (subscriptions.go).
+	Webhooks WebhookOptions
 }
 
 // Server is one mock of the service. Create it with New; it is an
@@ -109,6 +111,8 @@ type Server struct {
 	noSelfCheck bool
 	// bRoutes routes interface B's paths before mux (routes.go).
 	bRoutes pathRoutes
+	// hooks: subscriptions, callbacks, log and statistics (subscriptions.go).
+	hooks *hooks
 }
 
 // New builds a server: it loads the contract (a contract that cannot be
@@ -135,6 +139,7 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.contract = lc.c
+	s.initHooks(opts)
 	if err := s.routes(); err != nil {
 		return nil, err
 	}
@@ -484,6 +489,7 @@ func (s *Server) endpoints() ([]endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
+	eps = append(eps, s.hookEndpoints()...)
 	return append(eps, dir...), nil
 }
 

@@ -47,4 +47,5 @@ var KnownDeviations = map[string]string{
 	"lookup-drops-first":               "groups/lookup leaves out the first existing group asked for",
 	"error-body-wrong-shape":           "interface B's 404 body is {\"error\": ...} instead of {code, message}",
 	"unknown-id-not-404":               "interface B answers 400 instead of 404 for an unknown id",
+	"callbacks-not-sent":               "subscriptions are accepted, but their callbacks are never sent",
 }

@@ -68,6 +68,7 @@ var killMatrix = map[string]struct {
 	mockserver.DevFormCharsetRefused:           {include: []string{"auth.token.*"}, catch: []string{"auth.token.form-charset"}},
 	mockserver.DevAcceptParamsRefused:          {include: []string{"B.placements.accept-parameters"}, catch: []string{"B.placements.accept-parameters"}},
 	mockserver.DevMultiValueFirstOnly:          {include: []string{"B.placements.expand", "B.*.list.filter-values"}, catch: []string{"B.placements.expand", "B.groups.list.filter-values", "B.organisations.list.filter-values"}},
+	mockserver.DevCallbacksNotSent:             {include: []string{"B.subscriptions.callback"}, write: true, catch: []string{"B.subscriptions.callback"}},
 }
 
 // fullMatrix runs every row against the whole suite; without it (go test
