@@ -265,6 +265,7 @@ var catalogue = sync.OnceValue(func() []*Check {
 		aRecordChecks(),
 		aWriteChecks(),
 		aVendorChecks(),
+		aDepthChecks(),
 		aRateLimitChecks(),
 		bPlacementChecks(),
 		bFilterChecks(),
