@@ -61,6 +61,11 @@ const (
 	DevMultiValueFirstOnly     = "multi-value-first-only"
 	// subscriptions (issue 12)
 	DevCallbacksNotSent = "callbacks-not-sent"
+	// interface A in depth (issue 13)
+	DevIdentityConflictAccepted = "identity-conflict-accepted"
+	DevRestoreKeepsArchived     = "restore-keeps-archived"
+	DevPatchDropsOmitted        = "patch-drops-omitted"
+	DevRareEnumRefused          = "rare-enum-refused"
 )
 
 // Deviations lists every deviation the mock implements.
@@ -78,6 +83,7 @@ var Deviations = []string{
 	DevErrorBodyWrongShape, DevUnknownIDNot404,
 	DevTokenGetAccepted, DevJSONCharsetRefused, DevLimitAboveMaxRefused, DevCombinedFiltersDropDate, DevReferenceMarkingDiffers, DevLaterPageDropsExpand, DevLegacyAuthRefused, DevFormCharsetRefused, DevAcceptParamsRefused, DevMultiValueFirstOnly,
 	DevCallbacksNotSent,
+	DevIdentityConflictAccepted, DevRestoreKeepsArchived, DevPatchDropsOmitted, DevRareEnumRefused,
 }
 
 // deviates reports whether the named deviation is switched on.

@@ -367,7 +367,8 @@ func (s *Server) personResource(role model.PersonRole, schema string) *dirResour
 				ID: uuid.NewString(), SecurityMarking: model.SecurityMarkingNone, PersonStatus: personActive,
 				Directory: &model.PersonExtra{Roles: []model.PersonRole{role}},
 			}
-			return p.ID, s.store.WriteBy(by, func(w *store.Writer) error { return writePerson(w, role, p, body) })
+			dupOK := s.deviates(DevIdentityConflictAccepted)
+			return p.ID, s.store.WriteBy(by, func(w *store.Writer) error { return writePerson(w, role, p, body, dupOK) })
 		},
 		patch: func(s *Server, by, id string, body map[string]json.RawMessage) error {
 			return s.store.WriteBy(by, func(w *store.Writer) error {
@@ -378,7 +379,7 @@ func (s *Server) personResource(role model.PersonRole, schema string) *dirResour
 				p := *cur
 				x := *cur.Directory
 				p.Directory = &x
-				return writePerson(w, role, p, body)
+				return writePerson(w, role, p, body, false)
 			})
 		},
 		remove: func(s *Server, by, id string) error {
@@ -399,8 +400,9 @@ func (s *Server) personResource(role model.PersonRole, schema string) *dirResour
 // writePerson applies a validated body to p (a new person or a copy of the
 // stored one), checks it and stores it, with a guardian's links to students,
 // in the writer's transaction. Problems with the body are a 422; an
-// identityNumber that another person has is a 409.
-func writePerson(w *store.Writer, role model.PersonRole, p model.Person, body map[string]json.RawMessage) error {
+// identityNumber that another person has is a 409 (unless dupOK: the
+// deviation DevIdentityConflictAccepted).
+func writePerson(w *store.Writer, role model.PersonRole, p model.Person, body map[string]json.RawMessage, dupOK bool) error {
 	sn := w.Read()
 	problems := applyPerson(&p, body)
 	var studentIDs []string
@@ -415,7 +417,7 @@ func writePerson(w *store.Writer, role model.PersonRole, p model.Person, body ma
 	if len(problems) > 0 {
 		return unprocessable(problems...)
 	}
-	if err := identityUnique(sn, &p); err != nil {
+	if err := identityUnique(sn, &p); err != nil && !dupOK {
 		return err
 	}
 	if _, _, err := w.PutPerson(p); err != nil {

@@ -407,9 +407,12 @@ func archiveEndpoint(s *Server, res *dirResource, action string, on bool, set fu
 			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
 			return
 		}
-		if err := s.store.WriteBy(s.actorOf(r), func(wr *store.Writer) error { return set(wr, id, on) }); err != nil {
-			writeProblem(w, r, err)
-			return
+		// DevRestoreKeepsArchived: /restore answers 200 and changes nothing.
+		if on || !s.deviates(DevRestoreKeepsArchived) {
+			if err := s.store.WriteBy(s.actorOf(r), func(wr *store.Writer) error { return set(wr, id, on) }); err != nil {
+				writeProblem(w, r, err)
+				return
+			}
 		}
 		sn := s.store.Read()
 		rec, ok := res.get(sn, id)

@@ -1,6 +1,8 @@
 package mockserver
 
 import (
+	"encoding/json"
+	"io"
 	"mime"
 	"net/http"
 	"strconv"
@@ -50,6 +52,28 @@ func (s *Server) deviateRequest(w http.ResponseWriter, r *http.Request, devs map
 			q[k] = vs[:1]
 		}
 		r.URL.RawQuery = q.Encode()
+	case isPersonPath(r.URL.Path) && r.Method == http.MethodPatch && deviates(DevPatchDropsOmitted):
+		// Clear the contact members the PATCH does not send.
+		var body map[string]json.RawMessage
+		if raw, err := io.ReadAll(r.Body); err == nil && json.Unmarshal(raw, &body) == nil && body != nil {
+			for _, k := range []string{"emailAddress1", "phoneNumber1"} {
+				if _, ok := body[k]; !ok {
+					body[k] = json.RawMessage("null")
+				}
+			}
+			raw, _ = json.Marshal(body)
+			r.Body = readCloser{strings.NewReader(string(raw))}
+			r.ContentLength = int64(len(raw))
+		}
+	case strings.HasPrefix(r.URL.Path, PrefixA+"/") && (r.Method == http.MethodPost || r.Method == http.MethodPatch) && deviates(DevRareEnumRefused):
+		// Refuse the value "Other" (Gender, GroupCategory) and the role
+		// CareTeam; pass the rest on unchanged.
+		raw, err := io.ReadAll(r.Body)
+		if err == nil && (strings.Contains(string(raw), `"Other"`) || strings.Contains(string(raw), `"CareTeam"`)) {
+			directoryError(w, r, http.StatusUnprocessableEntity, CodeUnprocessable, "unknown enum value")
+			return false
+		}
+		r.Body = readCloser{strings.NewReader(string(raw))}
 	case b && r.Method == http.MethodGet && r.URL.Path == PrefixB+"/placements":
 		q := r.URL.Query()
 		changed := false
@@ -75,6 +99,17 @@ func (s *Server) deviateRequest(w http.ResponseWriter, r *http.Request, devs map
 		}
 	}
 	return true
+}
+
+// isPersonPath reports whether path is a Student, Employee or Guardian of
+// interface A by id.
+func isPersonPath(path string) bool {
+	for _, kind := range []string{"/student/", "/employee/", "/guardian/"} {
+		if rest, ok := strings.CutPrefix(path, PrefixA+kind); ok && rest != "" && !strings.Contains(rest, "/") {
+			return true
+		}
+	}
+	return false
 }
 
 type readCloser struct{ *strings.Reader }

@@ -69,6 +69,10 @@ var killMatrix = map[string]struct {
 	mockserver.DevAcceptParamsRefused:          {include: []string{"B.placements.accept-parameters"}, catch: []string{"B.placements.accept-parameters"}},
 	mockserver.DevMultiValueFirstOnly:          {include: []string{"B.placements.expand", "B.*.list.filter-values"}, catch: []string{"B.placements.expand", "B.groups.list.filter-values", "B.organisations.list.filter-values"}},
 	mockserver.DevCallbacksNotSent:             {include: []string{"B.subscriptions.callback"}, write: true, catch: []string{"B.subscriptions.callback"}},
+	mockserver.DevIdentityConflictAccepted:     {include: []string{"A.*.identity-conflict"}, write: true, catch: []string{"A.student.identity-conflict", "A.employee.identity-conflict"}},
+	mockserver.DevRestoreKeepsArchived:         {include: []string{"A.*.archive-restore"}, write: true, catch: []string{"A.student-placement.archive-restore", "A.employee-placement.archive-restore"}},
+	mockserver.DevPatchDropsOmitted:            {include: []string{"A.*.update-keeps-omitted"}, write: true, catch: []string{"A.student.update-keeps-omitted", "A.employee.update-keeps-omitted", "A.guardian.update-keeps-omitted"}},
+	mockserver.DevRareEnumRefused:              {include: []string{"A.*.enum-values"}, write: true, catch: []string{"A.group.enum-values", "A.student.enum-values", "A.employee-placement.enum-values"}},
 }
 
 // fullMatrix runs every row against the whole suite; without it (go test
