@@ -28,6 +28,7 @@ func aRateLimitChecks() []*Check {
 		{ID: "A.ratelimit.headers-on-204", Title: "the 204 of DELETE /group/{id} carries the three RateLimit headers with valid values", Area: "A.ratelimit", Level: LevelWrite, Severity: MUST, Needs: a, Spec: specRL204, Run: checkRL204},
 		{ID: "A.ratelimit.exhaust-429", Title: "requests beyond the quota are answered 429", Area: "A.ratelimit", Severity: MUST, Needs: a, Spec: specRL429,
 			OptIn: "spends the client's whole hourly quota", Run: checkRL429, phase: phaseQuota},
+		rlSequenceCheck(),
 	}
 }
 

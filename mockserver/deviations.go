@@ -66,6 +66,7 @@ const (
 	DevRestoreKeepsArchived     = "restore-keeps-archived"
 	DevPatchDropsOmitted        = "patch-drops-omitted"
 	DevRareEnumRefused          = "rare-enum-refused"
+	DevRateLimitResetSlides     = "ratelimit-reset-slides"
 )
 
 // Deviations lists every deviation the mock implements.
@@ -83,7 +84,7 @@ var Deviations = []string{
 	DevErrorBodyWrongShape, DevUnknownIDNot404,
 	DevTokenGetAccepted, DevJSONCharsetRefused, DevLimitAboveMaxRefused, DevCombinedFiltersDropDate, DevReferenceMarkingDiffers, DevLaterPageDropsExpand, DevLegacyAuthRefused, DevFormCharsetRefused, DevAcceptParamsRefused, DevMultiValueFirstOnly,
 	DevCallbacksNotSent,
-	DevIdentityConflictAccepted, DevRestoreKeepsArchived, DevPatchDropsOmitted, DevRareEnumRefused,
+	DevIdentityConflictAccepted, DevRestoreKeepsArchived, DevPatchDropsOmitted, DevRareEnumRefused, DevRateLimitResetSlides,
 }
 
 // deviates reports whether the named deviation is switched on.

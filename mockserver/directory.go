@@ -149,6 +149,9 @@ func (s *Server) directoryGate(next http.Handler, open bool) http.Handler {
 		}
 		now := s.now()
 		d := s.limiter.take(key, quota, now)
+		if s.deviates(DevRateLimitResetSlides) {
+			d.reset = now.Add(s.limiter.window)
+		}
 		d.setHeaders(w.Header(), now, s.deviates(DevRateLimitResetInSeconds))
 		if authErr != "" && !open {
 			w.Header().Set(headerWWWAuth, `Bearer realm="skolkit"`)

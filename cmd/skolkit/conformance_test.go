@@ -158,7 +158,7 @@ func TestConformanceAgainstMockWriteLevel(t *testing.T) {
 	args = append(args, recordIDs(srv)...)
 	args = append(args, "--level", "write", "--include", "*",
 		"--include", "A.school.create", "--include", "A.school.update", "--include", "A.school.create-invalid", "--include", "A.school.update-invalid",
-		"--include", "B.absences.create")
+		"--include", "B.absences.create", "--include", "A.ratelimit.sequence")
 	code, out, rep := runConformance(t, args...)
 	assertClean(t, rep, out)
 	assertExit(t, rep, code)

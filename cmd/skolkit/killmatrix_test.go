@@ -72,6 +72,7 @@ var killMatrix = map[string]struct {
 	mockserver.DevIdentityConflictAccepted:     {include: []string{"A.*.identity-conflict"}, write: true, catch: []string{"A.student.identity-conflict", "A.employee.identity-conflict"}},
 	mockserver.DevRestoreKeepsArchived:         {include: []string{"A.*.archive-restore"}, write: true, catch: []string{"A.student-placement.archive-restore", "A.employee-placement.archive-restore"}},
 	mockserver.DevPatchDropsOmitted:            {include: []string{"A.*.update-keeps-omitted"}, write: true, catch: []string{"A.student.update-keeps-omitted", "A.employee.update-keeps-omitted", "A.guardian.update-keeps-omitted"}},
+	mockserver.DevRateLimitResetSlides:         {include: []string{"A.ratelimit.*", "A.ratelimit.sequence"}, catch: []string{"A.ratelimit.sequence"}},
 	mockserver.DevRareEnumRefused:              {include: []string{"A.*.enum-values"}, write: true, catch: []string{"A.group.enum-values", "A.student.enum-values", "A.employee-placement.enum-values"}},
 }
 
