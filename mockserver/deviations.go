@@ -67,6 +67,7 @@ const (
 	DevPatchDropsOmitted        = "patch-drops-omitted"
 	DevRareEnumRefused          = "rare-enum-refused"
 	DevRateLimitResetSlides     = "ratelimit-reset-slides"
+	DevListDropsField           = "list-drops-field"
 )
 
 // Deviations lists every deviation the mock implements.
@@ -84,7 +85,7 @@ var Deviations = []string{
 	DevErrorBodyWrongShape, DevUnknownIDNot404,
 	DevTokenGetAccepted, DevJSONCharsetRefused, DevLimitAboveMaxRefused, DevCombinedFiltersDropDate, DevReferenceMarkingDiffers, DevLaterPageDropsExpand, DevLegacyAuthRefused, DevFormCharsetRefused, DevAcceptParamsRefused, DevMultiValueFirstOnly,
 	DevCallbacksNotSent,
-	DevIdentityConflictAccepted, DevRestoreKeepsArchived, DevPatchDropsOmitted, DevRareEnumRefused, DevRateLimitResetSlides,
+	DevIdentityConflictAccepted, DevRestoreKeepsArchived, DevPatchDropsOmitted, DevRareEnumRefused, DevRateLimitResetSlides, DevListDropsField,
 }
 
 // deviates reports whether the named deviation is switched on.

@@ -353,6 +353,19 @@ func (res *dirResource) list(s *Server) http.HandlerFunc {
 	}
 }
 
+// withoutMember is DevListDropsField: the rendered record with the member
+// (when it has one) null.
+func withoutMember(item any, name string) any {
+	var m map[string]any
+	if b, err := json.Marshal(item); err != nil || json.Unmarshal(b, &m) != nil {
+		return item
+	}
+	if _, ok := m[name]; ok {
+		m[name] = nil
+	}
+	return m
+}
+
 // writePage writes the page [offset, offset+limit) of the resource's stored
 // records that match (all when match is nil), with the total of matching
 // records. records, when not nil, replaces the resource's scan: they must be
@@ -366,7 +379,11 @@ func (res *dirResource) writePage(s *Server, w http.ResponseWriter, sn *store.Sn
 			return true
 		}
 		if total >= offset && total < offset+limit {
-			items = append(items, res.render(sn, rec))
+			item := res.render(sn, rec)
+			if s.deviates(DevListDropsField) {
+				item = withoutMember(item, "phoneNumber1")
+			}
+			items = append(items, item)
 		}
 		total++
 		return true
