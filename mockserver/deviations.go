@@ -68,6 +68,7 @@ const (
 	DevRareEnumRefused          = "rare-enum-refused"
 	DevRateLimitResetSlides     = "ratelimit-reset-slides"
 	DevListDropsField           = "list-drops-field"
+	DevDeleteRepeat204          = "delete-repeat-204"
 )
 
 // Deviations lists every deviation the mock implements.
@@ -85,7 +86,7 @@ var Deviations = []string{
 	DevErrorBodyWrongShape, DevUnknownIDNot404,
 	DevTokenGetAccepted, DevJSONCharsetRefused, DevLimitAboveMaxRefused, DevCombinedFiltersDropDate, DevReferenceMarkingDiffers, DevLaterPageDropsExpand, DevLegacyAuthRefused, DevFormCharsetRefused, DevAcceptParamsRefused, DevMultiValueFirstOnly,
 	DevCallbacksNotSent,
-	DevIdentityConflictAccepted, DevRestoreKeepsArchived, DevPatchDropsOmitted, DevRareEnumRefused, DevRateLimitResetSlides, DevListDropsField,
+	DevIdentityConflictAccepted, DevRestoreKeepsArchived, DevPatchDropsOmitted, DevRareEnumRefused, DevRateLimitResetSlides, DevListDropsField, DevDeleteRepeat204,
 }
 
 // deviates reports whether the named deviation is switched on.

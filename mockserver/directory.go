@@ -495,6 +495,10 @@ func (res *dirResource) deleteHandler(s *Server) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id := pathID(r)
 		if _, ok := res.get(s.store.Read(), id); !ok {
+			if s.deviates(DevDeleteRepeat204) && wasDeleted(s.store.Read(), id) {
+				w.WriteHeader(http.StatusNoContent)
+				return
+			}
 			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
 			return
 		}
@@ -513,6 +517,17 @@ func (res *dirResource) deleteHandler(s *Server) http.HandlerFunc {
 		}
 		w.WriteHeader(http.StatusNoContent)
 	}
+}
+
+// wasDeleted reports whether a record with the id has a tombstone
+// (DevDeleteRepeat204).
+func wasDeleted(sn *store.Snapshot, id string) bool {
+	for _, t := range sn.Tombstones(time.Time{}) {
+		if t.RecordID == id {
+			return true
+		}
+	}
+	return false
 }
 
 func readBody(r *http.Request) ([]byte, error) {

@@ -74,6 +74,7 @@ var killMatrix = map[string]struct {
 	mockserver.DevPatchDropsOmitted:            {include: []string{"A.*.update-keeps-omitted"}, write: true, catch: []string{"A.student.update-keeps-omitted", "A.employee.update-keeps-omitted", "A.guardian.update-keeps-omitted"}},
 	mockserver.DevRateLimitResetSlides:         {include: []string{"A.ratelimit.*", "A.ratelimit.sequence"}, catch: []string{"A.ratelimit.sequence"}},
 	mockserver.DevListDropsField:               {include: []string{"A.*.read-back"}, write: true, catch: []string{"A.student.read-back", "A.employee.read-back", "A.guardian.read-back"}},
+	mockserver.DevDeleteRepeat204:              {include: []string{"A.*.delete-twice"}, write: true, catch: []string{"A.student.delete-twice", "A.guardian.delete-twice"}},
 	mockserver.DevRareEnumRefused:              {include: []string{"A.*.enum-values"}, write: true, catch: []string{"A.group.enum-values", "A.student.enum-values", "A.employee-placement.enum-values"}},
 }
 
