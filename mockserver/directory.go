@@ -17,6 +17,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/search"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
@@ -148,7 +149,7 @@ func (s *Server) directoryGate(next http.Handler, open bool) http.Handler {
 		}
 		now := s.now()
 		d := s.limiter.take(key, quota, now)
-		d.setHeaders(w.Header(), now, s.deviates(DevRateLimitResetInSeconds))
+		d.setHeaders(w.Header(), now, s.deviates(deviation.RateLimitResetInSeconds))
 		if authErr != "" && !open {
 			w.Header().Set(headerWWWAuth, `Bearer realm="skolkit"`)
 			directoryError(w, r, http.StatusUnauthorized, CodeUnauthorized, authErr)
@@ -234,7 +235,7 @@ func validateDirectory(v *validator) func(http.ResponseWriter, *http.Request) bo
 // listParams reads limit and offset (the contract has checked their ranges).
 func (s *Server) listParams(r *http.Request) (limit, offset int) {
 	limit, offset = listParams(r)
-	if s.deviates(DevListLimitIgnored) {
+	if s.deviates(deviation.ListLimitIgnored) {
 		limit = DirectoryDefaultLimit
 	}
 	return limit, offset
@@ -262,7 +263,7 @@ type Pagination struct {
 // writeList writes a list in the scenario's list shape: "data" as an array,
 // or the alternative "data.resultArray".
 func (s *Server) writeList(w http.ResponseWriter, items []any, limit, offset, total int) {
-	if s.deviates(DevPaginationTotalWrong) {
+	if s.deviates(deviation.PaginationTotalWrong) {
 		total++
 	}
 	body := map[string]any{"pagination": Pagination{Offset: offset, Limit: limit, Total: total}}
@@ -390,7 +391,7 @@ func (res *dirResource) searchHandler(s *Server) http.HandlerFunc {
 		}
 		limit, offset := s.listParams(r)
 		sn := s.store.Read()
-		if s.deviates(DevSearchIgnoresFilter) {
+		if s.deviates(deviation.SearchIgnoresFilter) {
 			res.writePage(s, w, sn, limit, offset, nil, nil)
 			return
 		}
@@ -465,12 +466,12 @@ func (res *dirResource) deleteHandler(s *Server) http.HandlerFunc {
 			writeProblem(w, r, err)
 			return
 		}
-		if s.deviates(DevRateLimitHeadersMissingOn204) {
+		if s.deviates(deviation.RateLimitHeadersMissingOn204) {
 			for _, h := range []string{headerRateLimit, headerRateRemaining, headerRateReset} {
 				w.Header().Del(h)
 			}
 		}
-		if s.deviates(DevDeleteNot204) {
+		if s.deviates(deviation.DeleteNot204) {
 			writeJSON(w, http.StatusOK, map[string]string{"deleted": id})
 			return
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
@@ -77,7 +78,7 @@ func (s *Server) listPlacements(w http.ResponseWriter, r *http.Request) {
 				extra = append(extra, k)
 			}
 		}
-		if len(extra) > 0 && !s.deviates(DevPageTokenWithFilterAccepted) {
+		if len(extra) > 0 && !s.deviates(deviation.PageTokenWithFilterAccepted) {
 			slices.Sort(extra)
 			registerError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf(
 				"pageToken cannot be combined with filters or sortkey (found %s); the token carries the query of its walk, and only limit, expand and expandReferenceNames may accompany it",
@@ -128,7 +129,7 @@ func (s *Server) listPlacements(w http.ResponseWriter, r *http.Request) {
 			items = append([]*model.Placement{p}, items...)
 		}
 	}
-	if s.deviates(DevEndDateFilterDropsOpenEnded) && (st.Query.EndOnOrBefore != "" || st.Query.EndOnOrAfter != "") {
+	if s.deviates(deviation.EndDateFilterDropsOpenEnded) && (st.Query.EndOnOrBefore != "" || st.Query.EndOnOrAfter != "") {
 		items = slices.DeleteFunc(slices.Clone(items), func(p *model.Placement) bool { return p.EndDate == "" })
 	}
 	rd := s.renderer(sn, st.Names)
@@ -145,7 +146,7 @@ func (s *Server) listPlacements(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		st.Cursor = page.Next
-		if s.deviates(DevPageTokenRepeatsLast) && len(page.Items) > 0 {
+		if s.deviates(deviation.PageTokenRepeatsLast) && len(page.Items) > 0 {
 			st.Repeat = page.Items[len(page.Items)-1].ID
 		}
 		t := s.encodePageToken(st)
@@ -234,9 +235,9 @@ func pathID(r *http.Request) string {
 func (s *Server) notFoundRecord(w http.ResponseWriter, kind, id string) {
 	msg := fmt.Sprintf("no %s with id %s", kind, id)
 	switch {
-	case s.deviates(DevUnknownIDNot404):
+	case s.deviates(deviation.UnknownIDNot404):
 		registerError(w, http.StatusBadRequest, CodeBadRequest, msg)
-	case s.deviates(DevErrorBodyWrongShape):
+	case s.deviates(deviation.ErrorBodyWrongShape):
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": msg})
 	default:
 		registerError(w, http.StatusNotFound, CodeNotFound, msg)
@@ -246,13 +247,13 @@ func (s *Server) notFoundRecord(w http.ResponseWriter, kind, id string) {
 // deviateQuery applies the deviations that change what a placement query
 // means.
 func (s *Server) deviateQuery(q *store.PlacementQuery) {
-	if s.deviates(DevOrganisationFilterIgnored) {
+	if s.deviates(deviation.OrganisationFilterIgnored) {
 		q.Organisation = ""
 	}
-	if s.deviates(DevSortKeyIgnored) {
+	if s.deviates(deviation.SortKeyIgnored) {
 		q.Sort = ""
 	}
-	if s.deviates(DevDateBoundsExclusive) {
+	if s.deviates(deviation.DateBoundsExclusive) {
 		shift := func(d *model.Date, days int) {
 			if *d != "" {
 				*d = model.DateOf(d.Time().AddDate(0, 0, days))
@@ -263,7 +264,7 @@ func (s *Server) deviateQuery(q *store.PlacementQuery) {
 		shift(&q.EndOnOrBefore, -1)
 		shift(&q.EndOnOrAfter, 1)
 	}
-	if s.deviates(DevMetaAfterInclusive) {
+	if s.deviates(deviation.MetaAfterInclusive) {
 		for _, t := range []**time.Time{&q.CreatedAfter, &q.ModifiedAfter} {
 			if *t != nil {
 				earlier := (*t).Add(-time.Nanosecond)
@@ -370,7 +371,7 @@ func (s *Server) lookupGroups(w http.ResponseWriter, r *http.Request) {
 	roles := slices.Contains(q[paramExpand], expandAssignmentRoles)
 	out := []model.Group{}
 	found := sn.Groups(req.IDs)
-	if s.deviates(DevLookupDropsFirst) && len(found) > 0 {
+	if s.deviates(deviation.LookupDropsFirst) && len(found) > 0 {
 		found = found[1:]
 	}
 	for _, g := range found {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/openapi"
 	"github.com/skolkit/skolkit/scenarios"
@@ -182,8 +183,8 @@ func newServer(opts Options) (*Server, error) {
 	}
 	s.deviations = map[string]bool{}
 	for _, d := range append(slices.Clone(sc.Behaviours.Deviations), opts.Deviations...) {
-		if !slices.Contains(Deviations, d) {
-			return nil, fmt.Errorf("unknown deviation %q; known: %s", d, strings.Join(Deviations, ", "))
+		if !deviation.Known(d) {
+			return nil, fmt.Errorf("unknown deviation %q; known: %s", d, strings.Join(deviation.Names(), ", "))
 		}
 		s.deviations[d] = true
 	}
@@ -501,7 +502,7 @@ func (s *Server) wrap(e endpoint) (http.Handler, error) {
 		if r.Body != nil && r.Body != http.NoBody {
 			r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 		}
-		if s.deviates(DevLimitZeroAccepted) && r.URL.Query().Get("limit") == "0" {
+		if s.deviates(deviation.LimitZeroAccepted) && r.URL.Query().Get("limit") == "0" {
 			q := r.URL.Query()
 			q.Del("limit")
 			r.URL.RawQuery = q.Encode()

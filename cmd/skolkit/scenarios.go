@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/fixtures"
 	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/scenarios"
@@ -69,18 +70,9 @@ func listScenarios(stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintln(stdout)
-	if len(scenarios.KnownDeviations) == 0 {
-		fmt.Fprintln(stdout, "Deviations (behaviours.deviations): none yet.")
-		return 0
-	}
 	fmt.Fprintln(stdout, "Deviations (behaviours.deviations):")
-	names := make([]string, 0, len(scenarios.KnownDeviations))
-	for n := range scenarios.KnownDeviations {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		fmt.Fprintf(tw, "  %s\t%s\n", n, scenarios.KnownDeviations[n])
+	for _, d := range deviation.All() {
+		fmt.Fprintf(tw, "  %s\t%s\n", d.Name, d.Description)
 	}
 	if err := tw.Flush(); err != nil {
 		return 1

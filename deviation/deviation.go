@@ -1,0 +1,131 @@
+// Package deviation is the one list of the named deviations: the ways the
+// mock departs from the spec on purpose when a scenario
+// (behaviours.deviations) or mockserver.Options.Deviations switches them on.
+// Client developers use them to see how their client copes with a server
+// that gets something wrong; the kill matrix of cmd/skolkit proves that the
+// conformance suite catches each one.
+//
+// The mock (mockserver), the scenario loader (scenarios), the kill matrix
+// and the conformance runner's fake all take their names from here. The
+// package imports nothing of skolkit, so that every other package may use
+// it.
+//
+// Adding a deviation takes a constant and a line in [All] here, its effect
+// in mockserver, and a row in the kill matrix; the tests fail until all three
+// exist.
+package deviation
+
+import (
+	"slices"
+	"strings"
+)
+
+// The names of the deviations, grouped by the surface they affect.
+const (
+	// auth
+	TokenCacheable       = "token-cacheable"
+	WrongSecretAccepted  = "wrong-secret-accepted"
+	ExpiredTokenAccepted = "expired-token-accepted"
+	NoTokenAccepted      = "no-token-accepted"
+	// interface A lists
+	PaginationTotalWrong = "pagination-total-wrong"
+	ListLimitIgnored     = "list-limit-ignored"
+	// interface A writes
+	PatchReplaces = "patch-replaces"
+	DeleteNot204  = "delete-not-204"
+	// search
+	SearchIgnoresFilter = "search-ignores-filter"
+	// rate-limit headers
+	RateLimitResetInSeconds      = "ratelimit-reset-in-seconds"
+	RateLimitHeadersMissingOn204 = "ratelimit-headers-missing-on-204"
+	// interface B filters
+	EndDateFilterDropsOpenEnded = "endDate-filter-drops-open-ended"
+	DateBoundsExclusive         = "date-bounds-exclusive"
+	MetaAfterInclusive          = "meta-after-inclusive"
+	OrganisationFilterIgnored   = "organisation-filter-ignored"
+	SortKeyIgnored              = "sortkey-ignored"
+	// interface B paging
+	PageTokenWithFilterAccepted = "pagetoken-with-filter-accepted"
+	PageTokenRepeatsLast        = "pagetoken-repeats-last"
+	LimitZeroAccepted           = "limit-zero-accepted"
+	// expand and references
+	ExpandIgnored          = "expand-ignored"
+	DisplayNameAlways      = "display-name-always"
+	ExpandChangesModified  = "expand-changes-modified"
+	SecurityMarkingMissing = "security-marking-missing"
+	// lookup
+	LookupDropsFirst = "lookup-drops-first"
+	// error bodies and statuses
+	ErrorBodyWrongShape = "error-body-wrong-shape"
+	UnknownIDNot404     = "unknown-id-not-404"
+)
+
+// Deviation is one named deviation and what the mock then does.
+type Deviation struct {
+	Name        string
+	Description string
+}
+
+// all is the catalogue, in the order of the constants.
+var all = []Deviation{
+	{TokenCacheable, "token responses lack Cache-Control: no-store and Pragma: no-cache"},
+	{WrongSecretAccepted, "the token endpoint accepts any secret for a known client"},
+	{ExpiredTokenAccepted, "access tokens never expire"},
+	{NoTokenAccepted, "interface B answers requests without an Authorization header"},
+	{PaginationTotalWrong, "interface A lists report one item more in pagination.total than exist"},
+	{ListLimitIgnored, "interface A lists ignore limit and always return up to 50 items"},
+	{PatchReplaces, "PATCH on a school clears the nullable fields it does not send"},
+	{DeleteNot204, "DELETE of a group answers 200 with a body instead of 204"},
+	{SearchIgnoresFilter, "_search returns every record, ignoring the filter"},
+	{RateLimitResetInSeconds, "RateLimit-Reset is epoch seconds instead of milliseconds"},
+	{RateLimitHeadersMissingOn204, "the 204 of a group deletion has no RateLimit headers"},
+	{EndDateFilterDropsOpenEnded, "the endDate filters drop placements that have no endDate"},
+	{DateBoundsExclusive, "the startDate and endDate filters exclude their bound"},
+	{MetaAfterInclusive, "meta.created.after and meta.modified.after include their bound"},
+	{OrganisationFilterIgnored, "the placement list ignores the organisation filter"},
+	{SortKeyIgnored, "the placement list ignores sortkey"},
+	{PageTokenWithFilterAccepted, "a pageToken with filters is accepted (the filters are ignored) instead of 400"},
+	{PageTokenRepeatsLast, "each page after the first repeats the last placement of the page before"},
+	{LimitZeroAccepted, "limit=0 is accepted and answered with a default page instead of 400"},
+	{ExpandIgnored, "expand is ignored: no _embedded"},
+	{DisplayNameAlways, "references carry displayName even without expandReferenceNames=true"},
+	{ExpandChangesModified, "a response with expand reports meta.modified as now"},
+	{SecurityMarkingMissing, "person references have an empty securityMarking"},
+	{LookupDropsFirst, "groups/lookup leaves out the first existing group asked for"},
+	{ErrorBodyWrongShape, "interface B's 404 body is {\"error\": ...} instead of {code, message}"},
+	{UnknownIDNot404, "interface B answers 400 instead of 404 for an unknown id"},
+}
+
+// All returns every deviation, sorted by name.
+func All() []Deviation {
+	out := slices.Clone(all)
+	slices.SortFunc(out, func(a, b Deviation) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// Names returns every deviation's name, sorted.
+func Names() []string {
+	names := make([]string, len(all))
+	for i, d := range all {
+		names[i] = d.Name
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Describe returns the description of the named deviation, and whether
+// there is one by that name.
+func Describe(name string) (string, bool) {
+	for _, d := range all {
+		if d.Name == name {
+			return d.Description, true
+		}
+	}
+	return "", false
+}
+
+// Known reports whether name is a deviation's name.
+func Known(name string) bool {
+	_, ok := Describe(name)
+	return ok
+}
