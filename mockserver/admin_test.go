@@ -435,7 +435,7 @@ func TestAdminSnapshot(t *testing.T) {
 	t.Run("a corrupt state file stops the start", func(t *testing.T) {
 		file := filepath.Join(t.TempDir(), "state.json")
 		require.NoError(t, os.WriteFile(file, []byte(`{"format": "skolkit-state/1", "groups": [`), 0o600))
-		_, err := New(Options{Scenario: mustBuiltin(t, "empty"), StateFile: file})
+		_, err := New(Options{Scenario: mustBuiltin(t, "empty"), StateFile: file, SelfCheck: true})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), file)
 	})

@@ -71,6 +71,11 @@ type Options struct {
 	// StateFile, when set, is loaded at start when it exists (its records
 	// replace the scenario's data) and written by SaveState.
 	StateFile string
+	// SelfCheck makes every interface-B read check the placement memo and
+	// the response cache against rendering anew, and panic when they differ
+	// by a byte. It is for the mock's own tests (their whole suite doubles
+	// as a check of the caches) and costs a second rendering per read.
+	SelfCheck bool
 }
 
 // Server is one mock of the service. Create it with New; it is an
@@ -101,8 +106,8 @@ type Server struct {
 	memo      placementMemo
 	responses responseCache
 	writes    writeTracker
-	// noSelfCheck turns off the self-check of tests (see selfCheck).
-	noSelfCheck bool
+	// selfChecking is Options.SelfCheck (see selfCheck).
+	selfChecking bool
 	// bRoutes routes interface B's paths before mux (routes.go).
 	bRoutes pathRoutes
 }
@@ -176,6 +181,8 @@ func newServer(opts Options) (*Server, error) {
 		log:     opts.Logger,
 		pageKey: make([]byte, 32),
 		limiter: newRateLimiter(rateWindow),
+
+		selfChecking: opts.SelfCheck,
 	}
 	s.useScenario(sc)
 	if opts.TokenTTL > 0 {

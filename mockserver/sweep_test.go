@@ -53,7 +53,7 @@ func newInproc(tb testing.TB, quota int) *inproc {
 	sc.Clients = slices.Clone(sc.Clients)
 	sc.Clients[0].RateLimit = quota
 	clock := &fakeClock{t: testNow}
-	srv, err := New(Options{Scenario: sc, Now: clock.Now})
+	srv, err := New(Options{Scenario: sc, Now: clock.Now, SelfCheck: true})
 	require.NoError(tb, err)
 	p := &inproc{srv: srv, clock: clock}
 	p.id, p.secret = srv.Credentials()
