@@ -86,14 +86,13 @@ func (s Surface) flag() string {
 
 // SpecRef is the sentence a check enforces and where it stands.
 type SpecRef struct {
-	// Section of shared/spec/service-interfaces.md ("Limits"), or another
-	// source ("RFC 6749 §5.1").
+	// Section of the service spec ("Limits"), or another source
+	// ("RFC 6749 §5.1").
 	Section string
 	// Quote is the sentence, verbatim.
 	Quote string
-	// Decision names the entry of docs/decisions.md or
-	// docs/decisions-interface-a.md that fills in what the spec leaves open
-	// ("B5"), when the check relies on one.
+	// Decision names the entry of docs/decisions.md that fills in what the
+	// spec leaves open ("B5"), when the check relies on one.
 	Decision string
 }
 

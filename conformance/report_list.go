@@ -72,9 +72,9 @@ func Markdown() string {
 # Conformance checks
 
 ` + "`skolkit conformance`" + ` sends one test suite to any implementation of the service and reports where it
-departs from the spec (` + "`shared/spec/service-interfaces.md`" + `). Each check below names the sentence it
-enforces; where the spec leaves a behaviour open, the check follows the contract's decision
-(` + "`docs/decisions.md`" + `, ` + "`docs/decisions-interface-a.md`" + `) and names it.
+departs from the spec (the service's specification of its interfaces, cited by section). Each check below
+names the sentence it enforces; where the spec leaves a behaviour open, the check follows the contract's
+decision (` + "`docs/decisions.md`" + `) and names it.
 
 - **Level**: ` + "`read`" + ` checks only read and are safe against production data; ` + "`write`" + ` checks
   (` + "`--level write`" + `) create records named ` + "`skolkit-conformance …`" + `, change and delete only those, and

@@ -368,7 +368,7 @@ func isDateTime(s string) bool {
 	return err == nil
 }
 
-// errorBodyProblems checks the error body of DESIGN.md ("Error bodies") for
+// errorBodyProblems checks the error body of the surface for
 // a 4xx or 5xx answer: interface A {"error": {"code", "message",
 // "requestID"}} with the code of the status; interface B {"code",
 // "message"}; the token endpoint RFC 6749 §5.2 {"error", ...}.
