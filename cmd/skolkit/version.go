@@ -7,9 +7,11 @@ import (
 	"runtime/debug"
 )
 
-// version, when set at link time (-ldflags "-X main.version=v1.2.3", as
-// release.sh does), replaces the module version of the build info.
-var version string
+// version and revision, when set at link time (-ldflags "-X
+// main.version=v1.2.3 -X main.revision=<git commit>", as release.sh does),
+// replace the module version and fill in a revision the build info lacks
+// (a build from a git worktree, or with -buildvcs=false).
+var version, revision string
 
 // buildVersion describes the running binary from its build info: the
 // module version (v1.2.3 when installed with go install ...@v1.2.3, a
@@ -41,6 +43,9 @@ func readBuildVersion() buildVersion {
 	}
 	if version != "" {
 		v.Version = version
+	}
+	if v.Revision == "" {
+		v.Revision = revision
 	}
 	return v
 }
