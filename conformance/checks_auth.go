@@ -15,7 +15,6 @@ var (
 	specTokenRequest = SpecRef{Section: "Authentication", Quote: "Token request: POST {auth_url}/oauth/token with content type `application/x-www-form-urlencoded` and form fields `grant_type` (value `client_credentials`), `client_id`, `client_secret`."}
 	specTokenResp    = SpecRef{Section: "Authentication", Quote: "Token response: JSON with `access_token` (string), `token_type` (`Bearer`), `expires_in` (integer, lifetime in seconds)."}
 	specNoRefresh    = SpecRef{Section: "Authentication", Quote: "No refresh token is issued. When the token expires, the client requests a new one with the same credentials."}
-	specBearer       = SpecRef{Section: "Authentication", Quote: "Every API request carries `Authorization: Bearer <ACCESS_TOKEN>`."}
 	specFlowA        = SpecRef{Section: "Authentication", Quote: "Interface A and the data export interface use this flow. In interface A, the older method of sending a client identifier and a client secret in request headers is still accepted alongside bearer tokens."}
 	specA401         = SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 401: authentication required"}
 	specB401         = SpecRef{Section: "Endpoints (interface B)", Quote: "Interface B (base {register_url}); every operation sends the bearer header", Decision: "B9"}

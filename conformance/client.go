@@ -121,9 +121,6 @@ func (r *Response) Object() (map[string]any, error) {
 	return obj, nil
 }
 
-// Exchange returns the redacted record of the request and response.
-func (r *Response) Exchange() *Exchange { return r.ex }
-
 var (
 	errBodyTooLarge = errors.New("response body exceeds the cap")
 	errNoToken      = errors.New("no access token")

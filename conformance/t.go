@@ -24,9 +24,6 @@ type T struct {
 // stop is the panic value that ends a check early (Skipf, Fatalf, errors).
 type stop struct{}
 
-// Context is the run's context.
-func (t *T) Context() context.Context { return t.ctx }
-
 // Skipf ends the check as skipped, with the reason. A check skips when the
 // server's data or the configuration does not allow it to decide.
 func (t *T) Skipf(format string, args ...any) {

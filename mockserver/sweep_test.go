@@ -130,10 +130,6 @@ const (
 	sweepToken                     // the token endpoint: {error, error_description?}
 )
 
-func (k sweepSurface) String() string {
-	return [...]string{"B", "A", "token"}[k]
-}
-
 // sweepKindOf says which error body a request gets, by how the server routes it:
 // the token endpoint's route, interface A's and the export's paths (their
 // unknown paths too), else interface B's body (the server's 404).

@@ -87,15 +87,6 @@ type indexDef struct {
 	nearlyUnique bool
 }
 
-func (td *tableDef) index(name string) *indexDef {
-	for i := range td.indexes {
-		if td.indexes[i].name == name {
-			return &td.indexes[i]
-		}
-	}
-	return nil
-}
-
 func def[T any](name string, id func(*T) string, indexes ...indexDef) *tableDef {
 	return &tableDef{name: name, id: func(o any) string { return id(o.(*T)) }, indexes: indexes}
 }
