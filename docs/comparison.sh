@@ -18,8 +18,17 @@ RUNS=${RUNS:-3}
 PORT=${PORT:-18090}
 work=$(mktemp -d)
 pid=""
+# stop: ends the tool started last with its children (npm's wiremock starts
+# java, Prism's CLI a node process), then waits for it.
+stop() {
+  [ -z "$pid" ] || kill -- "-$pid" 2>/dev/null || true
+  wait 2>/dev/null || true
+  pid=""
+  # until the port is free again (a JVM takes a moment to go)
+  while curl -s -o /dev/null "http://127.0.0.1:$PORT/"; do sleep 0.1; done
+}
 cleanup() {
-  [ -z "$pid" ] || kill "$pid" 2>/dev/null || true
+  stop
   wait 2>/dev/null || true
   rm -rf "$work"
 }
@@ -35,34 +44,40 @@ startup() {
   for _ in $(seq "$RUNS"); do
     local t0 t1
     t0=$(ms)
-    "$@" >"$work/$name.log" 2>&1 &
+    setsid "$@" >"$work/$name.log" 2>&1 &
     pid=$!
     until curl -s -o /dev/null "$url"; do
       kill -0 "$pid" 2>/dev/null || { echo "$name exited: $(tail -3 "$work/$name.log")" >&2; return 1; }
       sleep 0.02
     done
     t1=$(ms)
-    kill "$pid"; wait "$pid" 2>/dev/null || true
-    pid=""
+    stop
     times+=($((t1 - t0)))
   done
   printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((RUNS + 1) / 2))p"
 }
 
-# first NAME CMD...: starts the tool, sends the first request a client
-# makes, prints its status and the start of the body, stops the tool.
+# first NAME URL PREFIX CMD...: starts the tool, sends the first request a
+# client makes (to PREFIX/placements), prints its status and the start of
+# the body, stops the tool.
 first() {
-  local name=$1 url=$2
-  shift 2
-  "$@" >"$work/$name.log" 2>&1 &
+  local name=$1 url=$2 prefix=$3
+  shift 3
+  setsid "$@" >"$work/$name.log" 2>&1 &
   pid=$!
-  until curl -s -o /dev/null "$url"; do sleep 0.05; done
+  until curl -s -o /dev/null "$url"; do
+    kill -0 "$pid" 2>/dev/null || { echo "$name exited: $(tail -3 "$work/$name.log")" >&2; return 1; }
+    sleep 0.05
+  done
   local token=${TOKEN:-anything}
+  if [ "$token" = fetch ]; then
+    token=$(curl -sf -X POST "http://127.0.0.1:$PORT/oauth/token" -d grant_type=client_credentials \
+      -d client_id=skolkit-client -d client_secret=skolkit-secret | sed -E 's/.*"access_token":"([^"]+)".*/\1/')
+  fi
   curl -s -o "$work/$name.body" -w '%{http_code}' -H "Authorization: Bearer $token" \
-    "http://127.0.0.1:$PORT/api/v1/placements?limit=2&startDate.onOrBefore=2026-11-02"
+    "http://127.0.0.1:$PORT$prefix/placements?limit=2&startDate.onOrBefore=2026-11-02"
   printf '  %s\n' "$(head -c 160 "$work/$name.body" | tr '\n' ' ')"
-  kill "$pid"; wait "$pid" 2>/dev/null || true
-  pid=""
+  stop
 }
 
 say "installing (npm, into $work)"
@@ -85,24 +100,19 @@ sk_start=$(startup skolkit "http://127.0.0.1:$PORT/healthz" "$work/skolkit" serv
 prism_start=$(startup prism "http://127.0.0.1:$PORT/" "$prism" mock -p "$PORT" "$work/register.yaml")
 wiremock_start=$(startup wiremock "http://127.0.0.1:$PORT/__admin/mappings" "$wiremock" --port "$PORT")
 
-say "the first request: GET /api/v1/placements?limit=2&startDate.onOrBefore=2026-11-02"
-"$work/skolkit" serve --addr "127.0.0.1:$PORT" >"$work/sk.log" 2>&1 &
-pid=$!
-until curl -s -o /dev/null "http://127.0.0.1:$PORT/healthz"; do sleep 0.05; done
-TOKEN=$(curl -sf -X POST "http://127.0.0.1:$PORT/oauth/token" -d grant_type=client_credentials \
-  -d client_id=skolkit-client -d client_secret=skolkit-secret | sed -E 's/.*"access_token":"([^"]+)".*/\1/')
-kill "$pid"; wait "$pid" 2>/dev/null || true
-pid=""
-sk_first=$(TOKEN=$TOKEN first skolkit "http://127.0.0.1:$PORT/healthz" "$work/skolkit" serve --addr "127.0.0.1:$PORT")
-prism_first=$(first prism "http://127.0.0.1:$PORT/" "$prism" mock -p "$PORT" "$work/register.yaml")
-wiremock_first=$(first wiremock "http://127.0.0.1:$PORT/__admin/mappings" "$wiremock" --port "$PORT")
+say "the first request: GET /api/v1/placements?limit=2&startDate.onOrBefore=2026-11-02 (Prism: /placements)"
+# skolkit wants a token from its token endpoint: a client's first call.
+sk_first=$(TOKEN=fetch first skolkit "http://127.0.0.1:$PORT/healthz" /api/v1 "$work/skolkit" serve --addr "127.0.0.1:$PORT")
+# Prism serves the contract's paths without the server URL's /api/v1.
+prism_first=$(first prism "http://127.0.0.1:$PORT/" "" "$prism" mock -p "$PORT" "$work/register.yaml")
+wiremock_first=$(first wiremock "http://127.0.0.1:$PORT/__admin/mappings" /api/v1 "$wiremock" --port "$PORT")
 
 size() { du -sh "$1" | cut -f1; }
 cat <<EOT
 
 | | skolkit | Prism | WireMock |
 |---|---|---|---|
-| install | go build: $skolkit_build ms | npm: $prism_install ms | npm: $wiremock_install ms |
+| install | go build, module cache warm: $skolkit_build ms | npm: $prism_install ms | npm: $wiremock_install ms |
 | size on disk | $(size "$work/skolkit") (one static binary) | $(size "$work/prism/node_modules") (node_modules) | $(size "$work/wiremock/node_modules") (node_modules, the jar) + a Java runtime |
 | start-up to first answer | $sk_start ms | $prism_start ms | $wiremock_start ms |
 | first request answered | $sk_first | $prism_first | $wiremock_first |
