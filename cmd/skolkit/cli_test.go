@@ -142,6 +142,8 @@ func TestVersionPrintsTheModuleVersionAndPlatform(t *testing.T) {
 	}
 	v := buildVersion{Version: "v1.2.3", Revision: "0123abc", Time: "2026-11-24T00:00:00Z", Modified: true, Go: "go1.26.8", Platform: "linux/amd64"}
 	assert.Equal(t, "skolkit v1.2.3\nrevision 0123abc (2026-11-24T00:00:00Z), with uncommitted changes\ngo1.26.8 linux/amd64\n", v.String())
+	v = buildVersion{Version: "(devel)", Go: "go1.26.8", Platform: "linux/amd64"}
+	assert.Equal(t, "skolkit (devel)\nbuilt from a source tree without version information (release.sh and go install ...@VERSION record it)\ngo1.26.8 linux/amd64\n", v.String())
 }
 
 // In a container skolkit serve listens on every interface with the admin

@@ -61,6 +61,9 @@ func (v buildVersion) String() string {
 			s += ", with uncommitted changes"
 		}
 	}
+	if v.Revision == "" && (v.Version == "(devel)" || v.Version == "(unknown)") {
+		s += "\nbuilt from a source tree without version information (release.sh and go install ...@VERSION record it)"
+	}
 	return s + "\n" + v.Go + " " + v.Platform + "\n"
 }
 
