@@ -147,9 +147,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	clientID := fs.String("client-id", "", "replace the scenario's first client id")
 	clientSecret := fs.String("client-secret", "", "replace the scenario's first client secret (default: env SKOLKIT_CLIENT_SECRET)")
 	var seed seedFlag
-	fs.Var(&seed, "seed", "replace the scenario's seed (same seed, same data)")
+	fs.Var(&seed, "seed", "replace the scenario's seed with `N` (same seed, same data)")
 	var ttl ttlFlag
-	fs.Var(&ttl, "token-ttl", "access-token lifetime: seconds or a duration like 15m (default: the scenario's, 3600 s)")
+	fs.Var(&ttl, "token-ttl", "access-token lifetime `TTL`: seconds or a duration like 15m (default: the scenario's, 3600 s)")
 	verbose := fs.Bool("v", false, "log every request")
 	adminToken := fs.String("admin-token", "", "require this bearer token on the control plane (/__admin); needed to listen on a non-loopback address (default: env SKOLKIT_ADMIN_TOKEN)")
 	stateFile := fs.String("state-file", "", "load the state from this `FILE` at start when it exists, and write it there on shutdown and on POST /__admin/snapshot")

@@ -122,10 +122,10 @@ func printScenarioError(w io.Writer, err error) {
 func generateCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("skolkit generate", flag.ContinueOnError)
 	scenario := fs.String("scenario", "default", "built-in scenario `NAME` ("+strings.Join(scenarios.BuiltinNames(), ", ")+") or a scenario FILE")
-	out := fs.String("out", "", "`DIR`ectory to write the JSON files to (created if missing; required)")
+	out := fs.String("out", "", "write the JSON files to the directory `DIR` (created if missing; required)")
 	nowFlag := fs.String("now", "", "the `TIME` the data is generated as of, RFC 3339 (default: the scenario's fixed clock, else the current time)")
 	var seed seedFlag
-	fs.Var(&seed, "seed", "replace the scenario's seed (same seed, same data)")
+	fs.Var(&seed, "seed", "replace the scenario's seed with `N` (same seed, same data)")
 	help := `Usage: skolkit generate [--scenario NAME|FILE] --out DIR [--seed N] [--now TIME]
 
 Builds a scenario's data (generated and explicit records) and writes it as JSON,
