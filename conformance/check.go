@@ -151,6 +151,7 @@ var catalogue = sync.OnceValue(func() []*Check {
 		aSearchChecks(),
 		aRecordChecks(),
 		aWriteChecks(),
+		aVendorChecks(),
 		aRateLimitChecks(),
 		bPlacementChecks(),
 		bFilterChecks(),

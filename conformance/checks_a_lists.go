@@ -27,11 +27,15 @@ type aResource struct {
 	enumField, nameField, refField string
 	// nullable is a searchable field that may be null ("" if none).
 	nullable string
+	// listField is a searchable list field ("" if none): contains and
+	// equals test its elements.
+	listField string
 }
 
 var aResources = []aResource{
 	{name: "school", path: "/school", enumField: "schoolType", nameField: "title", nullable: "unitCode"},
-	{name: "group", path: "/group", enumField: "category", nameField: "title", refField: "schoolID"},
+	{name: "group", path: "/group", enumField: "category", nameField: "title", refField: "schoolID", listField: "types"},
+	{name: "unit", path: "/unit", nameField: "title", nullable: "description"},
 }
 
 func aListChecks() []*Check {

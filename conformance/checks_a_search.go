@@ -11,8 +11,9 @@ import (
 )
 
 var (
-	specASearch = SpecRef{Section: "Endpoints (interface A)", Quote: "POST | /school/_search | filter body (required); query limit, offset | 200, filtered list of School", Decision: "A12"}
-	specA422    = SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 422: request data failed validation; only on create, search and update operations", Decision: "A15"}
+	specASearch    = SpecRef{Section: "Endpoints (interface A)", Quote: "POST | /school/_search | filter body (required); query limit, offset | 200, filtered list of School", Decision: "A12"}
+	specVendorSync = SpecRef{Section: "Interface A (vendor document)", Quote: `the usual sync query is {"filter": {"greaterThan": {"meta": {"updatedAt": "2024-01-15T10:30:00Z"}}, "orCondition": false}}`, Decision: "I10-3"}
+	specA422       = SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 422: request data failed validation; only on create, search and update operations", Decision: "A15"}
 )
 
 // maxOwnFiltering is the largest list the runner filters itself to compare
@@ -30,6 +31,7 @@ func aSearchChecks() []*Check {
 			&Check{ID: p + ".equals-own-filtering", Title: "the search result equals the runner's own filtering of the whole list", Area: "A.search", Severity: MUST, Needs: a, Spec: specASearch, Run: checkSearchOwnFiltering(r, coreFilters)},
 			&Check{ID: p + ".operators", Title: "like, contains, null, notNull and order operators select what the runner selects", Area: "A.search", Severity: SHOULD, Needs: a,
 				Spec: SpecRef{Section: specASearch.Section, Quote: specASearch.Quote, Decision: "A14"}, Run: checkSearchOwnFiltering(r, operatorFilters)},
+			&Check{ID: p + ".sync-query", Title: "the incremental-sync query (greaterThan meta.updatedAt) selects exactly the records updated after the bound", Area: "A.search", Severity: MUST, Needs: a, Spec: specVendorSync, Run: checkSearchOwnFiltering(r, syncFilters)},
 			&Check{ID: p + ".total", Title: "a search's pagination.total counts the matches, whatever the page", Area: "A.search", Severity: MUST, Needs: a, Spec: specATotal, Run: checkSearchTotal(r)},
 			&Check{ID: p + ".invalid-body", Title: "a search body without a filter object is 422", Area: "A.search", Severity: MUST, Needs: a, Spec: specA422, Run: checkSearchInvalid(r, `{}`, `{"filter": "everything"}`)},
 			&Check{ID: p + ".unknown-field", Title: "a filter on an unknown field or with an unknown operator is 422", Area: "A.search", Severity: SHOULD, Needs: a,
@@ -110,11 +112,26 @@ func operatorFilters(r aResource, items []map[string]any) []map[string]any {
 		rs := []rune(name)
 		out = append(out,
 			map[string]any{"like": map[string]any{r.nameField: string(rs[:2]) + "%"}, "orCondition": false},
-			map[string]any{"contains": map[string]any{r.nameField: strings.ToLower(string(rs[1:3]))}, "orCondition": false},
-			map[string]any{"notContains": map[string]any{r.nameField: strings.ToLower(string(rs[1:3]))}, "orCondition": false},
-			map[string]any{"greaterOrEqual": map[string]any{r.nameField: name}, "orCondition": false},
-			map[string]any{"smallerThan": map[string]any{r.nameField: name}, "orCondition": false},
+			map[string]any{"contains": map[string]any{r.nameField: []any{name, "skolkit-no-such-name"}}, "orCondition": false},
+			map[string]any{"notContains": map[string]any{r.nameField: []any{name}}, "orCondition": false},
 		)
+	}
+	// The range operators on the nested meta (the incremental-sync query).
+	if t := mostCommonTime(items); t != "" {
+		out = append(out,
+			map[string]any{"greaterOrEqual": map[string]any{"meta": map[string]any{"updatedAt": t}}, "orCondition": false},
+			map[string]any{"smallerThan": map[string]any{"meta": map[string]any{"createdAt": t}}, "orCondition": false},
+		)
+	}
+	if r.listField != "" {
+		if v := mostCommonElement(items, r.listField); v != nil {
+			out = append(out,
+				map[string]any{"contains": map[string]any{r.listField: []any{v}}, "orCondition": false},
+				map[string]any{"notContains": map[string]any{r.listField: []any{v}}, "orCondition": false},
+				map[string]any{"equals": map[string]any{r.listField: v}, "orCondition": false},
+				map[string]any{"null": map[string]any{r.listField: true}, "orCondition": false},
+			)
+		}
 	}
 	if r.nullable != "" {
 		out = append(out,
@@ -123,6 +140,57 @@ func operatorFilters(r aResource, items []map[string]any) []map[string]any {
 		)
 	}
 	return out
+}
+
+// syncFilters are the vendor's incremental-sync query, from the median
+// meta.updatedAt of the records (so that about half match).
+func syncFilters(r aResource, items []map[string]any) []map[string]any {
+	t := mostCommonTime(items)
+	if t == "" {
+		return nil
+	}
+	return []map[string]any{
+		{"greaterThan": map[string]any{"meta": map[string]any{"updatedAt": t}}, "orCondition": false},
+		{"greaterOrEqual": map[string]any{"meta": map[string]any{"updatedAt": t}}, "orCondition": false},
+	}
+}
+
+// mostCommonElement is the most common element of a list field.
+func mostCommonElement(items []map[string]any, field string) any {
+	count := map[string]int{}
+	var best string
+	for _, it := range items {
+		for _, e := range arr(it, field) {
+			s, ok := e.(string)
+			if !ok {
+				continue
+			}
+			count[s]++
+			if best == "" || count[s] > count[best] || (count[s] == count[best] && s < best) {
+				best = s
+			}
+		}
+	}
+	if best == "" {
+		return nil
+	}
+	return best
+}
+
+// mostCommonTime is the median meta.updatedAt of the items, in UTC (the
+// runner's order operators compare text).
+func mostCommonTime(items []map[string]any) string {
+	var ts []string
+	for _, it := range items {
+		if tm := parseTime(str(obj(it, "meta"), "updatedAt")); !tm.IsZero() {
+			ts = append(ts, tm.UTC().Format("2006-01-02T15:04:05.000Z"))
+		}
+	}
+	if len(ts) == 0 {
+		return ""
+	}
+	slices.Sort(ts)
+	return ts[len(ts)/2]
 }
 
 // searchAll walks every page of a search.
@@ -252,21 +320,11 @@ func checkSearchBadParams(r aResource) func(*T) {
 func matchFilter(f map[string]any, item map[string]any) bool {
 	var conds []bool
 	for op, arg := range f {
-		fields, _ := arg.(map[string]any)
-		for field, want := range fields {
-			got, present := item[field]
-			if !present {
-				got = nil
-			}
-			switch op {
-			case "null", "notNull":
-				if b, _ := want.(bool); b {
-					conds = append(conds, (got == nil) == (op == "null"))
-				}
-			default:
-				conds = append(conds, evalOp(op, got, want))
-			}
+		if op == "orCondition" || op == "nestedFilters" {
+			continue
 		}
+		fields, _ := arg.(map[string]any)
+		conds = append(conds, fieldConds(op, fields, item)...)
 	}
 	for _, n := range arr(f, "nestedFilters") {
 		if nf, ok := n.(map[string]any); ok {
@@ -282,12 +340,78 @@ func matchFilter(f map[string]any, item map[string]any) bool {
 	return !slices.Contains(conds, false)
 }
 
+// fieldConds evaluates one operator's fields on a record (or on a nested
+// object of it: {"meta": {"updatedAt": ...}} reads item.meta.updatedAt).
+func fieldConds(op string, fields, item map[string]any) []bool {
+	var conds []bool
+	for field, want := range fields {
+		got, present := item[field]
+		if !present {
+			got = nil
+		}
+		if group, ok := want.(map[string]any); ok {
+			sub, _ := got.(map[string]any)
+			conds = append(conds, fieldConds(op, group, sub)...)
+			continue
+		}
+		if want == nil && op != "equals" && op != "notEquals" {
+			continue // a null value adds no condition
+		}
+		switch op {
+		case "null", "notNull":
+			if b, _ := want.(bool); b {
+				conds = append(conds, isNull(got) == (op == "null"))
+			}
+		default:
+			conds = append(conds, evalOp(op, got, want))
+		}
+	}
+	return conds
+}
+
+// isNull: null, and an empty list (the vendor's null on a list field).
+func isNull(v any) bool {
+	if l, ok := v.([]any); ok {
+		return len(l) == 0
+	}
+	return v == nil
+}
+
+// equalValue is the vendor's equality: on a list field, an element equals
+// the value.
+func equalValue(got, want any) bool {
+	if l, ok := got.([]any); ok {
+		for _, e := range l {
+			if jsonEqual(e, want) || isStringFold(e, want) {
+				return true
+			}
+		}
+		return false
+	}
+	return got != nil && (jsonEqual(got, want) || isUUIDFold(got, want))
+}
+
+func isStringFold(a, b any) bool { return isUUIDFold(a, b) }
+
+// isUUIDFold compares two UUIDs ignoring case.
+func isUUIDFold(a, b any) bool {
+	x, ok1 := a.(string)
+	y, ok2 := b.(string)
+	return ok1 && ok2 && isUUID(x) && strings.EqualFold(x, y)
+}
+
 func evalOp(op string, got, want any) bool {
 	switch op {
 	case "equals":
-		return got != nil && jsonEqual(got, want)
+		if want == nil {
+			return isNull(got)
+		}
+		return equalValue(got, want)
 	case "notEquals":
-		return !(got != nil && jsonEqual(got, want))
+		if want == nil {
+			return !isNull(got)
+		}
+		return !equalValue(got, want)
 	case "greaterThan", "smallerThan", "greaterOrEqual", "smallerOrEqual":
 		c, ok := compareValues(got, want)
 		if !ok {
@@ -304,9 +428,16 @@ func evalOp(op string, got, want any) bool {
 			return c <= 0
 		}
 	case "contains", "notContains":
-		s, ok := got.(string)
-		w, _ := want.(string)
-		has := ok && strings.Contains(strings.ToLower(s), strings.ToLower(w))
+		// The vendor's contains: the value (on a list field an element) is
+		// one of the array's values.
+		values, _ := want.([]any)
+		has := false
+		for _, v := range values {
+			if equalValue(got, v) {
+				has = true
+				break
+			}
+		}
 		if op == "contains" {
 			return has
 		}
@@ -328,6 +459,11 @@ func evalOp(op string, got, want any) bool {
 func compareValues(a, b any) (int, bool) {
 	if as, ok := a.(string); ok {
 		bs, ok := b.(string)
+		// Date-times compare as instants (fractions of a second may be
+		// written with any number of digits).
+		if ta, tb := parseTime(as), parseTime(bs); ok && !ta.IsZero() && !tb.IsZero() {
+			return ta.Compare(tb), true
+		}
 		return strings.Compare(as, bs), ok
 	}
 	af, ok1 := toFloat(a)

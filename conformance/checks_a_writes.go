@@ -28,23 +28,40 @@ var (
 	specMeal     = SpecRef{Section: "Endpoints (interface A)", Quote: "EmployeePlacement has a role value `MealPlanner`.", Decision: "A1"}
 )
 
-const schoolOptIn = "creates a School, which the spec gives no way to delete"
+const (
+	schoolOptIn = "creates a School, which the spec gives no way to delete"
+	unitOptIn   = "creates a Unit, which the vendor's API gives no way to delete"
+)
+
+var unitKind = writeKind{
+	path: "/unit",
+	body: func(t *T) map[string]any {
+		return map[string]any{"title": conformanceName(), "description": "skolkit conformance", "external": map[string]any{"sourceID": "skolkit"}}
+	},
+	patch: func(t *T) map[string]any { return map[string]any{"title": conformanceName()} },
+	invalid: func(t *T) []map[string]any {
+		return []map[string]any{{}, {"title": 42}}
+	},
+	badPatch: map[string]any{"title": 42},
+}
 
 func aWriteChecks() []*Check {
 	a := []Surface{SurfaceA}
 	w := LevelWrite
 	return []*Check{
 		{ID: "A.group.create", Title: "POST /group answers 201 with the stored record, and GET returns it", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specACreate, Run: checkCreate(groupKind)},
-		{ID: "A.group.update", Title: "PATCH /group/{id} changes exactly what was sent and moves meta.modified", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specAUpdate, Run: checkUpdate(groupKind)},
+		{ID: "A.group.update", Title: "PATCH /group/{id} changes exactly what was sent and moves meta.updatedAt", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specAUpdate, Run: checkUpdate(groupKind)},
 		{ID: "A.group.delete", Title: "DELETE /group/{id} answers 204 without a body, then the group is 404", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specADelete, Run: checkDelete},
 		{ID: "A.group.create-invalid", Title: "POST /group with an invalid body is 422 and creates nothing", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specA422, Run: checkCreateInvalid(groupKind)},
 		{ID: "A.group.update-invalid", Title: "PATCH /group/{id} with an invalid body is 422 and changes nothing", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specA422, Run: checkUpdateInvalid(groupKind)},
 		{ID: "A.group.update-unknown", Title: "PATCH /group/{id} with an unknown id is 404", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specA404, Run: checkWriteUnknown(http.MethodPatch, "/group/", map[string]any{"title": "skolkit-conformance"})},
 		{ID: "A.group.delete-unknown", Title: "DELETE /group/{id} with an unknown id is 404", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specA404, Run: checkWriteUnknown(http.MethodDelete, "/group/", nil)},
 		{ID: "A.school.create", Title: "POST /school answers 201 with the stored record, and GET returns it", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specSCreate, OptIn: schoolOptIn, Run: checkCreate(schoolKind)},
-		{ID: "A.school.update", Title: "PATCH /school/{id} changes exactly what was sent and moves meta.modified", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specSUpdate, OptIn: schoolOptIn, Run: checkUpdate(schoolKind)},
+		{ID: "A.school.update", Title: "PATCH /school/{id} changes exactly what was sent and moves meta.updatedAt", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specSUpdate, OptIn: schoolOptIn, Run: checkUpdate(schoolKind)},
 		{ID: "A.school.create-invalid", Title: "POST /school with an invalid body is 422", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specA422, OptIn: "a server that wrongly accepts the body creates a School, which cannot be deleted", Run: checkCreateInvalid(schoolKind)},
 		{ID: "A.school.update-invalid", Title: "PATCH /school/{id} with an invalid body is 422 and changes nothing", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specA422, OptIn: schoolOptIn, Run: checkUpdateInvalid(schoolKind)},
+		{ID: "A.unit.create", Title: "POST /unit answers 201 with the stored record, and GET returns it", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specVendorUnit, OptIn: unitOptIn, Run: checkCreate(unitKind)},
+		{ID: "A.unit.update", Title: "PATCH /unit/{id} changes exactly what was sent and moves meta.updatedAt", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specVendorUnit, OptIn: unitOptIn, Run: checkUpdate(unitKind)},
 		{ID: "A.school.update-unknown", Title: "PATCH /school/{id} with an unknown id is 404", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specA404, Run: checkWriteUnknown(http.MethodPatch, "/school/", map[string]any{"title": "skolkit-conformance"})},
 		{ID: "A.student-placement.restore-null-enddate", Title: "PATCH /student-placements/{id} with endDate null restores an archived placement", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specRestore, Run: checkRestore("student", false)},
 		{ID: "A.student-placement.restore-future-enddate", Title: "PATCH /student-placements/{id} with a future endDate restores an archived placement", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specRestore, Run: checkRestore("student", true)},
@@ -132,7 +149,7 @@ func (t *T) create(path string, body func() map[string]any) (map[string]any, *Re
 func (t *T) adopt(path, id string) {
 	rec := path + "/" + id
 	t.env.track(rec, t.check.ID)
-	if path == "/school" {
+	if path == "/school" || path == "/unit" {
 		return
 	}
 	t.Cleanup(func(ctx context.Context) {
@@ -165,8 +182,11 @@ func (e *env) listLeftovers() {
 	defer e.mu.Unlock()
 	for _, rec := range slices.Sorted(maps.Keys(e.created)) {
 		why := "DELETE failed"
-		if strings.HasPrefix(rec, "/school/") {
+		switch {
+		case strings.HasPrefix(rec, "/school/"):
 			why = "the spec has no DELETE /school"
+		case strings.HasPrefix(rec, "/unit/"):
+			why = "the vendor's API has no DELETE /unit"
 		}
 		e.leftover = append(e.leftover, fmt.Sprintf("%s%s (made by %s; %s)", e.urls[SurfaceA], rec, e.created[rec], why))
 	}
@@ -176,6 +196,12 @@ func (e *env) listLeftovers() {
 func storedProblems(sent, got map[string]any) []string {
 	var out []string
 	for _, k := range slices.Sorted(maps.Keys(sent)) {
+		if k == "external" { // the vendor's request has sourceID only; the server sets source
+			if !jsonEqual(obj(sent, k)["sourceID"], obj(got, k)["sourceID"]) {
+				out = append(out, fmt.Sprintf("external.sourceID: sent %s, got %s", compact(sent[k]), compact(got[k])))
+			}
+			continue
+		}
 		if !jsonEqual(sent[k], got[k]) {
 			out = append(out, fmt.Sprintf("%s: sent %s, got %s", k, compact(sent[k]), compact(got[k])))
 		}
@@ -191,8 +217,8 @@ func checkCreate(k writeKind) func(*T) {
 		if p := storedProblems(sent, rec); len(p) > 0 {
 			t.Failf(resp, "the record as sent", "the 201 body differs from what was sent: %s", strings.Join(p, "; "))
 		}
-		if obj(rec, "meta") == nil {
-			t.Failf(resp, "meta with created and modified", "the 201 body has no meta")
+		if m := obj(rec, "meta"); m == nil || str(m, "createdAt") == "" {
+			t.Failf(resp, "meta with createdAt (the vendor's Meta)", "the 201 body has no meta.createdAt")
 		}
 		get := t.Get(SurfaceA, k.path+"/"+str(rec, "id"), nil)
 		t.RequireStatus(get, http.StatusOK)
@@ -226,9 +252,9 @@ func checkUpdate(k writeKind) func(*T) {
 		before := t.Get(SurfaceA, k.path+"/"+id, nil)
 		t.RequireStatus(before, http.StatusOK)
 		old := t.RequireObject(before)
-		t.waitTick(str(obj(old, "meta"), "modified"))
+		t.waitTick(str(obj(old, "meta"), "updatedAt"))
 		patch := k.patch(t)
-		resp := t.Do(Request{Surface: SurfaceA, Method: http.MethodPatch, Path: k.path + "/" + id, JSON: patch})
+		resp := t.Do(Request{Surface: SurfaceA, Method: http.MethodPatch, Path: k.path + "/" + id, JSON: withRequired(k.path, old, patch)})
 		t.RequireStatus(resp, http.StatusOK)
 		upd := t.RequireObject(resp)
 		if p := storedProblems(patch, upd); len(p) > 0 {
@@ -243,11 +269,11 @@ func checkUpdate(k writeKind) func(*T) {
 			}
 		}
 		om, nm := obj(old, "meta"), obj(upd, "meta")
-		if str(om, "created") != str(nm, "created") {
-			t.Failf(resp, "meta.created "+str(om, "created"), "meta.created changed to %s", str(nm, "created"))
+		if str(om, "createdAt") != str(nm, "createdAt") {
+			t.Failf(resp, "meta.createdAt "+str(om, "createdAt"), "meta.createdAt changed to %s", str(nm, "createdAt"))
 		}
-		if !parseTime(str(nm, "modified")).After(parseTime(str(om, "modified"))) {
-			t.Failf(resp, "meta.modified after "+str(om, "modified"), "meta.modified is %s after the update", str(nm, "modified"))
+		if !parseTime(str(nm, "updatedAt")).After(parseTime(str(om, "updatedAt"))) {
+			t.Failf(resp, "meta.updatedAt after "+str(om, "updatedAt"), "meta.updatedAt is %s after the update", str(nm, "updatedAt"))
 		}
 		get := t.Get(SurfaceA, k.path+"/"+id, nil)
 		t.RequireStatus(get, http.StatusOK)
@@ -290,7 +316,7 @@ func checkUpdateInvalid(k writeKind) func(*T) {
 		t.requireAuth(SurfaceA)
 		rec, _ := t.create(k.path, func() map[string]any { return k.body(t) })
 		path := k.path + "/" + str(rec, "id")
-		t.ExpectStatus(t.Do(Request{Surface: SurfaceA, Method: http.MethodPatch, Path: path, JSON: k.badPatch}), http.StatusUnprocessableEntity)
+		t.ExpectStatus(t.Do(Request{Surface: SurfaceA, Method: http.MethodPatch, Path: path, JSON: withRequired(k.path, rec, k.badPatch)}), http.StatusUnprocessableEntity)
 		get := t.Get(SurfaceA, path, nil)
 		t.RequireStatus(get, http.StatusOK)
 		if d := diffKeys(rec, t.RequireObject(get)); len(d) > 0 {
@@ -318,9 +344,16 @@ func (t *T) today() time.Time {
 
 func (t *T) date(days int) string { return t.today().AddDate(0, 0, days).Format(time.DateOnly) }
 
-// identityNumber makes a Swedish personal identity number (12 digits, valid
-// check digit) of a person born in the 1900s, unlikely to be taken.
+// identityNumber makes a Swedish personal identity number in the vendor's
+// form YYYYMMDD-NNNN (valid check digit) of a person born in the 1900s,
+// unlikely to be taken.
 func identityNumber() string {
+	no := civicNumber()
+	return no[:8] + "-" + no[8:]
+}
+
+// civicNumber is identityNumber without the hyphen (SS 12000's form).
+func civicNumber() string {
 	born := time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, rand.IntN(365*40))
 	ten := born.Format("060102") + fmt.Sprintf("%03d", rand.IntN(1000))
 	sum := 0
@@ -375,7 +408,7 @@ func (t *T) archivedPlacement(kind string) string {
 			return id
 		}
 	}
-	resp2 := t.Do(Request{Surface: SurfaceA, Method: http.MethodPatch, Path: base, JSON: map[string]any{"endDate": t.date(-2)}})
+	resp2 := t.Do(Request{Surface: SurfaceA, Method: http.MethodPatch, Path: base, JSON: withRequired("/"+kind+"-placement", rec, map[string]any{"endDate": t.date(-2)})})
 	if resp2.Status == http.StatusOK {
 		if o, err := resp2.Object(); err == nil && o["archivedAt"] != nil {
 			return id
@@ -399,7 +432,7 @@ func checkRestore(kind string, future bool) func(*T) {
 		if future {
 			end = t.date(60)
 		}
-		resp := t.Do(Request{Surface: SurfaceA, Method: http.MethodPatch, Path: path, JSON: map[string]any{"endDate": end}})
+		resp := t.Do(Request{Surface: SurfaceA, Method: http.MethodPatch, Path: path, JSON: withRequired("/"+kind+"-placement", t.current("/"+kind+"-placement/"+id), map[string]any{"endDate": end})})
 		t.RequireStatus(resp, http.StatusOK)
 		rec := t.RequireObject(resp)
 		if rec["archivedAt"] != nil {
@@ -441,8 +474,8 @@ func checkEPPN(path string) func(*T) {
 		}
 		expect(t.Get(SurfaceA, path+"/"+id, nil), first)
 		second := fmt.Sprintf("skolkit.%08x@example.org", rand.Uint32())
-		expect(t.Do(Request{Surface: SurfaceA, Method: http.MethodPatch, Path: path + "/" + id, JSON: map[string]any{"eduPersonPrincipalName": second}}), second)
-		expect(t.Do(Request{Surface: SurfaceA, Method: http.MethodPatch, Path: path + "/" + id, JSON: map[string]any{"eduPersonPrincipalName": nil}}), nil)
+		expect(t.Do(Request{Surface: SurfaceA, Method: http.MethodPatch, Path: path + "/" + id, JSON: withRequired(path, rec, map[string]any{"eduPersonPrincipalName": second})}), second)
+		expect(t.Do(Request{Surface: SurfaceA, Method: http.MethodPatch, Path: path + "/" + id, JSON: withRequired(path, rec, map[string]any{"eduPersonPrincipalName": nil})}), nil)
 		expect(t.Get(SurfaceA, path+"/"+id, nil), nil)
 	}
 }

@@ -74,6 +74,7 @@ func TestDeviationsAreCaught(t *testing.T) {
 		checks []string
 	}{
 		{deviation.PaginationTotalWrong, []string{"A.school.list.total", "A.group.list.total", "A.school.search.total"}},
+		{deviation.AuditEventMissing, []string{"A.audit.delete-recorded"}},
 		{deviation.ListLimitIgnored, []string{"A.school.list.limit", "A.group.list.limit"}},
 		{deviation.EndDateFilterDropsOpenEnded, []string{"B.placements.filter.endDate-keeps-open-ended", "B.placements.filter.endDate-onOrBefore", "B.placements.filter.endDate-onOrAfter", "B.placements.filter.active-on-day"}},
 		{deviation.RateLimitResetInSeconds, []string{"A.ratelimit.reset-epoch-ms", "A.ratelimit.headers-on-204"}},

@@ -49,8 +49,17 @@ type fake struct {
 	schools    []map[string]any
 	mu         sync.Mutex
 	groups     []map[string]any
+	units      []map[string]any
+	persons    map[string]*[]map[string]any // "/student", "/employee", "/guardian"
+	audit      []map[string]any
 	remaining  int
 	nextID     int
+}
+
+// aMeta is interface A's meta (the vendor's Meta).
+func aMeta(t time.Time) map[string]any {
+	s := t.Format("2006-01-02T15:04:05.000Z")
+	return map[string]any{"createdAt": s, "createdBy": nil, "updatedAt": s, "updatedBy": nil}
 }
 
 func uuidN(kind, n int) string { return fmt.Sprintf("%08x-0000-4000-8000-%012x", kind, n) }
@@ -74,17 +83,32 @@ func newFake(dev deviations) *fake {
 		}
 		f.placements = append(f.placements, p)
 	}
+	for i := 0; i < 2; i++ {
+		f.units = append(f.units, map[string]any{
+			"id": uuidN(10, i), "meta": aMeta(base.Add(time.Duration(i) * time.Hour)), "title": fmt.Sprintf("Förvaltning %d", i), "description": nil, "external": nil,
+		})
+	}
 	for i := 0; i < 7; i++ {
 		f.schools = append(f.schools, map[string]any{
-			"id": uuidN(6, i), "meta": fakeMeta(base), "title": fmt.Sprintf("Skola %c", 'A'+i),
-			"schoolType": []string{"GR", "GY", "FS"}[i%3], "unitCode": nil, "external": nil, "unitID": nil, "csnSchoolCode": nil, "municipalityCode": nil,
+			"id": uuidN(6, i), "meta": aMeta(base.Add(time.Duration(i) * time.Hour)), "title": fmt.Sprintf("Skola %c", 'A'+i),
+			"schoolType": []string{"GR", "GY", "FS"}[i%3], "unitCode": nil, "external": nil, "unitID": uuidN(10, i%2), "csnSchoolCode": nil, "municipalityCode": nil,
 		})
 	}
 	for i := 0; i < 12; i++ {
 		f.groups = append(f.groups, map[string]any{
-			"id": uuidN(3, i), "meta": fakeMeta(base), "title": fmt.Sprintf("Grupp %d", i), "schoolID": uuidN(6, i%7),
-			"category": []string{"Education", "Other"}[i%2], "types": []any{}, "moderatorIDs": []any{}, "memberIDs": []any{}, "external": nil,
+			"id": uuidN(3, i), "meta": aMeta(base.Add(time.Duration(i) * time.Hour)), "title": fmt.Sprintf("Grupp %d", i), "schoolID": uuidN(6, i%7),
+			"category": []string{"Education", "Other"}[i%2], "types": []any{[]any{"Class"}, []any{}, []any{"Mentor", "Class"}}[i%3], "moderatorIDs": []any{}, "memberIDs": []any{}, "external": nil,
 		})
+	}
+	f.persons = map[string]*[]map[string]any{}
+	for k, path := range []string{"/student", "/employee", "/guardian"} {
+		var ps []map[string]any
+		for i := 0; i < 3; i++ {
+			ps = append(ps, map[string]any{
+				"id": uuidN(11+k, i), "meta": aMeta(base), "identityNumber": fmt.Sprintf("2010010%d-%d23%d", i+1, k, i), "firstName": "F", "lastName": "L",
+			})
+		}
+		f.persons[path] = &ps
 	}
 	return f
 }
@@ -454,6 +478,12 @@ func (f *fake) serveA(w http.ResponseWriter, r *http.Request, path string) {
 		coll, rest = &f.schools, strings.TrimPrefix(path, "/school")
 	case path == "/group" || strings.HasPrefix(path, "/group/"):
 		coll, rest = &f.groups, strings.TrimPrefix(path, "/group")
+	case path == "/unit" || strings.HasPrefix(path, "/unit/"):
+		coll, rest = &f.units, strings.TrimPrefix(path, "/unit")
+	case path == "/audit-event" || strings.HasPrefix(path, "/audit-event/"):
+		coll, rest = &f.audit, strings.TrimPrefix(path, "/audit-event")
+	case f.persons[path] != nil:
+		coll = f.persons[path]
 	default:
 		aErr(w, 404, "NotFound")
 		return
@@ -489,7 +519,7 @@ func (f *fake) serveA(w http.ResponseWriter, r *http.Request, path string) {
 		}
 		f.nextID++
 		body["id"] = uuidN(9, f.nextID)
-		body["meta"] = fakeMeta(time.Now().UTC())
+		body["meta"] = aMeta(time.Now().UTC())
 		*coll = append(*coll, body)
 		writeJSON(w, 201, body)
 	default:
@@ -523,11 +553,17 @@ func (f *fake) serveA(w http.ResponseWriter, r *http.Request, path string) {
 				rec[k] = v
 			}
 			meta := rec["meta"].(map[string]any)
-			rec["meta"] = map[string]any{"created": meta["created"], "modified": time.Now().UTC().Format("2006-01-02T15:04:05.000Z")}
+			rec["meta"] = map[string]any{"createdAt": meta["createdAt"], "createdBy": nil, "updatedAt": time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), "updatedBy": nil}
 			(*coll)[i] = rec
 			writeJSON(w, 200, rec)
 		case http.MethodDelete:
 			*coll = slices.Delete(*coll, i, i+1)
+			if !f.dev[deviation.AuditEventMissing] {
+				f.nextID++
+				now := time.Now().UTC()
+				f.audit = append(f.audit, map[string]any{"id": uuidN(12, f.nextID), "meta": aMeta(now), "timestamp": now.Format("2006-01-02T15:04:05.000Z"),
+					"resource": "Group", "resourceID": id, "type": "Delete"})
+			}
 			if f.dev[deviation.RateLimitHeadersMissingOn204] {
 				w.Header().Del("RateLimit-Limit")
 				w.Header().Del("RateLimit-Remaining")

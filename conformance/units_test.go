@@ -116,7 +116,8 @@ func TestResetProblems(t *testing.T) {
 }
 
 func TestMatchFilter(t *testing.T) {
-	item := map[string]any{"title": "Ekskolan", "schoolType": "GR", "unitCode": nil, "n": json.Number("5")}
+	item := map[string]any{"title": "Ekskolan", "schoolType": "GR", "unitCode": nil, "n": json.Number("5"),
+		"types": []any{"Class", "Mentor"}, "tags": []any{}, "meta": map[string]any{"updatedAt": "2024-01-15T10:30:00.5Z", "createdBy": nil}}
 	for _, tc := range []struct {
 		filter string
 		want   bool
@@ -127,7 +128,15 @@ func TestMatchFilter(t *testing.T) {
 		{`{"like": {"title": "ek%"}, "orCondition": false}`, true},
 		{`{"like": {"title": "Ek_kolan"}, "orCondition": false}`, true},
 		{`{"notLike": {"title": "%x%"}, "orCondition": false}`, true},
-		{`{"contains": {"title": "SKOL"}, "orCondition": false}`, true},
+		{`{"contains": {"title": ["X", "Ekskolan"]}, "orCondition": false}`, true},
+		{`{"contains": {"title": ["SKOL"]}, "orCondition": false}`, false},
+		{`{"notContains": {"title": ["Ekskolan"]}, "orCondition": false}`, false},
+		{`{"contains": {"types": ["Class"]}, "orCondition": false}`, true},
+		{`{"equals": {"types": "Mentor"}, "orCondition": false}`, true},
+		{`{"null": {"tags": true}, "orCondition": false}`, true},
+		{`{"greaterThan": {"meta": {"updatedAt": "2024-01-15T10:30:00Z"}}, "orCondition": false}`, true},
+		{`{"greaterThan": {"meta": {"updatedAt": "2024-01-15T10:30:00.5Z"}}, "orCondition": false}`, false},
+		{`{"equals": {"meta": {"createdBy": null}}, "orCondition": false}`, true},
 		{`{"null": {"unitCode": true}, "orCondition": false}`, true},
 		{`{"notNull": {"unitCode": true}, "orCondition": false}`, false},
 		{`{"null": {"unitCode": false}, "orCondition": false}`, true},
@@ -148,7 +157,8 @@ func TestMatchFilter(t *testing.T) {
 func TestIdentityNumbersHaveAValidCheckDigit(t *testing.T) {
 	for i := 0; i < 50; i++ {
 		n := identityNumber()
-		require.Len(t, n, 12)
+		require.Regexp(t, identityForm, n, "the vendor's form YYYYMMDD-NNNN")
+		n = strings.ReplaceAll(n, "-", "")
 		sum := 0
 		for j, c := range n[2:] {
 			d := int(c-'0') * (2 - j%2)

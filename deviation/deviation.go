@@ -35,6 +35,10 @@ const (
 	DeleteNot204  = "delete-not-204"
 	// search
 	SearchIgnoresFilter = "search-ignores-filter"
+	// interface A's vendor wire format
+	AuditEventMissing       = "audit-event-missing"
+	IdentityNumberNoHyphen  = "identity-number-without-hyphen"
+	NestedMetaFilterIgnored = "nested-meta-filter-ignored"
 	// rate-limit headers
 	RateLimitResetInSeconds      = "ratelimit-reset-in-seconds"
 	RateLimitHeadersMissingOn204 = "ratelimit-headers-missing-on-204"
@@ -77,6 +81,9 @@ var all = []Deviation{
 	{PatchReplaces, "PATCH on a school clears the nullable fields it does not send"},
 	{DeleteNot204, "DELETE of a group answers 200 with a body instead of 204"},
 	{SearchIgnoresFilter, "_search returns every record, ignoring the filter"},
+	{AuditEventMissing, "deletes through interface A record no AuditEvent"},
+	{IdentityNumberNoHyphen, "interface A shows identityNumber as 12 digits (SS 12000's form) instead of YYYYMMDD-NNNN"},
+	{NestedMetaFilterIgnored, "_search ignores the conditions on nested meta fields (the incremental-sync query returns everything)"},
 	{RateLimitResetInSeconds, "RateLimit-Reset is epoch seconds instead of milliseconds"},
 	{RateLimitHeadersMissingOn204, "the 204 of a group deletion has no RateLimit headers"},
 	{EndDateFilterDropsOpenEnded, "the endDate filters drop placements that have no endDate"},

@@ -163,6 +163,7 @@ func (s *Server) adminEndpoints() []adminEndpoint {
 		{method: http.MethodPut, path: "/clock", handle: s.adminSetClock},
 		{method: http.MethodPost, path: "/clock/advance", handle: s.adminAdvanceClock},
 		{method: http.MethodPost, path: "/ratelimits/reset", handle: s.adminResetRateLimits},
+		{method: http.MethodDelete, path: "/records/{table}/{id}", handle: s.adminDeleteRecord},
 	}
 }
 
@@ -768,4 +769,30 @@ func (s *Server) adminResetRateLimits(w http.ResponseWriter, r *http.Request) {
 	s.limiter.mu.Unlock()
 	s.limiter.reset()
 	writeJSON(w, http.StatusOK, Cleared{Cleared: n})
+}
+
+// adminDeleteRecord is DELETE /__admin/records/{table}/{id}: it deletes one
+// record of a store table (a name of GET /__admin/state), as the service's
+// own administration would. A record that others still refer to is a 409;
+// the deletion is written to the deletion log like any other (an
+// interface-A AuditEvent when the record is of an audited kind; decision
+// I10-5), with no API client as its author.
+func (s *Server) adminDeleteRecord(w http.ResponseWriter, r *http.Request) {
+	table := mux.Vars(r)["table"]
+	if !store.Deletable(table) {
+		adminError(w, http.StatusNotFound, AdminNotFound, fmt.Sprintf("no table %q whose records can be deleted one by one; they are %s", table, strings.Join(store.DeletableTables, ", ")))
+		return
+	}
+	id := pathID(r)
+	var ce *store.ConflictError
+	switch err := s.store.Delete(table, id); {
+	case err == nil:
+		w.WriteHeader(http.StatusNoContent)
+	case errors.Is(err, store.ErrNotFound):
+		adminError(w, http.StatusNotFound, AdminNotFound, fmt.Sprintf("no record %s in %s", id, table))
+	case errors.As(err, &ce):
+		adminError(w, http.StatusConflict, AdminConflict, ce.Message)
+	default:
+		adminError(w, http.StatusInternalServerError, AdminInternal, err.Error())
+	}
 }

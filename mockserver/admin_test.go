@@ -102,7 +102,7 @@ func (h *harness) createGroup(title string) (string, time.Time) {
 	var g struct {
 		ID   string `json:"id"`
 		Meta struct {
-			Created time.Time `json:"created"`
+			Created time.Time `json:"createdAt"`
 		} `json:"meta"`
 	}
 	res.decode(&g)

@@ -28,7 +28,7 @@ const (
 
 // Interface-A resources each have a read and a write scope,
 // "<resource>:read" and "<resource>:write"; the export has "export:read".
-var directoryScopeResources = []string{"school", "group", "student", "employee", "guardian", "student-placement", "employee-placement", "grade"}
+var directoryScopeResources = []string{"school", "group", "student", "employee", "guardian", "student-placement", "employee-placement", "grade", "unit", "audit-event"}
 
 // ScopeExportRead lets a client read the data export.
 const ScopeExportRead = "export:read"

@@ -14,6 +14,7 @@ import (
 	"github.com/skolkit/skolkit/fixtures"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
+	"github.com/skolkit/skolkit/scenarios"
 )
 
 // benchConfig scales the fixtures around n placements: about one child per
@@ -210,10 +211,14 @@ func searchBenchServer(b *testing.B) (srv *Server, id, secret string, ds *store.
 
 // benchSearch runs one student search per iteration and reports the matches.
 func benchSearch(b *testing.B, srv *Server, id, secret, body string) {
+	benchSearchAt(b, srv, id, secret, "/student", body)
+}
+
+func benchSearchAt(b *testing.B, srv *Server, id, secret, path, body string) {
 	var total int
 	b.ReportAllocs()
 	for b.Loop() {
-		req := httptest.NewRequest(http.MethodPost, PrefixA+"/student/_search?limit=50", strings.NewReader(body))
+		req := httptest.NewRequest(http.MethodPost, PrefixA+path+"/_search?limit=50", strings.NewReader(body))
 		req.Header.Set(headerClientID, id)
 		req.Header.Set(headerClientSecret, secret)
 		req.Header.Set("Content-Type", contentTypeJSON)
@@ -240,7 +245,7 @@ func benchSearch(b *testing.B, srv *Server, id, secret, body string) {
 func BenchmarkStudentSearchNested(b *testing.B) {
 	srv, id, secret, _ := searchBenchServer(b)
 	benchSearch(b, srv, id, secret, `{"filter": {"notNull": {"dateOfBirth": true}, "orCondition": false, "nestedFilters": [
-		{"like": {"lastName": "%son"}, "contains": {"firstName": "a"}, "orCondition": true,
+		{"like": {"lastName": "%son"}, "contains": {"firstName": ["Anna", "Karl"]}, "orCondition": true,
 		 "nestedFilters": [{"equals": {"gender": "Female"}, "greaterOrEqual": {"dateOfBirth": "2012-01-01"}, "orCondition": false}]}]}}`)
 }
 
@@ -252,7 +257,7 @@ func BenchmarkStudentSearchIdentityNumber(b *testing.B) {
 	var no string
 	for _, p := range ds.Persons[len(ds.Persons)/2:] {
 		if p.CivicNo != nil && hasRole(&p, model.RoleStudent) {
-			no = p.CivicNo.Value
+			no = identityNumber(p.CivicNo.Value)
 			break
 		}
 	}
@@ -260,4 +265,40 @@ func BenchmarkStudentSearchIdentityNumber(b *testing.B) {
 		b.Fatal("no student with a civic number")
 	}
 	benchSearch(b, srv, id, secret, `{"filter": {"equals": {"identityNumber": "`+no+`"}, "like": {"lastName": "%"}, "orCondition": false}}`)
+}
+
+// BenchmarkIncrementalSync measures the vendor's incremental-sync query,
+// {"filter": {"greaterThan": {"meta": {"updatedAt": T}}, "orCondition":
+// false}}, over the built-in large scenario (100 000 placements, about 20 000
+// persons), through the whole stack. T is an hour before the scenario's
+// clock (few records match): the modified index finds them. "scan" sends the
+// same condition inside an OR, which no index serves, for comparison.
+//
+//	go test -run '^$' -bench BenchmarkIncrementalSync -benchtime 20x ./mockserver/
+func BenchmarkIncrementalSync(b *testing.B) {
+	sc, err := scenarios.Builtin("large")
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv, err := New(Options{Now: func() time.Time { return testNow }, Scenario: sc})
+	if err != nil {
+		b.Fatal(err)
+	}
+	id, secret := srv.Credentials()
+	c := srv.clients[id]
+	c.RateLimit = 1 << 30
+	srv.clients[id] = c
+	since := testNow.Add(-time.Hour).UTC().Format(time.RFC3339)
+	b.Run("student-placement/index-year", func(b *testing.B) {
+		year := testNow.AddDate(-1, 0, 0).UTC().Format(time.RFC3339)
+		benchSearchAt(b, srv, id, secret, "/student-placement", `{"filter": {"greaterThan": {"meta": {"updatedAt": "`+year+`"}}, "orCondition": false}}`)
+	})
+	for _, path := range []string{"/student-placement", "/student", "/group"} {
+		b.Run(path[1:]+"/index", func(b *testing.B) {
+			benchSearchAt(b, srv, id, secret, path, `{"filter": {"greaterThan": {"meta": {"updatedAt": "`+since+`"}}, "orCondition": false}}`)
+		})
+		b.Run(path[1:]+"/scan", func(b *testing.B) {
+			benchSearchAt(b, srv, id, secret, path, `{"filter": {"orCondition": false, "nestedFilters": [{"greaterThan": {"meta": {"updatedAt": "`+since+`"}}, "orCondition": true}]}}`)
+		})
+	}
 }

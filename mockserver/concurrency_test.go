@@ -134,9 +134,10 @@ func TestConcurrencyInvariants(t *testing.T) {
 
 	// A person writer: creates students and renames them.
 	var students []string
+	studentNo := map[string]int{} // the i each student was created with
 	worker(10, func(rng *rand.Rand, i int) {
 		if len(students) == 0 || rng.IntN(2) == 0 {
-			body := fmt.Sprintf(`{"identityNumber":"20100101%04d","firstName":"Cc","lastName":"Elev %d"}`, i, i)
+			body := fmt.Sprintf(`{"identityNumber":"20100101-%04d","firstName":"Cc","lastName":"Elev %d"}`, i, i)
 			st, b := call(p.token, http.MethodPost, PrefixA+"/student", []byte(body))
 			if st != http.StatusCreated {
 				fail("create student: %d %s", st, b)
@@ -145,11 +146,12 @@ func TestConcurrencyInvariants(t *testing.T) {
 			var s struct{ ID string }
 			_ = json.Unmarshal(b, &s)
 			students = append(students, s.ID)
+			studentNo[s.ID] = i
 			count("student created", 1)
 			return
 		}
 		id := students[rng.IntN(len(students))]
-		if st, b := call(p.token, http.MethodPatch, PrefixA+"/student/"+id, fmt.Appendf(nil, `{"firstName":"Cc%d"}`, i)); st != http.StatusOK {
+		if st, b := call(p.token, http.MethodPatch, PrefixA+"/student/"+id, fmt.Appendf(nil, `{"identityNumber":"20100101-%04d","firstName":"Cc%d","lastName":"Elev %d"}`, studentNo[id], i, studentNo[id])); st != http.StatusOK {
 			fail("rename student: %d %s", st, b)
 		}
 		count("student renamed", 1)

@@ -16,6 +16,7 @@ import (
 	_ "time/tzdata" // Europe/Stockholm on machines without a zone database
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/google/uuid"
 
 	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/search"
@@ -304,12 +305,18 @@ type dirResource struct {
 	// lookups are the indexes an equality in a search filter may use to find
 	// the candidates instead of the scan (directory_search.go).
 	lookups []equalityLookup
-	// create stores a new record from a validated body and returns its id.
-	create func(s *Server, body map[string]json.RawMessage) (string, error)
+	// since is the index of meta.updatedAt a lower bound on it may use
+	// (directory_search.go); nil: none.
+	since *sinceLookup
+	// create stores a new record from a validated body and returns its id;
+	// by is the writing API client's id (meta.createdBy).
+	create func(s *Server, by string, body map[string]json.RawMessage) (string, error)
 	// patch changes the record with the id as the validated body says.
-	patch func(s *Server, id string, body map[string]json.RawMessage) error
+	patch func(s *Server, by, id string, body map[string]json.RawMessage) error
 	// remove deletes the record with the id.
-	remove func(s *Server, id string) error
+	remove func(s *Server, by, id string) error
+	// readOnly leaves out create and PATCH (audit events).
+	readOnly bool
 }
 
 // endpoints returns the operations of the resource.
@@ -318,9 +325,12 @@ func (res *dirResource) endpoints(s *Server) []endpoint {
 	base := PrefixA + res.path
 	eps := []endpoint{
 		{method: http.MethodGet, path: base, scope: read, doc: openapi.NameDirectory, handle: res.list(s)},
-		{method: http.MethodPost, path: base, scope: write, doc: openapi.NameDirectory, handle: res.createHandler(s)},
 		{method: http.MethodGet, path: base + "/{id}", scope: read, doc: openapi.NameDirectory, handle: res.getHandler(s)},
-		{method: http.MethodPatch, path: base + "/{id}", scope: write, doc: openapi.NameDirectory, handle: res.patchHandler(s)},
+	}
+	if !res.readOnly {
+		eps = append(eps,
+			endpoint{method: http.MethodPost, path: base, scope: write, doc: openapi.NameDirectory, handle: res.createHandler(s)},
+			endpoint{method: http.MethodPatch, path: base + "/{id}", scope: write, doc: openapi.NameDirectory, handle: res.patchHandler(s)})
 	}
 	if res.canSearch {
 		eps = append(eps, endpoint{method: http.MethodPost, path: base + "/_search", scope: read, doc: openapi.NameDirectory, handle: res.searchHandler(s)})
@@ -376,6 +386,9 @@ func (res *dirResource) searchHandler(s *Server) http.HandlerFunc {
 			directoryError(w, r, http.StatusBadRequest, CodeBadRequest, err.Error())
 			return
 		}
+		if s.deviates(deviation.NestedMetaFilterIgnored) {
+			body = withoutMetaConditions(body)
+		}
 		f, violations, err := search.Parse(body, res.fields)
 		switch {
 		case err != nil:
@@ -418,7 +431,9 @@ func (res *dirResource) createHandler(s *Server) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		id, err := res.create(s, body)
+		by := s.actorOf(r)
+		withSource(body, by)
+		id, err := res.create(s, by, body)
 		if err != nil {
 			writeProblem(w, r, err)
 			return
@@ -441,7 +456,9 @@ func (res *dirResource) patchHandler(s *Server) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		if err := res.patch(s, id, body); err != nil {
+		by := s.actorOf(r)
+		withSource(body, by)
+		if err := res.patch(s, by, id, body); err != nil {
 			writeProblem(w, r, err)
 			return
 		}
@@ -462,7 +479,7 @@ func (res *dirResource) deleteHandler(s *Server) http.HandlerFunc {
 			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
 			return
 		}
-		if err := res.remove(s, id); err != nil {
+		if err := res.remove(s, s.actorOf(r), id); err != nil {
 			writeProblem(w, r, err)
 			return
 		}
@@ -498,53 +515,108 @@ func decodeObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMe
 	return body, true
 }
 
+// filterOps are the operators of each per-operator filter schema of the
+// contract (<Name>FilterEquals, ...), as the vendor document groups them.
+var filterOps = map[string]search.OpSet{
+	"Equals":   search.Ops(search.OpEquals, search.OpNotEquals),
+	"Range":    search.Ops(search.OpGreaterThan, search.OpSmallerThan, search.OpGreaterOrEqual, search.OpSmallerOrEqual),
+	"Contains": search.Ops(search.OpContains, search.OpNotContains),
+	"Like":     search.Ops(search.OpLike, search.OpNotLike),
+	"Null":     search.Ops(search.OpNull, search.OpNotNull),
+}
+
 // searchFields derives a resource's searchable fields from the contract: the
-// members of its <Name>FilterFlags schema (every searchable field), typed by
-// the record schema <Name>.
+// members of its per-operator filter schemas <Name>FilterEquals, -Range,
+// -Contains, -Like and -Null (a field takes the operators of the schemas
+// that list it), typed by the record schema <Name>. A member whose record
+// property is an object (meta, external, address) is a group: its fields
+// are searchable as "meta.updatedAt" and so on, with the operators of the
+// group's own filter schema (MetaFilterRange, ...).
 func searchFields(doc *openapi3.T, name string) (search.Fields, error) {
-	flags := doc.Components.Schemas[name+"FilterFlags"]
 	rec := doc.Components.Schemas[name]
-	if flags == nil || rec == nil {
-		return nil, fmt.Errorf("contract directory has no %sFilterFlags or %s schema", name, name)
+	if rec == nil {
+		return nil, fmt.Errorf("contract directory has no %s schema", name)
 	}
 	fields := search.Fields{}
-	for field := range flags.Value.Properties {
-		ps := rec.Value.Properties[field]
-		if ps == nil {
-			return nil, fmt.Errorf("contract directory: %s has no property %q that %sFilterFlags names", name, field, name)
-		}
-		f := search.Field{Name: field, Nullable: ps.Value.Nullable}
-		sch := ps.Value
-		if len(sch.AllOf) == 1 {
-			sch = sch.AllOf[0].Value
-		}
-		switch {
-		case sch.Type.Is(openapi3.TypeArray):
-			f.Kind = search.StringList
-			if sch.Items != nil && sch.Items.Value.Format == "uuid" {
-				f.Kind = search.UUIDList
+	var visit func(filter, record *openapi3.Schema, prefix string, ops search.OpSet) error
+	visit = func(filter, record *openapi3.Schema, prefix string, ops search.OpSet) error {
+		for prop, fref := range filter.Properties {
+			rp := record.Properties[prop]
+			if rp == nil {
+				return fmt.Errorf("contract directory: %s has no property %q that its filter names", name, prefix+prop)
 			}
-		case sch.Type.Is(openapi3.TypeBoolean):
-			f.Kind = search.Bool
-		case sch.Type.Is(openapi3.TypeInteger):
-			f.Kind = search.Int
-		case len(sch.Enum) > 0:
-			f.Kind = search.Enum
-			for _, e := range sch.Enum {
-				f.Enum = append(f.Enum, fmt.Sprint(e))
+			sch := unwrap(rp.Value)
+			if sch.Type.Is(openapi3.TypeObject) && len(sch.Properties) > 0 {
+				if err := visit(unwrap(fref.Value), sch, prefix+prop+".", ops); err != nil {
+					return err
+				}
+				continue
 			}
-		case sch.Format == "uuid":
-			f.Kind = search.UUID
-		case sch.Format == "date":
-			f.Kind = search.Date
-		case sch.Format == "date-time":
-			f.Kind = search.DateTime
-		default:
-			f.Kind = search.String
+			fname := prefix + prop
+			f, ok := fields[fname]
+			if !ok {
+				f = fieldOf(fname, rp.Value)
+			}
+			f.Ops |= ops
+			fields[fname] = f
 		}
-		fields[field] = f
+		return nil
+	}
+	for suffix, ops := range filterOps {
+		fs := doc.Components.Schemas[name+"Filter"+suffix]
+		if fs == nil {
+			return nil, fmt.Errorf("contract directory has no %sFilter%s schema", name, suffix)
+		}
+		if err := visit(fs.Value, rec.Value, "", ops); err != nil {
+			return nil, err
+		}
 	}
 	return fields, fields.Check()
+}
+
+// unwrap is the schema a nullable allOf wrapper stands for.
+func unwrap(sch *openapi3.Schema) *openapi3.Schema {
+	if len(sch.AllOf) == 1 {
+		return sch.AllOf[0].Value
+	}
+	return sch
+}
+
+// fieldOf types a searchable field by its record property.
+func fieldOf(name string, prop *openapi3.Schema) search.Field {
+	f := search.Field{Name: name, Nullable: prop.Nullable}
+	sch := unwrap(prop)
+	switch {
+	case sch.Type.Is(openapi3.TypeArray):
+		f.Kind = search.StringList
+		if sch.Items != nil {
+			items := unwrap(sch.Items.Value)
+			if items.Format == "uuid" {
+				f.Kind = search.UUIDList
+			}
+			for _, e := range items.Enum {
+				f.Enum = append(f.Enum, fmt.Sprint(e))
+			}
+		}
+	case sch.Type.Is(openapi3.TypeBoolean):
+		f.Kind = search.Bool
+	case sch.Type.Is(openapi3.TypeInteger):
+		f.Kind = search.Int
+	case len(sch.Enum) > 0:
+		f.Kind = search.Enum
+		for _, e := range sch.Enum {
+			f.Enum = append(f.Enum, fmt.Sprint(e))
+		}
+	case sch.Format == "uuid":
+		f.Kind = search.UUID
+	case sch.Format == "date":
+		f.Kind = search.Date
+	case sch.Format == "date-time":
+		f.Kind = search.DateTime
+	default:
+		f.Kind = search.String
+	}
+	return f
 }
 
 // Helpers for reading the members of a validated request body.
@@ -592,3 +664,98 @@ var stockholm = func() *time.Location {
 	}
 	return time.FixedZone("CET", 3600)
 }()
+
+// clientSpace is the uuid namespace of API clients' ids (meta.createdBy).
+var clientSpace = uuid.MustParse("9a0c3e4b-6f0d-4b8e-b2f5-7d1c2a9e8b40")
+
+// ClientUUID is the stable id interface A shows for an API client in
+// meta.createdBy and meta.updatedBy: a name-based (SHA-1) uuid of the
+// client's id, the same for every server and every run.
+func ClientUUID(clientID string) string {
+	if clientID == "" {
+		return ""
+	}
+	return uuid.NewSHA1(clientSpace, []byte(clientID)).String()
+}
+
+// actorOf is the id of the API client that made the request ("" when none).
+func (s *Server) actorOf(r *http.Request) string {
+	g, _ := grantOf(r)
+	return ClientUUID(g.clientID)
+}
+
+// withSource completes a request's external member: the vendor's
+// ExternalRequest has only sourceID; the stored External names the API
+// client that wrote it as its source.
+func withSource(body map[string]json.RawMessage, by string) {
+	raw, ok := body["external"]
+	if !ok {
+		return
+	}
+	var ext struct {
+		SourceID *string `json:"sourceID"`
+	}
+	if json.Unmarshal(raw, &ext) != nil || ext.SourceID == nil {
+		return
+	}
+	var src *string
+	if by != "" {
+		src = &by
+	}
+	b, _ := json.Marshal(model.External{Source: src, SourceID: ext.SourceID})
+	body["external"] = b
+}
+
+// DirectoryMeta is the meta of every interface-A record (the vendor's Meta):
+// when the record was created and last changed, and by which API client.
+type DirectoryMeta struct {
+	CreatedAt time.Time  `json:"createdAt"`
+	CreatedBy *string    `json:"createdBy"`
+	UpdatedAt *time.Time `json:"updatedAt"`
+	UpdatedBy *string    `json:"updatedBy"`
+}
+
+// dirMeta renders a stored record's meta for interface A: created becomes
+// createdAt, modified updatedAt.
+func dirMeta(m model.Meta) DirectoryMeta {
+	mod := m.Modified
+	return DirectoryMeta{CreatedAt: m.Created, CreatedBy: m.CreatedBy, UpdatedAt: &mod, UpdatedBy: m.UpdatedBy}
+}
+
+// withoutMetaConditions drops the nested meta conditions of a search body
+// (the deviation nested-meta-filter-ignored); a body it cannot read is
+// returned as it is.
+func withoutMetaConditions(body []byte) []byte {
+	var b map[string]any
+	if json.Unmarshal(body, &b) != nil {
+		return body
+	}
+	var strip func(f any)
+	strip = func(f any) {
+		m, ok := f.(map[string]any)
+		if !ok {
+			return
+		}
+		for k, v := range m {
+			switch k {
+			case search.KeyOrCondition:
+			case search.KeyNestedFilters:
+				if l, ok := v.([]any); ok {
+					for _, n := range l {
+						strip(n)
+					}
+				}
+			default:
+				if op, ok := v.(map[string]any); ok {
+					delete(op, "meta")
+				}
+			}
+		}
+	}
+	strip(b[search.KeyFilter])
+	out, err := json.Marshal(b)
+	if err != nil {
+		return body
+	}
+	return out
+}

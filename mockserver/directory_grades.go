@@ -17,7 +17,7 @@ import (
 // DirectoryGradeElementary is a GradeElementary of interface A.
 type DirectoryGradeElementary struct {
 	ID                 string          `json:"id"`
-	Meta               model.Meta      `json:"meta"`
+	Meta               DirectoryMeta   `json:"meta"`
 	External           *model.External `json:"external"`
 	StudentID          string          `json:"studentID"`
 	SchoolID           string          `json:"schoolID"`
@@ -38,7 +38,7 @@ type DirectoryGradeElementary struct {
 // DirectoryGradeUpperSecondary is a GradeUpperSecondary of interface A.
 type DirectoryGradeUpperSecondary struct {
 	ID                  string          `json:"id"`
-	Meta                model.Meta      `json:"meta"`
+	Meta                DirectoryMeta   `json:"meta"`
 	External            *model.External `json:"external"`
 	StudentID           string          `json:"studentID"`
 	SchoolID            string          `json:"schoolID"`
@@ -78,7 +78,7 @@ func checkGrade(sn *store.Snapshot, student, school string, teacher1, teacher2 *
 
 func renderGradeElementary(g *model.GradeElementary) DirectoryGradeElementary {
 	return DirectoryGradeElementary{
-		ID: g.ID, Meta: g.Meta, External: g.External, StudentID: g.StudentID, SchoolID: g.SchoolID,
+		ID: g.ID, Meta: dirMeta(g.Meta), External: g.External, StudentID: g.StudentID, SchoolID: g.SchoolID,
 		SubjectCode: g.SubjectCode, LanguageCode: g.LanguageCode, AcademicYear: g.AcademicYear, Term: g.Term,
 		SchoolYear: g.SchoolYear, Teacher1EmployeeID: g.Teacher1EmployeeID, Teacher2EmployeeID: g.Teacher2EmployeeID,
 		Grade: g.Grade, GradeDate: datePtr(g.GradeDate), FinalGrade: g.FinalGrade, IsEnded: g.IsEnded,
@@ -107,12 +107,12 @@ func (s *Server) gradeElementaryResource() *dirResource {
 		},
 		get:    func(sn *store.Snapshot, id string) (any, bool) { return sn.GradeElementary(id) },
 		render: func(_ *store.Snapshot, rec any) any { return renderGradeElementary(rec.(*model.GradeElementary)) },
-		create: func(s *Server, body map[string]json.RawMessage) (string, error) {
+		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {
 			id := uuid.NewString()
-			return id, s.store.Write(func(w *store.Writer) error { return write(w, id, DirectoryGradeElementary{}, body) })
+			return id, s.store.WriteBy(by, func(w *store.Writer) error { return write(w, id, DirectoryGradeElementary{}, body) })
 		},
-		patch: func(s *Server, id string, body map[string]json.RawMessage) error {
-			return s.store.Write(func(w *store.Writer) error {
+		patch: func(s *Server, by, id string, body map[string]json.RawMessage) error {
+			return s.store.WriteBy(by, func(w *store.Writer) error {
 				cur, ok := w.Read().GradeElementary(id)
 				if !ok {
 					return store.ErrNotFound
@@ -120,13 +120,15 @@ func (s *Server) gradeElementaryResource() *dirResource {
 				return write(w, id, renderGradeElementary(cur), body)
 			})
 		},
-		remove: func(s *Server, id string) error { return s.store.Delete(store.TableGradesElementary, id) },
+		remove: func(s *Server, by, id string) error {
+			return s.store.WriteBy(by, func(w *store.Writer) error { return w.Delete(store.TableGradesElementary, id) })
+		},
 	}
 }
 
 func renderGradeUpperSecondary(g *model.GradeUpperSecondary) DirectoryGradeUpperSecondary {
 	return DirectoryGradeUpperSecondary{
-		ID: g.ID, Meta: g.Meta, External: g.External, StudentID: g.StudentID, SchoolID: g.SchoolID,
+		ID: g.ID, Meta: dirMeta(g.Meta), External: g.External, StudentID: g.StudentID, SchoolID: g.SchoolID,
 		CourseCode: g.CourseCode, LanguageCode: g.LanguageCode, Teacher1EmployeeID: g.Teacher1EmployeeID,
 		Teacher2EmployeeID: g.Teacher2EmployeeID, Grade: g.Grade, GradeDate: datePtr(g.GradeDate),
 		GradeComment: g.GradeComment, Extent: g.Extent, SchoolYear: g.SchoolYear, Section: g.Section,
@@ -164,12 +166,12 @@ func (s *Server) gradeUpperSecondaryResource() *dirResource {
 		render: func(_ *store.Snapshot, rec any) any {
 			return renderGradeUpperSecondary(rec.(*model.GradeUpperSecondary))
 		},
-		create: func(s *Server, body map[string]json.RawMessage) (string, error) {
+		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {
 			id := uuid.NewString()
-			return id, s.store.Write(func(w *store.Writer) error { return write(w, id, DirectoryGradeUpperSecondary{}, body) })
+			return id, s.store.WriteBy(by, func(w *store.Writer) error { return write(w, id, DirectoryGradeUpperSecondary{}, body) })
 		},
-		patch: func(s *Server, id string, body map[string]json.RawMessage) error {
-			return s.store.Write(func(w *store.Writer) error {
+		patch: func(s *Server, by, id string, body map[string]json.RawMessage) error {
+			return s.store.WriteBy(by, func(w *store.Writer) error {
 				cur, ok := w.Read().GradeUpperSecondary(id)
 				if !ok {
 					return store.ErrNotFound
@@ -177,6 +179,8 @@ func (s *Server) gradeUpperSecondaryResource() *dirResource {
 				return write(w, id, renderGradeUpperSecondary(cur), body)
 			})
 		},
-		remove: func(s *Server, id string) error { return s.store.Delete(store.TableGradesUpperSecondary, id) },
+		remove: func(s *Server, by, id string) error {
+			return s.store.WriteBy(by, func(w *store.Writer) error { return w.Delete(store.TableGradesUpperSecondary, id) })
+		},
 	}
 }

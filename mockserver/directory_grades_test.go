@@ -103,7 +103,7 @@ func TestGradeRequestErrors(t *testing.T) {
 		fields                   []string
 	}{
 		{"unknown id", http.MethodGet, "/grade-elementary/" + unknownID, "", 404, nil},
-		{"unknown id on PATCH", http.MethodPatch, "/grade-upper-secondary/" + unknownID, `{}`, 404, nil},
+		{"unknown id on PATCH", http.MethodPatch, "/grade-upper-secondary/" + unknownID, `{"includeOnFinalGrade":true}`, 404, nil},
 		{"unknown id on DELETE", http.MethodDelete, "/grade-elementary/" + unknownID, "", 404, nil},
 		{"the other grade table", http.MethodGet, "/grade-elementary/" + us, "", 404, nil},
 		{"malformed id", http.MethodGet, "/grade-upper-secondary/x", "", 400, nil},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
@@ -21,7 +22,7 @@ import (
 // SS 12000 person of interface B like this:
 //
 //	interface A                      SS 12000 person (interface B)
-//	identityNumber                   civicNo.value (12 characters, B's pattern; else 422)
+//	identityNumber YYYYMMDD-NNNN     civicNo.value YYYYMMDDNNNN (the hyphen dropped; else 422)
 //	identityTemporary                Directory.IdentityTemporary
 //	external                         Directory.External
 //	firstName, lastName              givenName, familyName
@@ -30,7 +31,7 @@ import (
 //	address.postalAddress            addresses[0].streetAddress
 //	address.postalCode               addresses[0].postalCode
 //	address.postalCity               addresses[0].locality
-//	address.countryCode              addresses[0].country ("SE" ↔ "Sverige", others as they are)
+//	address.countryCode              addresses[0].country ("SWE" ↔ "Sverige", others as they are)
 //	address.municipalityCode "0180"  addresses[0].municipalityCode 180 (four digits; else 422)
 //	emailAddress1, emailAddress2     emails[0], emails[1] (new entries of type Privat)
 //	phoneNumber1, phoneNumber2       phoneNumbers[0], phoneNumbers[1] (new entries of type Hem)
@@ -57,7 +58,7 @@ type DirectoryAddress struct {
 // the same fields).
 type DirectoryPerson struct {
 	ID                     string           `json:"id"`
-	Meta                   model.Meta       `json:"meta"`
+	Meta                   DirectoryMeta    `json:"meta"`
 	External               *model.External  `json:"external"`
 	Gender                 *string          `json:"gender"`
 	IdentityNumber         string           `json:"identityNumber"`
@@ -77,7 +78,7 @@ type DirectoryPerson struct {
 // whose responsibles name the guardian.
 type DirectoryGuardian struct {
 	ID                string           `json:"id"`
-	Meta              model.Meta       `json:"meta"`
+	Meta              DirectoryMeta    `json:"meta"`
 	External          *model.External  `json:"external"`
 	IdentityNumber    string           `json:"identityNumber"`
 	IdentityTemporary bool             `json:"identityTemporary"`
@@ -97,7 +98,7 @@ const (
 	emailTypeA    model.EmailType    = "Privat"
 	phoneTypeA    model.PhoneType    = "Hem"
 	personActive  model.PersonStatus = "Aktiv"
-	countrySE                        = "SE"
+	countrySWE                       = "SWE"
 	countrySweden                    = "Sverige"
 )
 
@@ -128,7 +129,7 @@ func renderAddress(p *model.Person) DirectoryAddress {
 	a := p.Addresses[0]
 	out := DirectoryAddress{PostalAddress: strPtr(a.StreetAddress), PostalCode: strPtr(a.PostalCode), PostalCity: strPtr(a.Locality), CountryCode: strPtr(a.Country)}
 	if a.Country == countrySweden {
-		out.CountryCode = strPtr(countrySE)
+		out.CountryCode = strPtr(countrySWE)
 	}
 	if a.MunicipalityCode != nil {
 		out.MunicipalityCode = strPtr(fmt.Sprintf("%04d", *a.MunicipalityCode))
@@ -141,6 +142,39 @@ func civicNoOf(p *model.Person) string {
 		return ""
 	}
 	return p.CivicNo.Value
+}
+
+// identityNumberOf is a person's identityNumber as interface A shows it: the
+// vendor's form YYYYMMDD-NNNN, made from SS 12000's 12 characters without
+// separators (a civic number of another length is shown as stored).
+func identityNumberOf(p *model.Person) string { return identityNumber(civicNoOf(p)) }
+
+// identityNumberOf under the deviation identity-number-without-hyphen: SS
+// 12000's 12 characters.
+func (s *Server) identityNumberShown(p *model.Person) string {
+	if s.deviates(deviation.IdentityNumberNoHyphen) {
+		return civicNoOf(p)
+	}
+	return identityNumberOf(p)
+}
+
+func identityNumber(civicNo string) string {
+	if len(civicNo) != 12 {
+		return civicNo
+	}
+	return civicNo[:8] + "-" + civicNo[8:]
+}
+
+// civicNoFromIdentity is the SS 12000 civic number of an interface-A
+// identityNumber: the hyphen dropped. ok is false when the value is not of
+// the form YYYYMMDD-NNNN (the letters of a temporary number allowed in the
+// first two places after the hyphen).
+func civicNoFromIdentity(v string) (string, bool) {
+	if len(v) != 13 || v[8] != '-' {
+		return "", false
+	}
+	no := v[:8] + v[9:]
+	return no, civicNoRE.MatchString(no)
 }
 
 func emailAt(p *model.Person, i int) *string {
@@ -159,7 +193,7 @@ func phoneAt(p *model.Person, i int) *string {
 
 func renderPerson(p *model.Person) DirectoryPerson {
 	out := DirectoryPerson{
-		ID: p.ID, Meta: p.Meta, Gender: genderOf(p.Sex), IdentityNumber: civicNoOf(p),
+		ID: p.ID, Meta: dirMeta(p.Meta), Gender: genderOf(p.Sex), IdentityNumber: identityNumberOf(p),
 		FirstName: p.GivenName, LastName: p.FamilyName, Address: renderAddress(p),
 		EmailAddress1: emailAt(p, 0), EmailAddress2: emailAt(p, 1), PhoneNumber1: phoneAt(p, 0), PhoneNumber2: phoneAt(p, 1),
 	}
@@ -196,7 +230,7 @@ var personGetters = fieldGetters[model.Person]{
 		}
 		return nil, false
 	},
-	"identityNumber": func(_ *store.Snapshot, p *model.Person) (any, bool) { return textField(civicNoOf(p)) },
+	"identityNumber": func(_ *store.Snapshot, p *model.Person) (any, bool) { return textField(identityNumberOf(p)) },
 	"identityTemporary": func(_ *store.Snapshot, p *model.Person) (any, bool) {
 		return p.Directory != nil && p.Directory.IdentityTemporary, true
 	},
@@ -233,6 +267,25 @@ var personGetters = fieldGetters[model.Person]{
 		}
 		return nil, false
 	},
+	"address.postalAddress":    addressGetter(func(a DirectoryAddress) *string { return a.PostalAddress }),
+	"address.postalCode":       addressGetter(func(a DirectoryAddress) *string { return a.PostalCode }),
+	"address.postalCity":       addressGetter(func(a DirectoryAddress) *string { return a.PostalCity }),
+	"address.countryCode":      addressGetter(func(a DirectoryAddress) *string { return a.CountryCode }),
+	"address.municipalityCode": addressGetter(func(a DirectoryAddress) *string { return a.MunicipalityCode }),
+}
+
+func personMeta(p *model.Person) *model.Meta { return &p.Meta }
+
+func personExternal(p *model.Person) *model.External {
+	if p.Directory == nil {
+		return nil
+	}
+	return p.Directory.External
+}
+
+// addressGetter reads one member of the person's interface-A address.
+func addressGetter(member func(a DirectoryAddress) *string) getter[model.Person] {
+	return func(_ *store.Snapshot, p *model.Person) (any, bool) { return ptrText(member(renderAddress(p))) }
 }
 
 // guardianGetters read the searchable fields of a Guardian as renderGuardian
@@ -296,22 +349,29 @@ func (s *Server) personResource(role model.PersonRole, schema string) *dirResour
 			p, ok := sn.Person(id)
 			return p, ok && hasRole(p, role)
 		},
-		render:  func(_ *store.Snapshot, rec any) any { return renderPerson(rec.(*model.Person)) },
-		getters: personGetters,
+		render: func(_ *store.Snapshot, rec any) any {
+			v := renderPerson(rec.(*model.Person))
+			v.IdentityNumber = s.identityNumberShown(rec.(*model.Person))
+			return v
+		},
+		getters: withRecordGetters(personGetters, personMeta, personExternal),
+		since: &sinceLookup{table: store.TablePersons, member: func(obj any) bool { return hasRole(obj.(*model.Person), role) },
+			listOrder: func(obj any) (time.Time, string) { p := obj.(*model.Person); return p.Meta.Created, p.ID }},
 		lookups: []equalityLookup{{
 			field: "identityNumber", table: store.TablePersons, index: store.IndexCivicNo,
+			key:       func(v string) string { no, _ := civicNoFromIdentity(v); return no },
 			member:    func(obj any) bool { return hasRole(obj.(*model.Person), role) },
 			listOrder: func(obj any) (time.Time, string) { p := obj.(*model.Person); return p.Meta.Created, p.ID },
 		}},
-		create: func(s *Server, body map[string]json.RawMessage) (string, error) {
+		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {
 			p := model.Person{
 				ID: uuid.NewString(), SecurityMarking: model.SecurityMarkingNone, PersonStatus: personActive,
 				Directory: &model.PersonExtra{Roles: []model.PersonRole{role}},
 			}
-			return p.ID, s.store.Write(func(w *store.Writer) error { return writePerson(w, role, p, body) })
+			return p.ID, s.store.WriteBy(by, func(w *store.Writer) error { return writePerson(w, role, p, body) })
 		},
-		patch: func(s *Server, id string, body map[string]json.RawMessage) error {
-			return s.store.Write(func(w *store.Writer) error {
+		patch: func(s *Server, by, id string, body map[string]json.RawMessage) error {
+			return s.store.WriteBy(by, func(w *store.Writer) error {
 				cur, ok := w.Read().Person(id)
 				if !ok || !hasRole(cur, role) {
 					return store.ErrNotFound
@@ -322,13 +382,17 @@ func (s *Server) personResource(role model.PersonRole, schema string) *dirResour
 				return writePerson(w, role, p, body)
 			})
 		},
-		remove: func(s *Server, id string) error {
-			return s.store.Write(func(w *store.Writer) error { return removeRole(w, role, id) })
+		remove: func(s *Server, by, id string) error {
+			return s.store.WriteBy(by, func(w *store.Writer) error { return removeRole(w, role, id) })
 		},
 	}
 	if role == model.RoleGuardian {
-		res.render = func(sn *store.Snapshot, rec any) any { return renderGuardian(sn, rec.(*model.Person)) }
-		res.getters = guardianGetters
+		res.render = func(sn *store.Snapshot, rec any) any {
+			v := renderGuardian(sn, rec.(*model.Person))
+			v.IdentityNumber = s.identityNumberShown(rec.(*model.Person))
+			return v
+		}
+		res.getters = withRecordGetters(guardianGetters, personMeta, personExternal)
 	}
 	return res
 }
@@ -382,7 +446,7 @@ func identityUnique(sn *store.Snapshot, p *model.Person) error {
 				roles = append(roles, string(r))
 			}
 		}
-		conflict = &store.ConflictError{Message: fmt.Sprintf("identityNumber %s already belongs to person %s (roles: %s)", no, other.ID, strings.Join(roles, ", "))}
+		conflict = &store.ConflictError{Message: fmt.Sprintf("identityNumber %s already belongs to person %s (roles: %s)", identityNumber(no), other.ID, strings.Join(roles, ", "))}
 		return false
 	})
 	return conflict
@@ -456,8 +520,12 @@ func removeRole(w *store.Writer, role model.PersonRole, id string) error {
 	x := *p.Directory
 	x.Roles = others
 	cp.Directory = &x
-	_, _, err := w.PutPerson(cp)
-	return err
+	if _, _, err := w.PutPerson(cp); err != nil {
+		return err
+	}
+	// The person stays, but the Student (Employee, Guardian) is deleted:
+	// the deletion log says so.
+	return w.Tombstone(store.TablePersons, id, roleKinds[role])
 }
 
 // roleReferrers names the records that refer to a person in one role.
@@ -498,9 +566,9 @@ func applyPerson(p *model.Person, body map[string]json.RawMessage) []fieldProble
 	member(body, "identityTemporary", &x.IdentityTemporary)
 	var str *string
 	if member(body, "identityNumber", &str) {
-		no := deref(str)
-		if !civicNoRE.MatchString(no) {
-			problems = append(problems, fieldProblem{Field: "/identityNumber", Message: "must be a civic number of 12 characters without separators (YYYYMMDDNNNC; a temporary number may have letters in positions 9 and 10)"})
+		no, ok := civicNoFromIdentity(deref(str))
+		if !ok {
+			problems = append(problems, fieldProblem{Field: "/identityNumber", Message: "must be of the form YYYYMMDD-NNNN, with the hyphen (a temporary number may have letters in the two places after it)"})
 		}
 		if p.CivicNo == nil || p.CivicNo.Value != no {
 			p.CivicNo = &model.CivicNo{Value: no}
@@ -580,7 +648,7 @@ func applyAddress(p *model.Person, a DirectoryAddress) []fieldProblem {
 		first := &addrs[0]
 		first.StreetAddress, first.PostalCode, first.Locality = deref(a.PostalAddress), deref(a.PostalCode), deref(a.PostalCity)
 		first.Country = deref(a.CountryCode)
-		if first.Country == countrySE {
+		if first.Country == countrySWE {
 			first.Country = countrySweden
 		}
 		first.MunicipalityCode = muni

@@ -20,6 +20,15 @@ import (
 // body is not empty; the harness checks the response against the contract.
 func (h *harness) send(method, path, body string) *result {
 	h.t.Helper()
+	if method == http.MethodPatch {
+		body = h.withRequired(path, body)
+	}
+	return h.sendRaw(method, path, body)
+}
+
+// sendRaw is send without completing a PATCH body (withRequired).
+func (h *harness) sendRaw(method, path, body string) *result {
+	h.t.Helper()
 	var req *http.Request
 	if body != "" {
 		req, _ = http.NewRequest(method, h.ts.URL+path, strings.NewReader(body))
@@ -83,7 +92,7 @@ var identitySeq atomic.Int64
 // newIdentity returns a temporary civic number that no generated person has.
 func newIdentity() string {
 	n := identitySeq.Add(1)
-	return fmt.Sprintf("2015%02d%02dZQ%02d", 1+n/28%12, 1+n%28, n%100)
+	return fmt.Sprintf("2015%02d%02d-ZQ%02d", 1+n/28%12, 1+n%28, n%100)
 }
 
 func (h *harness) newStudent(t testing.TB) string {
@@ -109,8 +118,8 @@ func (h *harness) storedPerson(t testing.TB, id string) *model.Person {
 func TestPersonCreateStoresTheSharedPerson(t *testing.T) {
 	h := newHarness(t)
 	full := `"firstName":"Alva","lastName":"Lindqvist","identityTemporary":true,
-		"external":{"source":"HR","sourceID":"42"},
-		"address":{"postalAddress":"Storgatan 1","postalCode":"111 22","postalCity":"Stockholm","countryCode":"SE","municipalityCode":"0180"},
+		"external":{"sourceID":"42"},
+		"address":{"postalAddress":"Storgatan 1","postalCode":"111 22","postalCity":"Stockholm","countryCode":"SWE","municipalityCode":"0180"},
 		"emailAddress1":"a@example.se","emailAddress2":"b@example.se","phoneNumber1":"070-1","phoneNumber2":"070-2"`
 	for _, tc := range []struct {
 		resource string
@@ -135,13 +144,23 @@ func TestPersonCreateStoresTheSharedPerson(t *testing.T) {
 			var sent map[string]any
 			require.NoError(t, json.Unmarshal([]byte(body), &sent))
 			for k, v := range sent {
+				if k == "external" {
+					continue
+				}
 				assert.Equal(t, v, created[k], k)
 			}
+			clientID, _ := h.srv.Credentials()
+			assert.Equal(t, map[string]any{"source": ClientUUID(clientID), "sourceID": "42"}, created["external"],
+				"external.source names the API client that wrote the record")
+			meta := created["meta"].(map[string]any)
+			assert.Equal(t, ClientUUID(clientID), meta["createdBy"])
+			assert.Equal(t, ClientUUID(clientID), meta["updatedBy"])
+			assert.Equal(t, meta["createdAt"], meta["updatedAt"])
 
 			p := h.storedPerson(t, id)
 			assert.Equal(t, []model.PersonRole{model.PersonRole(tc.resource)}, p.Directory.Roles)
 			assert.True(t, p.Directory.IdentityTemporary)
-			assert.Equal(t, identity, p.CivicNo.Value)
+			assert.Equal(t, strings.ReplaceAll(identity, "-", ""), p.CivicNo.Value, "SS 12000's civicNo has no hyphen")
 			assert.Equal(t, "Alva", p.GivenName)
 			assert.Equal(t, "Lindqvist", p.FamilyName)
 			require.Len(t, p.Addresses, 1)
@@ -191,7 +210,7 @@ func TestPersonPatch(t *testing.T) {
 	h := newHarness(t)
 	body := fmt.Sprintf(`{"identityNumber":%q,"firstName":"Alva","lastName":"Lindqvist","gender":"Female","dateOfBirth":"2010-01-01",
 		"emailAddress1":"a@example.se","emailAddress2":"b@example.se","phoneNumber1":"070-1","eduPersonPrincipalName":"alva@skolan.se",
-		"address":{"postalAddress":"Storgatan 1","postalCity":"Stockholm"},"external":{"source":"HR","sourceID":"1"}}`, newIdentity())
+		"address":{"postalAddress":"Storgatan 1","postalCity":"Stockholm"},"external":{"sourceID":"1"}}`, newIdentity())
 	id := h.mustCreate(t, "/student", body)
 	path := PrefixA + "/student/" + id
 	before := h.send(http.MethodGet, path, "").object(t)
@@ -201,7 +220,7 @@ func TestPersonPatch(t *testing.T) {
 		patch string
 		want  map[string]any // members that change; every other member keeps its value
 	}{
-		{"empty body changes nothing", `{}`, map[string]any{}},
+		{"the required members alone change nothing", `{}`, map[string]any{}},
 		{"absent members stay", `{"firstName":"Alma"}`, map[string]any{"firstName": "Alma"}},
 		{"null clears nullable fields", `{"gender":null,"dateOfBirth":null,"eduPersonPrincipalName":null}`,
 			map[string]any{"gender": nil, "dateOfBirth": nil, "eduPersonPrincipalName": nil}},
@@ -209,7 +228,7 @@ func TestPersonPatch(t *testing.T) {
 			map[string]any{"address": map[string]any{"postalAddress": nil, "postalCode": "111 22", "postalCity": nil, "countryCode": nil, "municipalityCode": nil}}},
 		{"clearing the first e-mail moves the second up", `{"emailAddress1":null}`, map[string]any{"emailAddress1": "b@example.se", "emailAddress2": nil}},
 		{"a second phone is added", `{"phoneNumber2":"070-2"}`, map[string]any{"phoneNumber2": "070-2"}},
-		{"external null", `{"external":null}`, map[string]any{"external": nil}},
+		{"external replaced", `{"external":{"sourceID":"2"}}`, map[string]any{"external": map[string]any{"source": before["meta"].(map[string]any)["createdBy"], "sourceID": "2"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := h.send(http.MethodPatch, path, tc.patch)
@@ -228,8 +247,8 @@ func TestPersonPatch(t *testing.T) {
 				delete(want, "meta")
 				gotMeta := got["meta"].(map[string]any)
 				delete(got, "meta")
-				assert.Greater(t, parseTime(t, gotMeta["modified"]), parseTime(t, before["meta"].(map[string]any)["modified"]), "meta.modified moves")
-				assert.Equal(t, before["meta"].(map[string]any)["created"], gotMeta["created"])
+				assert.Greater(t, parseTime(t, gotMeta["updatedAt"]), parseTime(t, before["meta"].(map[string]any)["updatedAt"]), "meta.updatedAt moves")
+				assert.Equal(t, before["meta"].(map[string]any)["createdAt"], gotMeta["createdAt"])
 				got["meta"] = gotMeta
 			}
 			for k := range want {
@@ -258,7 +277,7 @@ func TestPersonPatch(t *testing.T) {
 			return true
 		})
 		require.NotNil(t, pupil)
-		res := h.send(http.MethodPatch, PrefixA+"/student/"+pupil.ID, `{"emailAddress1":"ny@example.se","address":{"postalAddress":"Ny väg 2","postalCode":"123 45","postalCity":"Ort","countryCode":"SE","municipalityCode":"0180"}}`)
+		res := h.send(http.MethodPatch, PrefixA+"/student/"+pupil.ID, `{"emailAddress1":"ny@example.se","address":{"postalAddress":"Ny väg 2","postalCode":"123 45","postalCity":"Ort","countryCode":"SWE","municipalityCode":"0180"}}`)
 		require.Equal(t, http.StatusOK, res.status, res)
 		after := h.storedPerson(t, pupil.ID)
 		assert.Equal(t, pupil.Emails[0].Type, after.Emails[0].Type, "the e-mail keeps its type")
@@ -274,14 +293,14 @@ func TestPersonPatch(t *testing.T) {
 func TestPersonRequestErrors(t *testing.T) {
 	h := newHarness(t)
 	student := h.newStudent(t)
-	taken := h.storedPerson(t, student).CivicNo.Value
+	taken := identityNumber(h.storedPerson(t, student).CivicNo.Value)
 	for _, tc := range []struct {
 		name, method, path, body string
 		status                   int
 		fields                   []string // the 422 details, in any order (an unsupported member is pointed at by name)
 	}{
 		{"unknown id", http.MethodGet, "/student/" + unknownID, "", 404, nil},
-		{"unknown id on PATCH", http.MethodPatch, "/employee/" + unknownID, `{}`, 404, nil},
+		{"unknown id on PATCH", http.MethodPatch, "/employee/" + unknownID, `{"identityNumber":"19800101-1234","firstName":"A","lastName":"B"}`, 404, nil},
 		{"unknown id on DELETE", http.MethodDelete, "/guardian/" + unknownID, "", 404, nil},
 		{"malformed id", http.MethodGet, "/student/not-a-uuid", "", 400, nil},
 		{"limit 0", http.MethodGet, "/student?limit=0", "", 400, nil},
@@ -290,11 +309,11 @@ func TestPersonRequestErrors(t *testing.T) {
 		{"body not JSON", http.MethodPost, "/student", `{"firstName":`, 400, nil},
 		{"every violation", http.MethodPost, "/student", `{"gender":"Unknown","dateOfBirth":"2010-13-01","eduPersonPrincipalName":"no-at-sign","colour":"blue"}`, 422,
 			[]string{"/identityNumber", "/firstName", "/lastName", "/gender", "/dateOfBirth", "/eduPersonPrincipalName", "/colour"}},
-		{"guardian has no eduPersonPrincipalName", http.MethodPost, "/guardian", `{"identityNumber":"201001012384","firstName":"A","lastName":"B","eduPersonPrincipalName":"a@b"}`, 422, []string{"/eduPersonPrincipalName"}},
+		{"guardian has no eduPersonPrincipalName", http.MethodPost, "/guardian", `{"identityNumber":"20100101-2384","firstName":"A","lastName":"B","eduPersonPrincipalName":"a@b"}`, 422, []string{"/eduPersonPrincipalName"}},
 		{"id is read-only", http.MethodPatch, "/student/" + student, `{"id":"` + unknownID + `"}`, 422, []string{"/id"}},
 		{"meta is read-only", http.MethodPatch, "/student/" + student, `{"meta":{}}`, 422, []string{"/meta"}},
-		{"identityNumber not 12 characters, municipality code not a code", http.MethodPost, "/employee",
-			`{"identityNumber":"19800101-1234","firstName":"A","lastName":"B","address":{"municipalityCode":"Stockholm"}}`, 422,
+		{"identityNumber without the hyphen, municipality code not a code", http.MethodPost, "/employee",
+			`{"identityNumber":"198001011234","firstName":"A","lastName":"B","address":{"municipalityCode":"Stockholm"}}`, 422,
 			[]string{"/identityNumber", "/address/municipalityCode"}},
 		{"unknown and non-student studentIDs", http.MethodPost, "/guardian",
 			fmt.Sprintf(`{"identityNumber":%q,"firstName":"A","lastName":"B","studentIDs":[%q,%q]}`, newIdentity(), student, unknownID), 422, []string{"/studentIDs/1"}},
@@ -313,10 +332,10 @@ func TestPersonRequestErrors(t *testing.T) {
 	}
 	t.Run("duplicate identityNumber by PATCH", func(t *testing.T) {
 		other := h.newEmployee(t)
-		res := h.send(http.MethodPatch, PrefixA+"/employee/"+other, fmt.Sprintf(`{"identityNumber":%q}`, taken))
+		res := h.send(http.MethodPatch, PrefixA+"/employee/"+other, fmt.Sprintf(`{"identityNumber":%q,"firstName":"A","lastName":"B"}`, taken))
 		require.Equal(t, http.StatusConflict, res.status, res)
 		assert.Contains(t, res.problem(t).Message, student)
-		res = h.send(http.MethodPatch, PrefixA+"/student/"+student, fmt.Sprintf(`{"identityNumber":%q}`, taken))
+		res = h.send(http.MethodPatch, PrefixA+"/student/"+student, fmt.Sprintf(`{"identityNumber":%q,"firstName":"A","lastName":"B"}`, taken))
 		require.Equal(t, http.StatusOK, res.status, "a person's own number is no conflict: %s", res)
 	})
 }
@@ -486,7 +505,7 @@ func TestPersonListAndSearch(t *testing.T) {
 
 			one := h.storedPerson(t, want[len(want)/2])
 			for _, tc := range []struct{ name, filter string }{
-				{"equals identityNumber", fmt.Sprintf(`{"equals":{"identityNumber":%q},"orCondition":false}`, one.CivicNo.Value)},
+				{"equals identityNumber", fmt.Sprintf(`{"equals":{"identityNumber":%q},"orCondition":false}`, identityNumber(one.CivicNo.Value))},
 				{"like lastName and equals id", fmt.Sprintf(`{"like":{"lastName":%q},"equals":{"id":%q},"orCondition":false}`, strings.ToLower(one.FamilyName[:1])+"%", one.ID)},
 			} {
 				t.Run(tc.name, func(t *testing.T) {

@@ -25,7 +25,7 @@ import (
 // DirectoryStudentPlacement is a StudentPlacement of interface A.
 type DirectoryStudentPlacement struct {
 	ID                             string          `json:"id"`
-	Meta                           model.Meta      `json:"meta"`
+	Meta                           DirectoryMeta   `json:"meta"`
 	External                       *model.External `json:"external"`
 	StudentID                      string          `json:"studentID"`
 	SchoolID                       string          `json:"schoolID"`
@@ -47,7 +47,7 @@ type DirectoryStudentPlacement struct {
 // DirectoryEmployeePlacement is an EmployeePlacement of interface A.
 type DirectoryEmployeePlacement struct {
 	ID                string          `json:"id"`
-	Meta              model.Meta      `json:"meta"`
+	Meta              DirectoryMeta   `json:"meta"`
 	External          *model.External `json:"external"`
 	EmployeeID        string          `json:"employeeID"`
 	SchoolID          string          `json:"schoolID"`
@@ -153,7 +153,7 @@ func checkPlacement(sn *store.Snapshot, personField, personID string, role model
 func renderStudentPlacement(p *model.Placement) DirectoryStudentPlacement {
 	x := p.Directory
 	return DirectoryStudentPlacement{
-		ID: p.ID, Meta: p.Meta, External: x.External, StudentID: p.Child.ID, SchoolID: p.PlacedAt.ID,
+		ID: p.ID, Meta: dirMeta(p.Meta), External: x.External, StudentID: p.Child.ID, SchoolID: p.PlacedAt.ID,
 		SchoolType: x.SchoolType, SchoolYear: x.SchoolYear, HasChildcare: x.HasChildcare, MotherTongue: x.MotherTongue,
 		ModernLanguageAlternative: x.ModernLanguageAlternative, SwedishAsSecondLanguage: x.SwedishAsSecondLanguage,
 		MotherTongueParticipates: x.MotherTongueParticipates, ModernLanguageInSchoolChoice: x.ModernLanguageInSchoolChoice,
@@ -213,18 +213,21 @@ func (s *Server) studentPlacementResource() *dirResource {
 			p, ok := sn.Placement(id)
 			return p, ok && p.Directory != nil
 		},
-		render:  func(_ *store.Snapshot, rec any) any { return renderStudentPlacement(rec.(*model.Placement)) },
-		getters: studentPlacementGetters,
-		create: func(s *Server, body map[string]json.RawMessage) (string, error) {
+		render: func(_ *store.Snapshot, rec any) any { return renderStudentPlacement(rec.(*model.Placement)) },
+		since: &sinceLookup{table: store.TablePlacements, member: func(obj any) bool { return obj.(*model.Placement).Directory != nil },
+			listOrder: func(obj any) (time.Time, string) { p := obj.(*model.Placement); return p.Meta.Created, p.ID }},
+		getters: withRecordGetters(studentPlacementGetters, func(p *model.Placement) *model.Meta { return &p.Meta },
+			func(p *model.Placement) *model.External { return p.Directory.External }),
+		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {
 			p := model.Placement{ID: uuid.NewString()}
 			today := s.today()
-			return p.ID, s.store.Write(func(w *store.Writer) error {
+			return p.ID, s.store.WriteBy(by, func(w *store.Writer) error {
 				return writeStudentPlacement(w, p, DirectoryStudentPlacement{}, body, today)
 			})
 		},
-		patch: func(s *Server, id string, body map[string]json.RawMessage) error {
+		patch: func(s *Server, by, id string, body map[string]json.RawMessage) error {
 			today := s.today()
-			return s.store.Write(func(w *store.Writer) error {
+			return s.store.WriteBy(by, func(w *store.Writer) error {
 				cur, ok := w.Read().Placement(id)
 				if !ok || cur.Directory == nil {
 					return store.ErrNotFound
@@ -232,7 +235,9 @@ func (s *Server) studentPlacementResource() *dirResource {
 				return writeStudentPlacement(w, *cur, renderStudentPlacement(cur), body, today)
 			})
 		},
-		remove: func(s *Server, id string) error { return s.store.Delete(store.TablePlacements, id) },
+		remove: func(s *Server, by, id string) error {
+			return s.store.WriteBy(by, func(w *store.Writer) error { return w.Delete(store.TablePlacements, id) })
+		},
 	}
 }
 
@@ -279,7 +284,7 @@ func renderEmployeePlacement(p *model.EmployeePlacement) DirectoryEmployeePlacem
 	roles := []string{}
 	roles = append(roles, p.Roles...)
 	return DirectoryEmployeePlacement{
-		ID: p.ID, Meta: p.Meta, External: p.External, EmployeeID: p.EmployeeID, SchoolID: p.SchoolID,
+		ID: p.ID, Meta: dirMeta(p.Meta), External: p.External, EmployeeID: p.EmployeeID, SchoolID: p.SchoolID,
 		Signature: p.Signature, Title: p.Title, Roles: roles, StartDate: p.StartDate, EndDate: datePtr(p.EndDate),
 		ArchiveYear: p.ArchiveYear, ArchivedAt: p.ArchivedAt, EmploymentPercent: p.EmploymentPercent,
 	}
@@ -314,20 +319,23 @@ func (s *Server) employeePlacementResource() *dirResource {
 			_ = sn.Scan(store.TableEmployeePlacements, store.IndexCreated, "", fn)
 		},
 		get: func(sn *store.Snapshot, id string) (any, bool) { return sn.EmployeePlacement(id) },
+		since: &sinceLookup{table: store.TableEmployeePlacements, member: func(any) bool { return true },
+			listOrder: func(obj any) (time.Time, string) { p := obj.(*model.EmployeePlacement); return p.Meta.Created, p.ID }},
 		render: func(_ *store.Snapshot, rec any) any {
 			return renderEmployeePlacement(rec.(*model.EmployeePlacement))
 		},
-		getters: employeePlacementGetters,
-		create: func(s *Server, body map[string]json.RawMessage) (string, error) {
+		getters: withRecordGetters(employeePlacementGetters, func(p *model.EmployeePlacement) *model.Meta { return &p.Meta },
+			func(p *model.EmployeePlacement) *model.External { return p.External }),
+		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {
 			id := uuid.NewString()
 			today := s.today()
-			return id, s.store.Write(func(w *store.Writer) error {
+			return id, s.store.WriteBy(by, func(w *store.Writer) error {
 				return writeEmployeePlacement(w, id, DirectoryEmployeePlacement{}, body, today)
 			})
 		},
-		patch: func(s *Server, id string, body map[string]json.RawMessage) error {
+		patch: func(s *Server, by, id string, body map[string]json.RawMessage) error {
 			today := s.today()
-			return s.store.Write(func(w *store.Writer) error {
+			return s.store.WriteBy(by, func(w *store.Writer) error {
 				cur, ok := w.Read().EmployeePlacement(id)
 				if !ok {
 					return store.ErrNotFound
@@ -335,7 +343,9 @@ func (s *Server) employeePlacementResource() *dirResource {
 				return writeEmployeePlacement(w, id, renderEmployeePlacement(cur), body, today)
 			})
 		},
-		remove: func(s *Server, id string) error { return s.store.Delete(store.TableEmployeePlacements, id) },
+		remove: func(s *Server, by, id string) error {
+			return s.store.WriteBy(by, func(w *store.Writer) error { return w.Delete(store.TableEmployeePlacements, id) })
+		},
 	}
 }
 
@@ -397,7 +407,7 @@ func archiveEndpoint(s *Server, res *dirResource, action string, on bool, set fu
 			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
 			return
 		}
-		if err := s.store.Write(func(wr *store.Writer) error { return set(wr, id, on) }); err != nil {
+		if err := s.store.WriteBy(s.actorOf(r), func(wr *store.Writer) error { return set(wr, id, on) }); err != nil {
 			writeProblem(w, r, err)
 			return
 		}

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -34,7 +35,7 @@ func TestStudentPlacementCreateAndRead(t *testing.T) {
 	student, school := h.newStudent(t), h.newSchool(t, "GR")
 	body := fmt.Sprintf(`{"studentID":%q,"schoolID":%q,"schoolType":"GR","schoolYear":"7","hasChildcare":true,"motherTongue":"fin",
 		"modernLanguageAlternative":"ML","swedishAsSecondLanguage":true,"modernLanguageInSchoolChoice":"de","startDate":"2026-08-17",
-		"endDate":%q,"archiveYear":"2027","external":{"source":"SIS","sourceID":"9"}}`, student, school, futureDate)
+		"endDate":%q,"external":{"sourceID":"9"}}`, student, school, futureDate)
 	res := h.send(http.MethodPost, PrefixA+"/student-placement", body)
 	require.Equal(t, http.StatusCreated, res.status, res)
 	created := res.object(t)
@@ -66,7 +67,7 @@ func TestStudentPlacementIsAPlacementInInterfaceB(t *testing.T) {
 	h := newHarness(t)
 	identity := newIdentity()
 	student := h.mustCreate(t, "/student", fmt.Sprintf(`{"identityNumber":%q,"firstName":"Alva","lastName":"Lindqvist","gender":"Female","dateOfBirth":"2022-03-04","emailAddress1":"alva@example.se",
-		"phoneNumber1":"08-123","address":{"postalAddress":"Storgatan 1","postalCode":"111 22","postalCity":"Stockholm","countryCode":"SE","municipalityCode":"0180"}}`, identity))
+		"phoneNumber1":"08-123","address":{"postalAddress":"Storgatan 1","postalCode":"111 22","postalCity":"Stockholm","countryCode":"SWE","municipalityCode":"0180"}}`, identity))
 	preschool := h.newSchool(t, "FS")
 	id := h.mustCreate(t, "/student-placement", fmt.Sprintf(`{"studentID":%q,"schoolID":%q,"schoolType":"FS","startDate":"2026-08-17"}`, student, preschool))
 
@@ -83,7 +84,7 @@ func TestStudentPlacementIsAPlacementInInterfaceB(t *testing.T) {
 	assert.Equal(t, student, c.ID)
 	assert.Equal(t, "Alva", c.GivenName)
 	assert.Equal(t, "Lindqvist", c.FamilyName)
-	assert.Equal(t, identity, c.CivicNo.Value)
+	assert.Equal(t, strings.ReplaceAll(identity, "-", ""), c.CivicNo.Value)
 	assert.Equal(t, model.Sex("Kvinna"), c.Sex)
 	assert.Equal(t, model.Date("2022-03-04"), c.BirthDate)
 	assert.Equal(t, []model.Email{{Value: "alva@example.se", Type: "Privat"}}, c.Emails)
@@ -242,7 +243,7 @@ func TestPlacementRequestErrors(t *testing.T) {
 		fields                   []string
 	}{
 		{"unknown id", http.MethodGet, "/student-placement/" + unknownID, "", 404, nil},
-		{"unknown id by the spec path", http.MethodPatch, "/student-placements/" + unknownID, `{}`, 404, nil},
+		{"unknown id by the spec path", http.MethodPatch, "/student-placements/" + unknownID, `{"schoolType":"FS","startDate":"2026-01-01"}`, 404, nil},
 		{"unknown id to archive", http.MethodPatch, "/employee-placement/" + unknownID + "/archive", "", 404, nil},
 		{"unknown id to restore", http.MethodPatch, "/student-placement/" + unknownID + "/restore", "", 404, nil},
 		{"an employee placement is not a student placement", http.MethodGet, "/student-placement/" + ep, "", 404, nil},
@@ -255,7 +256,7 @@ func TestPlacementRequestErrors(t *testing.T) {
 			[]string{"/studentID", "/schoolID", "/endDate"}},
 		{"employee references", http.MethodPost, "/employee-placement",
 			fmt.Sprintf(`{"employeeID":%q,"schoolID":%q,"startDate":"2026-08-17","roles":["Janitor"],"employmentPercent":101}`, student, school), 422,
-			[]string{"/roles/0", "/employmentPercent"}},
+			[]string{"/roles/0"}},
 		{"employee must be an employee", http.MethodPost, "/employee-placement",
 			fmt.Sprintf(`{"employeeID":%q,"schoolID":%q,"startDate":"2026-08-17"}`, student, school), 422, []string{"/employeeID"}},
 		{"studentID cannot be changed", http.MethodPatch, "/student-placement/" + sp, fmt.Sprintf(`{"studentID":%q}`, student), 422, []string{"/studentID"}},

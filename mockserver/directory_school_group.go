@@ -17,7 +17,7 @@ import (
 // DirectorySchool is a School of interface A: a school unit of the store.
 type DirectorySchool struct {
 	ID               string          `json:"id"`
-	Meta             model.Meta      `json:"meta"`
+	Meta             DirectoryMeta   `json:"meta"`
 	External         *model.External `json:"external"`
 	Title            string          `json:"title"`
 	UnitID           *string         `json:"unitID"`
@@ -44,7 +44,7 @@ func directorySchoolType(types []model.SchoolType) string {
 func renderSchool(o *model.Organisation) DirectorySchool {
 	x := o.Directory
 	return DirectorySchool{
-		ID: o.ID, Meta: o.Meta, External: x.External, Title: o.DisplayName, UnitID: x.UnitID,
+		ID: o.ID, Meta: dirMeta(o.Meta), External: x.External, Title: o.DisplayName, UnitID: x.UnitID,
 		UnitCode: strPtr(o.SchoolUnitCode), CSNSchoolCode: x.CSNSchoolCode, MunicipalityCode: strPtr(o.MunicipalityCode),
 		SchoolType: x.SchoolType,
 	}
@@ -74,8 +74,12 @@ func (s *Server) schoolResource() *dirResource {
 			o, ok := sn.Organisation(id)
 			return o, ok && o.Directory != nil
 		},
-		render:  func(_ *store.Snapshot, rec any) any { return renderSchool(rec.(*model.Organisation)) },
-		getters: schoolGetters,
+		render: func(_ *store.Snapshot, rec any) any { return renderSchool(rec.(*model.Organisation)) },
+		getters: withRecordGetters(schoolGetters, func(o *model.Organisation) *model.Meta { return &o.Meta },
+			func(o *model.Organisation) *model.External { return o.Directory.External }),
+		since: &sinceLookup{table: store.TableOrganisations,
+			member:    func(obj any) bool { return obj.(*model.Organisation).Directory != nil },
+			listOrder: orgListOrder},
 		lookups: []equalityLookup{{
 			field: "unitCode", table: store.TableOrganisations, index: store.IndexSchoolUnitCode,
 			member: func(obj any) bool { return obj.(*model.Organisation).Directory != nil },
@@ -84,22 +88,25 @@ func (s *Server) schoolResource() *dirResource {
 				return o.Meta.Created, o.ID
 			},
 		}},
-		create: func(s *Server, body map[string]json.RawMessage) (string, error) {
+		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {
 			o := model.Organisation{ID: uuid.NewString(), OrganisationType: model.OrganisationTypeSchoolUnit, Directory: &model.SchoolExtra{}}
 			applySchool(&o, body)
 			o.SchoolTypes = []model.SchoolType{model.SchoolType(o.Directory.SchoolType)}
-			return o.ID, s.store.Write(func(w *store.Writer) error {
-				// A new school belongs to the organiser, when there is one.
-				_ = w.Read().Scan(store.TableOrganisations, store.IndexOrganisationType, string(model.OrganisationTypeOrganiser), func(obj any) bool {
-					o.ParentOrganisation = &model.ObjectReference{ID: obj.(*model.Organisation).ID}
-					return false
-				})
+			return o.ID, s.store.WriteBy(by, func(w *store.Writer) error {
+				if problems := checkUnitID(w.Read(), o.Directory.UnitID); len(problems) > 0 {
+					return unprocessable(problems...)
+				}
+				// A new school belongs to the organiser, when there is one
+				// (unitID is interface A's own link; see docs/decisions.md).
+				if org, ok := organiser(w.Read()); ok {
+					o.ParentOrganisation = &model.ObjectReference{ID: org}
+				}
 				_, _, err := w.PutOrganisation(o)
 				return err
 			})
 		},
-		patch: func(s *Server, id string, body map[string]json.RawMessage) error {
-			return s.store.Write(func(w *store.Writer) error {
+		patch: func(s *Server, by, id string, body map[string]json.RawMessage) error {
+			return s.store.WriteBy(by, func(w *store.Writer) error {
 				cur, ok := w.Read().Organisation(id)
 				if !ok || cur.Directory == nil {
 					return store.ErrNotFound
@@ -112,6 +119,11 @@ func (s *Server) schoolResource() *dirResource {
 					x.UnitID, x.CSNSchoolCode, x.External = nil, nil, nil
 				}
 				applySchool(&o, body)
+				if _, ok := body["unitID"]; ok {
+					if problems := checkUnitID(w.Read(), x.UnitID); len(problems) > 0 {
+						return unprocessable(problems...)
+					}
+				}
 				_, _, err := w.PutOrganisation(o)
 				return err
 			})
@@ -154,7 +166,7 @@ func applySchool(o *model.Organisation, body map[string]json.RawMessage) {
 // DirectoryGroup is a Group of interface A: a group of the store.
 type DirectoryGroup struct {
 	ID           string          `json:"id"`
-	Meta         model.Meta      `json:"meta"`
+	Meta         DirectoryMeta   `json:"meta"`
 	External     *model.External `json:"external"`
 	SchoolID     string          `json:"schoolID"`
 	Category     string          `json:"category"`
@@ -212,7 +224,7 @@ func registerGroupType(category string, types []string) model.GroupType {
 func renderGroup(g *model.Group) DirectoryGroup {
 	// A person may hold several membership periods; memberIDs names each
 	// member once.
-	out := DirectoryGroup{ID: g.ID, Meta: g.Meta, SchoolID: g.Organisation.ID, Title: g.DisplayName, MemberIDs: groupMembers(g), ModeratorIDs: []string{}}
+	out := DirectoryGroup{ID: g.ID, Meta: dirMeta(g.Meta), SchoolID: g.Organisation.ID, Title: g.DisplayName, MemberIDs: groupMembers(g), ModeratorIDs: []string{}}
 	if x := g.Directory; x != nil {
 		out.External, out.Category, out.Types = x.External, x.Category, slices.Clone(x.Types)
 		out.ModeratorIDs = append(out.ModeratorIDs, x.ModeratorIDs...)
@@ -272,14 +284,22 @@ func (s *Server) groupResource() *dirResource {
 		get: func(sn *store.Snapshot, id string) (any, bool) {
 			return sn.Group(id)
 		},
-		render:  func(_ *store.Snapshot, rec any) any { return renderGroup(rec.(*model.Group)) },
-		getters: groupGetters,
-		create: func(s *Server, body map[string]json.RawMessage) (string, error) {
+		render: func(_ *store.Snapshot, rec any) any { return renderGroup(rec.(*model.Group)) },
+		since: &sinceLookup{table: store.TableGroups, member: func(any) bool { return true },
+			listOrder: func(obj any) (time.Time, string) { g := obj.(*model.Group); return g.Meta.Created, g.ID }},
+		getters: withRecordGetters(groupGetters, func(g *model.Group) *model.Meta { return &g.Meta },
+			func(g *model.Group) *model.External {
+				if g.Directory == nil {
+					return nil
+				}
+				return g.Directory.External
+			}),
+		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {
 			g := model.Group{ID: uuid.NewString(), StartDate: s.today(), Directory: &model.GroupExtra{Category: groupCategoryOther, Types: []string{}, ModeratorIDs: []string{}}}
 			var schoolID string
 			member(body, "schoolID", &schoolID)
 			g.Organisation = model.ObjectReference{ID: schoolID}
-			return g.ID, s.store.Write(func(w *store.Writer) error {
+			return g.ID, s.store.WriteBy(by, func(w *store.Writer) error {
 				if err := applyGroup(w.Read(), &g, body); err != nil {
 					return err
 				}
@@ -287,8 +307,8 @@ func (s *Server) groupResource() *dirResource {
 				return err
 			})
 		},
-		patch: func(s *Server, id string, body map[string]json.RawMessage) error {
-			return s.store.Write(func(w *store.Writer) error {
+		patch: func(s *Server, by, id string, body map[string]json.RawMessage) error {
+			return s.store.WriteBy(by, func(w *store.Writer) error {
 				cur, ok := w.Read().Group(id)
 				if !ok {
 					return store.ErrNotFound
@@ -308,7 +328,9 @@ func (s *Server) groupResource() *dirResource {
 				return err
 			})
 		},
-		remove: func(s *Server, id string) error { return s.store.Delete(store.TableGroups, id) },
+		remove: func(s *Server, by, id string) error {
+			return s.store.WriteBy(by, func(w *store.Writer) error { return w.Delete(store.TableGroups, id) })
+		},
 	}
 }
 
@@ -393,7 +415,7 @@ func (s *Server) directoryEndpoints() ([]endpoint, error) {
 }
 
 func (s *Server) directoryResources() []*dirResource {
-	return []*dirResource{s.schoolResource(), s.groupResource(),
+	return []*dirResource{s.schoolResource(), s.groupResource(), s.unitResource(), s.auditEventResource(),
 		s.personResource(model.RoleStudent, "Student"), s.personResource(model.RoleEmployee, "Employee"), s.personResource(model.RoleGuardian, "Guardian"),
 		s.studentPlacementResource(), s.employeePlacementResource(),
 		s.gradeElementaryResource(), s.gradeUpperSecondaryResource()}
@@ -404,10 +426,30 @@ func (s *Server) directoryResources() []*dirResource {
 // the roles their records imply (and identityTemporary from their civic
 // number), and staff get employee placements unless the data set has some.
 func prepareDirectory(ds *store.Dataset) {
+	var units []string
+	for i := range ds.Organisations {
+		if o := &ds.Organisations[i]; o.OrganisationType == model.OrganisationTypeUnit {
+			if o.Unit == nil {
+				o.Unit = &model.UnitExtra{}
+			}
+			units = append(units, o.ID)
+		}
+	}
+	schools := 0
 	for i := range ds.Organisations {
 		o := &ds.Organisations[i]
-		if o.OrganisationType == model.OrganisationTypeSchoolUnit && o.Directory == nil {
+		if o.OrganisationType != model.OrganisationTypeSchoolUnit {
+			continue
+		}
+		switch {
+		case o.Directory == nil:
 			o.Directory = &model.SchoolExtra{SchoolType: directorySchoolType(o.SchoolTypes)}
+			if len(units) > 0 { // generated schools are spread over the units
+				o.Directory.UnitID = &units[schools%len(units)]
+			}
+			schools++
+		case o.Directory.SchoolType == "": // a scenario's school that names its unit
+			o.Directory.SchoolType = directorySchoolType(o.SchoolTypes)
 		}
 	}
 	roles := map[string][]model.PersonRole{}
@@ -457,4 +499,9 @@ func prepareGenerated(ds *store.Dataset) {
 	if len(ds.EmployeePlacements) == 0 {
 		ds.EmployeePlacements = deriveEmployeePlacements(ds)
 	}
+}
+
+func orgListOrder(obj any) (time.Time, string) {
+	o := obj.(*model.Organisation)
+	return o.Meta.Created, o.ID
 }

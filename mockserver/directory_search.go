@@ -8,6 +8,7 @@ import (
 
 	"github.com/skolkit/skolkit/mockserver/search"
 	"github.com/skolkit/skolkit/mockserver/store"
+	"github.com/skolkit/skolkit/model"
 )
 
 // How interface A's _search evaluates a filter.
@@ -19,7 +20,7 @@ import (
 // on the returned page are rendered. TestSearchGettersMatchRender proves,
 // field by field and record by record, that each getter gives what the
 // wire record has; New fails when a searchable field (a member of the
-// contract's <Name>FilterFlags) has no getter.
+// contract's per-operator filter schemas) has no getter.
 //
 // When the filter has an equality on a field that a store index holds
 // exactly (a person's identityNumber, a school's unitCode), the candidates
@@ -119,6 +120,9 @@ func (res *dirResource) matcher(sn *store.Snapshot, f *search.Filter) func(rec a
 type equalityLookup struct {
 	field        string // the searchable field
 	table, index string // the store index whose value is the field's
+	// key, when set, turns the field's value into the index's ("" when the
+	// value cannot be in the index).
+	key func(value string) string
 	// member reports whether an object of the table is a record of the
 	// resource (one its scan yields).
 	member func(obj any) bool
@@ -127,50 +131,88 @@ type equalityLookup struct {
 	listOrder func(obj any) (created time.Time, id string)
 }
 
+// sinceLookup is the store's time index of the resource's meta.updatedAt
+// (IndexModified of its table): the incremental-sync query
+// {"greaterThan": {"meta": {"updatedAt": T}}} walks it from T instead of
+// scanning every record.
+type sinceLookup struct {
+	table  string
+	member func(obj any) bool
+	// listOrder is as for equalityLookup.
+	listOrder func(obj any) (created time.Time, id string)
+}
+
 // candidates returns the records that may match the filter, in list order,
 // when an index can find them; nil when the records are to be scanned. Every
 // record that matches is a candidate (the index holds every non-empty value,
-// and Filter.Equalities says which values a match must have); the list order
-// is the documented order of the resource's list index, meta.created then id.
+// and Filter.Equalities says which values a match must have; the modified
+// index holds every record, and Filter.LowerBounds says from when a match
+// was updated); the list order is the documented order of the resource's
+// list index, meta.createdAt then id.
 func (res *dirResource) candidates(sn *store.Snapshot, f *search.Filter) []any {
-	if len(res.lookups) == 0 {
-		return nil
-	}
 	eq := f.Equalities()
 	for _, l := range res.lookups {
 		value, ok := eq[l.field]
+		if ok && l.key != nil {
+			if value = l.key(value); value == "" {
+				return nil // not a value the index holds: scan
+			}
+		}
 		if !ok || value == "" { // "" would scan the whole index, and is not in it
 			continue
 		}
-		out := []any{}
-		inOrder := true
-		_ = sn.Scan(l.table, l.index, value, func(obj any) bool {
-			if !l.member(obj) {
-				return true
-			}
-			// The list index orders by a fixed-width time text that is
-			// chronological for the years 0-9999 only.
-			if created, _ := l.listOrder(obj); created.UTC().Year() < 0 || created.UTC().Year() > 9999 {
-				inOrder = false
-				return false
-			}
-			out = append(out, obj)
-			return true
-		})
-		if !inOrder {
-			return nil
+		return inListOrder(l.member, l.listOrder, 0, func(fn func(any) bool) { _ = sn.Scan(l.table, l.index, value, fn) })
+	}
+	if l := res.since; l != nil {
+		if bound, ok := f.LowerBounds()["meta.updatedAt"]; ok && bound.UTC().Year() >= 0 && bound.UTC().Year() <= 9999 {
+			return inListOrder(l.member, l.listOrder, maxSinceCandidates, func(fn func(any) bool) {
+				_ = sn.ScanSince(l.table, store.IndexModified, bound, fn)
+			})
 		}
-		slices.SortStableFunc(out, func(a, b any) int {
-			ca, ia := l.listOrder(a)
-			cb, ib := l.listOrder(b)
-			if c := ca.Compare(cb); c != 0 {
-				return c
-			}
-			return strings.Compare(ia, ib)
-		})
-		return out
 	}
 	return nil
+}
+
+// maxSinceCandidates bounds the records a meta.updatedAt bound looks up in
+// the modified index: past it, sorting the candidates into list order costs
+// more than scanning the list (an early bound matches most records), and the
+// search scans instead.
+const maxSinceCandidates = 5000
+
+// inListOrder collects the records a scan yields that are members of the
+// resource, in list order; nil (scan instead) when one was created outside
+// the years 0-9999, where the list index's time text is not in time order,
+// or when there are more than limit of them (0: no limit).
+func inListOrder(member func(any) bool, listOrder func(any) (time.Time, string), limit int, scan func(fn func(any) bool)) []any {
+	out := []any{}
+	inOrder := true
+	scan(func(obj any) bool {
+		if !member(obj) {
+			return true
+		}
+		if limit > 0 && len(out) >= limit {
+			inOrder = false
+			return false
+		}
+		if created, _ := listOrder(obj); created.UTC().Year() < 0 || created.UTC().Year() > 9999 {
+			inOrder = false
+			return false
+		}
+		out = append(out, obj)
+		return true
+	})
+	if !inOrder {
+		return nil
+	}
+	slices.SortStableFunc(out, func(a, b any) int {
+		ca, ia := listOrder(a)
+		cb, ib := listOrder(b)
+		if c := ca.Compare(cb); c != 0 {
+			return c
+		}
+		return strings.Compare(ia, ib)
+	})
+	return out
 }
 
 // Helpers for getters: each mirrors how render makes a wire member and how
@@ -220,3 +262,37 @@ func list(ss []string) (any, bool) {
 	}
 	return ss, true
 }
+
+// withRecordGetters adds to a resource's getters those of the members every
+// interface-A record has: meta's four fields and external's two (for
+// resources with an external member: ext not nil).
+func withRecordGetters[T any](g fieldGetters[T], meta func(*T) *model.Meta, ext func(*T) *model.External) fieldGetters[T] {
+	out := fieldGetters[T]{}
+	for k, v := range g {
+		out[k] = v
+	}
+	out["meta.createdAt"] = func(_ *store.Snapshot, r *T) (any, bool) { return timeText(meta(r).Created) }
+	out["meta.updatedAt"] = func(_ *store.Snapshot, r *T) (any, bool) { return timeText(meta(r).Modified) }
+	out["meta.createdBy"] = func(_ *store.Snapshot, r *T) (any, bool) { return ptrText(meta(r).CreatedBy) }
+	out["meta.updatedBy"] = func(_ *store.Snapshot, r *T) (any, bool) { return ptrText(meta(r).UpdatedBy) }
+	if ext != nil {
+		out["external.source"] = func(_ *store.Snapshot, r *T) (any, bool) {
+			if e := ext(r); e != nil {
+				return ptrText(e.Source)
+			}
+			return nil, false
+		}
+		out["external.sourceID"] = func(_ *store.Snapshot, r *T) (any, bool) {
+			if e := ext(r); e != nil {
+				return ptrText(e.SourceID)
+			}
+			return nil, false
+		}
+	}
+	return out
+}
+
+// timeText is a date-time member that render always has. The search reads a
+// time.Time as the instant it is (no text to format and parse again: the
+// incremental-sync query evaluates meta.updatedAt on every record it scans).
+func timeText(t time.Time) (any, bool) { return t, true }

@@ -18,6 +18,9 @@ import (
 // header names other credentials) and a JSON body when body is not empty.
 func (h *harness) call(method, path, body string, header http.Header) *result {
 	h.t.Helper()
+	if method == http.MethodPatch && header == nil {
+		body = h.withRequired(path, body)
+	}
 	var req *http.Request
 	if body != "" {
 		req, _ = http.NewRequest(method, h.ts.URL+path, strings.NewReader(body))
@@ -269,7 +272,9 @@ func TestSchoolWrites(t *testing.T) {
 	res.decode(&created)
 	assert.Equal(t, PrefixA+"/school/"+created.ID, res.header.Get("Location"))
 	assert.Equal(t, "Ekskolan", created.Title)
-	assert.Equal(t, created.Meta.Created, created.Meta.Modified)
+	assert.Equal(t, created.Meta.CreatedAt, *created.Meta.UpdatedAt)
+	clientID, _ := h.srv.Credentials()
+	assert.Equal(t, ClientUUID(clientID), *created.Meta.CreatedBy, "meta.createdBy is the client")
 
 	var got DirectorySchool
 	h.call(http.MethodGet, res.header.Get("Location"), "", nil).decode(&got)
@@ -283,8 +288,8 @@ func TestSchoolWrites(t *testing.T) {
 	assert.Nil(t, patched.UnitCode, "null clears a nullable field")
 	assert.Equal(t, "ABC", *patched.CSNSchoolCode)
 	assert.Equal(t, "Ekskolan", patched.Title, "absent fields stay")
-	assert.Equal(t, created.Meta.Created, patched.Meta.Created)
-	assert.True(t, patched.Meta.Modified.After(created.Meta.Modified), "meta.modified moves on a change")
+	assert.Equal(t, created.Meta.CreatedAt, patched.Meta.CreatedAt)
+	assert.True(t, patched.Meta.UpdatedAt.After(*created.Meta.UpdatedAt), "meta.updatedAt moves on a change")
 
 	h.clock.Advance(time.Minute)
 	res = h.call(http.MethodPatch, PrefixA+"/school/"+created.ID, `{"csnSchoolCode":"ABC"}`, nil)
@@ -444,7 +449,7 @@ func TestDirectorySearch(t *testing.T) {
 		{"equals", fmt.Sprintf(`{"equals":{"schoolID":%q},"orCondition":false}`, school), func(g DirectoryGroup) bool { return g.SchoolID == school }},
 		{"notEquals", fmt.Sprintf(`{"notEquals":{"schoolID":%q},"orCondition":false}`, school), func(g DirectoryGroup) bool { return g.SchoolID != school }},
 		{"or of two", fmt.Sprintf(`{"equals":{"schoolID":%q,"category":"Other"},"orCondition":true}`, school), func(g DirectoryGroup) bool { return g.SchoolID == school || g.Category == "Other" }},
-		{"nested", fmt.Sprintf(`{"equals":{"schoolID":%q},"orCondition":false,"nestedFilters":[{"like":{"title":"%%a%%"},"contains":{"types":"Class"},"orCondition":true}]}`, school),
+		{"nested", fmt.Sprintf(`{"equals":{"schoolID":%q},"orCondition":false,"nestedFilters":[{"like":{"title":"%%a%%"},"contains":{"types":["Class"]},"orCondition":true}]}`, school),
 			func(g DirectoryGroup) bool {
 				return g.SchoolID == school && (strings.Contains(strings.ToLower(g.Title), "a") || containsString(g.Types, "Class"))
 			}},

@@ -72,7 +72,7 @@ func TestExportItemsMatchTheStoredAttendance(t *testing.T) {
 
 		assert.Equal(t, ExportSchool{ID: org.ID, DisplayName: org.DisplayName}, item.School, "item %d", i)
 		assert.Equal(t, p.ID, item.Student.ID)
-		assert.Equal(t, p.CivicNo.Value, item.Student.IdentityNumber)
+		assert.Equal(t, identityNumber(p.CivicNo.Value), item.Student.IdentityNumber, "the vendor form YYYYMMDD-NNNN")
 		assert.Equal(t, p.GivenName, item.Student.FirstName)
 		assert.Equal(t, p.FamilyName, item.Student.LastName)
 		require.NotNil(t, item.Student.DateOfBirth)

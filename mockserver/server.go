@@ -202,6 +202,7 @@ func newServer(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.store = store.New(now)
+	s.store.SetDeletionKinds(deletionKinds)
 	loaded := false
 	if opts.StateFile != "" {
 		if loaded, err = s.readStateFile(opts.StateFile); err != nil {

@@ -62,6 +62,13 @@ func newValidator(c *openapi.Contract, name openapi.Name, method, fullPath strin
 		hasBody:    op.RequestBody != nil,
 		pathPrefix: prefix,
 	}
+	if name == openapi.NameDirectory && strings.HasSuffix(rel, "/_search") {
+		// A search body is checked by the search package, whose field table
+		// comes from the same filter schemas and whose violations point at
+		// the offending field (kin-openapi's, through the nullable allOf
+		// wrappers of the vendor's filter schemas, name only the operator).
+		v.opts.ExcludeRequestBody = true
+	}
 	for _, params := range []openapi3.Parameters{item.Parameters, op.Parameters} {
 		for _, p := range params {
 			if p.Value != nil && p.Value.In == openapi3.ParameterInQuery {

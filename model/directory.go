@@ -22,6 +22,14 @@ type SchoolExtra struct {
 	SchoolType string `json:"schoolType"`
 }
 
+// UnitExtra holds an organisation element's attributes as an interface-A
+// Unit (its title is the element's displayName). Units are organisation
+// elements of type OrganisationTypeUnit.
+type UnitExtra struct {
+	External    *External `json:"external,omitempty"`
+	Description *string   `json:"description,omitempty"`
+}
+
 // GroupExtra holds a group's interface-A attributes.
 type GroupExtra struct {
 	External     *External `json:"external,omitempty"`

@@ -95,6 +95,9 @@ type OrganisationType string
 const (
 	OrganisationTypeOrganiser  OrganisationType = "Huvudman"
 	OrganisationTypeSchoolUnit OrganisationType = "Skolenhet"
+	// OrganisationTypeUnit is the type of the organisation elements that
+	// interface A shows as Units (see docs/decisions.md, issue 10).
+	OrganisationTypeUnit OrganisationType = "Förvaltning"
 )
 
 // OrganisationTypes lists every organisation type.

@@ -35,9 +35,17 @@ func (d Date) Time() time.Time {
 
 // Meta holds the store-maintained timestamps of a record. Modified moves only
 // when an attribute that belongs directly to the record changes.
+//
+// CreatedBy and UpdatedBy are the ids of the API client that created the
+// record and that made its last change (nil for records loaded from a
+// scenario or written through the control plane). Interface A shows them as
+// meta.createdBy and meta.updatedBy; interface B's meta has no such members,
+// so they are hidden from its wire (json:"-") and kept by the state file.
 type Meta struct {
-	Created  time.Time `json:"created"`
-	Modified time.Time `json:"modified"`
+	Created   time.Time `json:"created"`
+	Modified  time.Time `json:"modified"`
+	CreatedBy *string   `json:"-"`
+	UpdatedBy *string   `json:"-"`
 }
 
 // ObjectReference points at another record. DisplayName is filled only when a
@@ -77,6 +85,9 @@ type Organisation struct {
 	// Directory is the school's interface-A view; nil for organisation
 	// elements that are not schools in interface A.
 	Directory *SchoolExtra `json:"-"`
+	// Unit is the element's view as an interface-A Unit; nil for elements
+	// that are not Units.
+	Unit *UnitExtra `json:"-"`
 }
 
 // OrganisationAddress is the address of an organisation element.

@@ -113,6 +113,10 @@ func (b *builder) build() error {
 	for i, o := range r.Organisers {
 		orgIDs[i] = b.id("organisers", i, o.Alias, o.ID)
 	}
+	unitIDs := make([]string, len(r.Units))
+	for i, u := range r.Units {
+		unitIDs[i] = b.id("units", i, u.Alias, u.ID)
+	}
 	schoolIDs := make([]string, len(r.Schools))
 	for i, s := range r.Schools {
 		schoolIDs[i] = b.id("schools", i, s.Alias, s.ID)
@@ -189,6 +193,24 @@ func (b *builder) build() error {
 		switch {
 		case s.Organiser != "":
 			o.ParentOrganisation = &model.ObjectReference{ID: b.ids[s.Organiser]}
+		case parent != "":
+			o.ParentOrganisation = &model.ObjectReference{ID: parent}
+		}
+		if s.Unit != "" {
+			unit := b.ids[s.Unit]
+			o.Directory = &model.SchoolExtra{UnitID: &unit} // the school form is the mock's to derive
+		}
+		ds.Organisations = append(ds.Organisations, o)
+	}
+	for i, u := range r.Units {
+		o := model.Organisation{ID: unitIDs[i], DisplayName: u.DisplayName, OrganisationType: model.OrganisationTypeUnit, Unit: &model.UnitExtra{}}
+		if u.Description != "" {
+			d := u.Description
+			o.Unit.Description = &d
+		}
+		switch {
+		case u.Organiser != "":
+			o.ParentOrganisation = &model.ObjectReference{ID: b.ids[u.Organiser]}
 		case parent != "":
 			o.ParentOrganisation = &model.ObjectReference{ID: parent}
 		}

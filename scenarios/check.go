@@ -21,12 +21,12 @@ var profiles = map[string]Generate{
 	// default is fixtures.DefaultConfig: four school units, about 350
 	// persons, 200 placements.
 	"default": {SchoolUnits: 4, Children: 60, Pupils: 80, Staff: 30, GuardiansPerChild: 2, Groups: 60,
-		Placements: 200, Syllabuses: 40, CalendarEvents: 300, Attendances: 300, Absences: 100},
+		Placements: 200, Syllabuses: 40, CalendarEvents: 300, Attendances: 300, Absences: 100, Units: 2},
 	// none generates nothing.
 	"none": {},
 	// large is 100 000 placements and about 20 000 persons.
 	"large": {SchoolUnits: 60, Children: 4000, Pupils: 4500, Staff: 1000, GuardiansPerChild: 2, Groups: 1500,
-		Placements: 100000, Syllabuses: 200, CalendarEvents: 20000, Attendances: 100000, Absences: 20000},
+		Placements: 100000, Syllabuses: 200, CalendarEvents: 20000, Attendances: 100000, Absences: 20000, Units: 6},
 }
 
 // Profile returns the counts of a named profile ("default", "none",
@@ -54,7 +54,7 @@ func (g Generate) Config(seed int64, now time.Time) fixtures.Config {
 		SchoolUnits: g.SchoolUnits, Children: g.Children, Pupils: g.Pupils, Staff: g.Staff,
 		GuardiansPerChild: g.GuardiansPerChild, Groups: g.Groups, Placements: g.Placements,
 		Syllabuses: g.Syllabuses, CalendarEvents: g.CalendarEvents, Attendances: g.Attendances,
-		Absences: g.Absences,
+		Absences: g.Absences, Units: g.Units,
 	}
 }
 
@@ -71,6 +71,7 @@ func (g *Generate) counts() []struct {
 		{"staff", &g.Staff}, {"guardiansPerChild", &g.GuardiansPerChild}, {"groups", &g.Groups},
 		{"placements", &g.Placements}, {"syllabuses", &g.Syllabuses},
 		{"calendarEvents", &g.CalendarEvents}, {"attendances", &g.Attendances}, {"absences", &g.Absences},
+		{"units", &g.Units},
 	}
 }
 
@@ -224,6 +225,7 @@ type recordKind string
 const (
 	kindOrganiser     recordKind = "organiser"
 	kindSchool        recordKind = "school"
+	kindUnit          recordKind = "unit"
 	kindPerson        recordKind = "person"
 	kindGroup         recordKind = "group"
 	kindPlacement     recordKind = "placement"
@@ -263,6 +265,9 @@ func checkRecords(d *decoder, r *Records) {
 	}
 	for i, o := range r.Organisers {
 		add(kindOrganiser, "organisers", i, o.Alias, o.ID, true)
+	}
+	for i, u := range r.Units {
+		add(kindUnit, "units", i, u.Alias, u.ID, true)
 	}
 	for i, s := range r.Schools {
 		add(kindSchool, "schools", i, s.Alias, s.ID, true)
@@ -317,7 +322,17 @@ func checkRecords(d *decoder, r *Records) {
 		if s.Organiser != "" {
 			c.ref(p+".organiser", s.Organiser, kindOrganiser)
 		}
+		if s.Unit != "" {
+			c.ref(p+".unit", s.Unit, kindUnit)
+		}
 		c.period(p, s.StartDate, s.EndDate)
+	}
+	for i, u := range r.Units {
+		p := fmt.Sprintf("records.units[%d]", i)
+		c.required(p+".displayName", u.DisplayName)
+		if u.Organiser != "" {
+			c.ref(p+".organiser", u.Organiser, kindOrganiser)
+		}
 	}
 	civic := map[string]string{}
 	for i := range r.Persons {

@@ -53,7 +53,7 @@ func TestParseReportsEachProblemWithItsPosition(t *testing.T) {
 			name: "unknown key in a record, listing the known ones",
 			src:  records("  schools:\n    - alias: a\n      displayName: A\n      zzzzzzzz: 1\n"),
 			want: []string{`s.yaml:7:7: records.schools[0].zzzzzzzz: unknown key "zzzzzzzz"; known keys: alias, id, displayName, ` +
-				`schoolUnitCode, organisationCode, schoolTypes, organiser, municipalityCode, address, url, email, phoneNumber, startDate, endDate`},
+				`schoolUnitCode, organisationCode, schoolTypes, organiser, municipalityCode, address, url, email, phoneNumber, startDate, endDate, unit`},
 		},
 		{
 			name: "wrong type: a string where an integer belongs",
@@ -250,7 +250,7 @@ func TestParseReportsEachProblemWithItsPosition(t *testing.T) {
 		{
 			name: "unknown deviation",
 			src:  "name: t\nbehaviours:\n  deviations: [pagination-total-wong]\n",
-			want: []string{`s.yaml:3:16: behaviours.deviations[0]: unknown deviation "pagination-total-wong"; known: date-bounds-exclusive, delete-not-204, display-name-always, endDate-filter-drops-open-ended, error-body-wrong-shape, expand-changes-modified, expand-ignored, expired-token-accepted, limit-zero-accepted, list-limit-ignored, lookup-drops-first, meta-after-inclusive, no-token-accepted, organisation-filter-ignored, pagetoken-repeats-last, pagetoken-with-filter-accepted, pagination-total-wrong, patch-replaces, ratelimit-headers-missing-on-204, ratelimit-reset-in-seconds, search-ignores-filter, security-marking-missing, sortkey-ignored, token-cacheable, unknown-id-not-404, wrong-secret-accepted`},
+			want: []string{`s.yaml:3:16: behaviours.deviations[0]: unknown deviation "pagination-total-wong"; known: audit-event-missing, date-bounds-exclusive, delete-not-204, display-name-always, endDate-filter-drops-open-ended, error-body-wrong-shape, expand-changes-modified, expand-ignored, expired-token-accepted, identity-number-without-hyphen, limit-zero-accepted, list-limit-ignored, lookup-drops-first, meta-after-inclusive, nested-meta-filter-ignored, no-token-accepted, organisation-filter-ignored, pagetoken-repeats-last, pagetoken-with-filter-accepted, pagination-total-wrong, patch-replaces, ratelimit-headers-missing-on-204, ratelimit-reset-in-seconds, search-ignores-filter, security-marking-missing, sortkey-ignored, token-cacheable, unknown-id-not-404, wrong-secret-accepted`},
 		},
 		{
 			name: "clock neither real nor a date-time",
@@ -336,7 +336,7 @@ colour: blue
 		`s.yaml:11:88: records.placements[0].endDate: 2026-01-01 is before startDate 2026-03-01`,
 		`s.yaml:13:36: behaviours.latency[0].delay: the range "3s-1s" runs backwards: 3s is more than 1s`,
 		`s.yaml:14:54: behaviours.faults[0].probability: -0.5 is not a probability from 0 to 1`,
-		`s.yaml:15:16: behaviours.deviations[0]: unknown deviation "nope"; known: date-bounds-exclusive, delete-not-204, display-name-always, endDate-filter-drops-open-ended, error-body-wrong-shape, expand-changes-modified, expand-ignored, expired-token-accepted, limit-zero-accepted, list-limit-ignored, lookup-drops-first, meta-after-inclusive, no-token-accepted, organisation-filter-ignored, pagetoken-repeats-last, pagetoken-with-filter-accepted, pagination-total-wrong, patch-replaces, ratelimit-headers-missing-on-204, ratelimit-reset-in-seconds, search-ignores-filter, security-marking-missing, sortkey-ignored, token-cacheable, unknown-id-not-404, wrong-secret-accepted`,
+		`s.yaml:15:16: behaviours.deviations[0]: unknown deviation "nope"; known: audit-event-missing, date-bounds-exclusive, delete-not-204, display-name-always, endDate-filter-drops-open-ended, error-body-wrong-shape, expand-changes-modified, expand-ignored, expired-token-accepted, identity-number-without-hyphen, limit-zero-accepted, list-limit-ignored, lookup-drops-first, meta-after-inclusive, nested-meta-filter-ignored, no-token-accepted, organisation-filter-ignored, pagetoken-repeats-last, pagetoken-with-filter-accepted, pagination-total-wrong, patch-replaces, ratelimit-headers-missing-on-204, ratelimit-reset-in-seconds, search-ignores-filter, security-marking-missing, sortkey-ignored, token-cacheable, unknown-id-not-404, wrong-secret-accepted`,
 		`s.yaml:16:1: colour: unknown key "colour"; known keys: name, description, seed, clock, tokenLifetime, clients, generate, records, behaviours, listShape`,
 	}
 	assert.Equal(t, want, got)

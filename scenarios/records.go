@@ -21,6 +21,8 @@ import (
 type Records struct {
 	// Organisers are organisations of type Huvudman.
 	Organisers []OrganiserRecord `yaml:"organisers,omitempty" json:"organisers,omitempty"`
+	// Units are organisations of type Förvaltning: interface A's Units.
+	Units []UnitRecord `yaml:"units,omitempty" json:"units,omitempty"`
 	// Schools are organisations of type Skolenhet (school units).
 	Schools        []SchoolRecord        `yaml:"schools,omitempty" json:"schools,omitempty"`
 	Persons        []PersonRecord        `yaml:"persons,omitempty" json:"persons,omitempty"`
@@ -49,6 +51,18 @@ type OrganiserRecord struct {
 	EndDate            model.Date                 `yaml:"endDate,omitempty" json:"endDate,omitempty"`
 }
 
+// UnitRecord is an administrative unit (organisation type Förvaltning), which
+// interface A shows as a Unit. Alias and displayName (the Unit's title) are
+// required. Its parent is Organiser, else the first explicit organiser, else
+// the generated organiser, else none.
+type UnitRecord struct {
+	Alias       string `yaml:"alias" json:"alias"`
+	ID          string `yaml:"id,omitempty" json:"id,omitempty"`
+	DisplayName string `yaml:"displayName" json:"displayName"`
+	Description string `yaml:"description,omitempty" json:"description,omitempty"`
+	Organiser   string `yaml:"organiser,omitempty" json:"organiser,omitempty"`
+}
+
 // SchoolRecord is a school unit (Skolenhet). Alias and displayName are
 // required; schoolUnitCode, when given, is the 8-digit code of the school
 // unit register. Its parent is Organiser, else the first explicit organiser,
@@ -68,6 +82,9 @@ type SchoolRecord struct {
 	PhoneNumber      string                     `yaml:"phoneNumber,omitempty" json:"phoneNumber,omitempty"`
 	StartDate        model.Date                 `yaml:"startDate,omitempty" json:"startDate,omitempty"`
 	EndDate          model.Date                 `yaml:"endDate,omitempty" json:"endDate,omitempty"`
+	// Unit is the alias of the unit the school belongs to (interface A's
+	// School.unitID). Without one, a school is spread over the units there are.
+	Unit string `yaml:"unit,omitempty" json:"unit,omitempty"`
 }
 
 // PersonRecord is a person. Alias, givenName and familyName are required.

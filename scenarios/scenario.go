@@ -172,6 +172,9 @@ type Generate struct {
 	CalendarEvents    int    `yaml:"calendarEvents" json:"calendarEvents"`
 	Attendances       int    `yaml:"attendances" json:"attendances"`
 	Absences          int    `yaml:"absences" json:"absences"`
+	// Units is the number of interface-A Units (administrative units,
+	// organisation elements of type Förvaltning).
+	Units int `yaml:"units" json:"units"`
 }
 
 // Behaviours are the ways the mock misbehaves on purpose.

@@ -97,12 +97,12 @@ const benchFilter = `{"filter": {
 	"nestedFilters": [{
 		"orCondition": true,
 		"like": {"title": "%skola%"},
-		"contains": {"firstName": "ÅSA"},
+		"like": {"firstName": "%ÅSA%"},
 		"nestedFilters": [{
 			"orCondition": false,
 			"greaterOrEqual": {"employmentPercent": 50, "startDate": "2018-01-01"},
 			"smallerThan": {"archivedAt": "2025-01-01T00:00:00Z"},
-			"contains": {"roles": "Teacher"},
+			"contains": {"roles": ["Teacher"]},
 			"null": {"endDate": true},
 			"equals": {"hasChildcare": true}
 		}]

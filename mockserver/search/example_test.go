@@ -41,7 +41,7 @@ func ExampleParse_violations() {
 	//   },
 	//   {
 	//     "field": "/filter/like/id",
-	//     "message": "like does not apply to \"id\", a uuid field; a uuid field takes equals, notEquals, null, notNull"
+	//     "message": "like does not apply to \"id\", a uuid field; the field takes equals, notEquals, contains, notContains, null, notNull"
 	//   },
 	//   {
 	//     "field": "/filter/orCondition",

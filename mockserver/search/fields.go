@@ -61,9 +61,44 @@ type Field struct {
 	// the order operators and (on lists) contains must be members.
 	Enum []string
 	// Nullable documents that the field may be null. It is informational:
-	// null and notNull are accepted on every field, as the contract's
-	// FilterFlags schemas allow, and are evaluated on the record.
+	// null and notNull are evaluated on the record.
 	Nullable bool
+	// Ops, when not zero, are the only operators the field takes (the
+	// vendor document lists the fields of each operator separately, e.g. a
+	// name in equals and like but not in the range operators). Zero means
+	// every operator that [Applies] to the kind.
+	Ops OpSet
+}
+
+// OpSet is a set of operators.
+type OpSet uint16
+
+// Ops returns the set of the given operators.
+func Ops(ops ...Op) OpSet {
+	var s OpSet
+	for _, o := range ops {
+		s |= 1 << uint(o)
+	}
+	return s
+}
+
+// Has reports whether o is in the set.
+func (s OpSet) Has(o Op) bool { return o >= 0 && o < numOps && s&(1<<uint(o)) != 0 }
+
+// allows reports whether the field takes operator o.
+func (f Field) allows(o Op) bool {
+	return Applies(o, f.Kind) && (f.Ops == 0 || f.Ops.Has(o))
+}
+
+// ops lists the operators the field takes, for messages.
+func (f Field) ops() []string {
+	var out []string
+	for o := range numOps {
+		if f.allows(o) {
+			out = append(out, o.String())
+		}
+	}
+	return out
 }
 
 // Fields are the searchable fields of one resource, by name.
@@ -197,31 +232,28 @@ func Applies(o Op, k Kind) bool {
 	if !k.valid() || o < 0 || o >= numOps {
 		return false
 	}
-	if o.isFlag() {
+	if o.isFlag() || o == OpEquals || o == OpNotEquals || o == OpContains || o == OpNotContains {
 		return true
 	}
 	switch k {
 	case String, Enum, Date, DateTime:
 		return true
 	case Int:
-		return o == OpEquals || o == OpNotEquals || o.isOrder()
-	case UUID, Bool:
-		return o == OpEquals || o == OpNotEquals
-	case StringList, UUIDList:
-		return o == OpContains || o == OpNotContains
+		return o.isOrder()
 	}
 	return false
 }
 
-// opsFor lists the operators that apply to kind k, for messages.
-func opsFor(k Kind) []string {
-	var ops []string
-	for o := range numOps {
-		if Applies(o, k) {
-			ops = append(ops, o.String())
+// Group reports whether name is the prefix of dotted field names in fs
+// ("meta" for "meta.updatedAt"): an operator takes such a name with an object
+// of the group's fields as its value.
+func (fs Fields) Group(name string) bool {
+	for n := range fs {
+		if strings.HasPrefix(n, name+".") {
+			return true
 		}
 	}
-	return ops
+	return false
 }
 
 // suggest returns the candidate that name was probably meant to be: one that

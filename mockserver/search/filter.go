@@ -27,7 +27,8 @@ type cond struct {
 	num   int64     // Int: the value; Date: its dateKey
 	b     bool      // Bool: the value
 	t     time.Time // DateTime: the instant
-	pat   *pattern  // contains, like and their negations on non-list kinds
+	pat   *pattern  // like, notLike
+	set   []cond    // contains, notContains: one equals condition per value
 }
 
 // Match reports whether the record satisfies the filter. Record.Value is
@@ -89,7 +90,9 @@ func present(v any, k Kind) bool {
 	case Int:
 		_, ok = recordInt(v)
 	case StringList, UUIDList:
-		_, ok = v.([]string)
+		var l []string
+		l, ok = v.([]string)
+		ok = ok && len(l) > 0 // an empty list is null to null and notNull
 	}
 	return ok
 }
@@ -97,9 +100,17 @@ func present(v any, k Kind) bool {
 // test evaluates a positive operator (not null, notNull or a negation); a
 // null value never matches.
 func (c *cond) test(op Op, v any) bool {
-	if op == OpContains && (c.kind == StringList || c.kind == UUIDList) {
+	if op == OpContains {
+		for i := range c.set {
+			if c.set[i].test(OpEquals, v) {
+				return true
+			}
+		}
+		return false
+	}
+	if c.kind == StringList || c.kind == UUIDList { // equals: an element is the value
 		list, ok := v.([]string)
-		if !ok {
+		if !ok || op != OpEquals {
 			return false
 		}
 		for _, e := range list {
@@ -265,6 +276,12 @@ func (c *cond) valueJSON() string {
 	switch {
 	case c.op.isFlag():
 		return "true"
+	case c.op == OpContains || c.op == OpNotContains:
+		parts := make([]string, len(c.set))
+		for i := range c.set {
+			parts[i] = c.set[i].valueJSON()
+		}
+		return "[" + strings.Join(parts, ",") + "]"
 	case c.op.isText():
 		return quoteJSON(c.text)
 	case c.kind == Bool:
@@ -282,4 +299,26 @@ func quoteJSON(s string) string {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s) // a string always encodes
 	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// LowerBounds returns the top-level greaterThan and greaterOrEqual conditions
+// of an AND filter on DateTime fields: field → bound (the latest, when a
+// field has several). Every record that matches the filter has the field at
+// or after its bound, so a caller may look its candidates up in a time index
+// from the bound on (every candidate must still pass Match). The map is empty
+// for an OR filter, and never nil.
+func (f *Filter) LowerBounds() map[string]time.Time {
+	out := map[string]time.Time{}
+	if f == nil || f.or {
+		return out
+	}
+	for _, c := range f.conds {
+		if c.kind != DateTime || (c.op != OpGreaterThan && c.op != OpGreaterOrEqual) {
+			continue
+		}
+		if cur, ok := out[c.field]; !ok || c.t.After(cur) {
+			out[c.field] = c.t
+		}
+	}
+	return out
 }

@@ -22,6 +22,8 @@ var testFields = Fields{
 	"roles":             {Name: "roles", Kind: StringList, Enum: []string{"Admin", "CareTeam", "Manager", "MealPlanner", "OtherPersonnel", "Scheduler", "Teacher"}},
 	"tags":              {Name: "tags", Kind: StringList},
 	"memberIDs":         {Name: "memberIDs", Kind: UUIDList},
+	"meta.createdBy":    {Name: "meta.createdBy", Kind: UUID, Nullable: true, Ops: Ops(OpEquals, OpNotEquals, OpContains, OpNotContains)},
+	"meta.updatedAt":    {Name: "meta.updatedAt", Kind: DateTime, Nullable: true, Ops: Ops(OpEquals, OpNotEquals, OpGreaterThan, OpSmallerThan, OpGreaterOrEqual, OpSmallerOrEqual, OpNull, OpNotNull)},
 }
 
 const (
@@ -46,6 +48,8 @@ func testRecord() MapRecord {
 		"roles":             []string{"Teacher", "Admin"},
 		"tags":              []string{},
 		"memberIDs":         []string{strings.ToUpper(idA), idB},
+		"meta.createdBy":    idB,
+		"meta.updatedAt":    "2025-02-01T12:00:00Z",
 	}
 }
 

@@ -30,12 +30,13 @@ func TestOperatorsByKind(t *testing.T) {
 		{"string greaterThan a prefix", cond1("greaterThan", "title", `"Ek"`), true},
 		{"string order is byte order: upper case sorts first", cond1("smallerThan", "title", `"ekskolan"`), true},
 		{"string order is byte order: Å sorts after Z", cond1("greaterThan", "firstName", `"zzz"`), true},
-		{"string contains folds case", cond1("contains", "title", `"SKOL"`), true},
-		{"string contains folds å ä ö", cond1("contains", "firstName", `"ÅSA ÖB"`), true},
-		{"string contains the empty string", cond1("contains", "title", `""`), true},
-		{"string contains takes % literally", cond1("contains", "title", `"k%"`), false},
-		{"string notContains of absent text", cond1("notContains", "title", `"x"`), true},
-		{"string notContains of present text", cond1("notContains", "title", `"KOL"`), false},
+		{"string contains: the value is one of the array", cond1("contains", "title", `["Ö", "Ekskolan"]`), true},
+		{"string contains is exact, not a substring", cond1("contains", "title", `["skol"]`), false},
+		{"string contains is case-sensitive", cond1("contains", "title", `["EKSKOLAN"]`), false},
+		{"string contains an empty array matches nothing", cond1("contains", "title", `[]`), false},
+		{"string contains takes % literally", cond1("contains", "title", `["Ekskola%"]`), false},
+		{"string notContains of absent values", cond1("notContains", "title", `["x", "y"]`), true},
+		{"string notContains of the value", cond1("notContains", "title", `["x", "Ekskolan"]`), false},
 		{"string like prefix", cond1("like", "title", `"ek%"`), true},
 		{"string like suffix folds case", cond1("like", "title", `"%LAN"`), true},
 		{"string like _ is one character", cond1("like", "title", `"e_skola_"`), true},
@@ -54,7 +55,8 @@ func TestOperatorsByKind(t *testing.T) {
 		{"enum greaterOrEqual includes equal", cond1("greaterOrEqual", "schoolYear", `"7"`), true},
 		{"enum greaterThan is exclusive", cond1("greaterThan", "schoolYear", `"7"`), false},
 		{"enum smallerOrEqual includes equal", cond1("smallerOrEqual", "schoolYear", `"7"`), true},
-		{"enum contains folds case", cond1("contains", "schoolType", `"y"`), true},
+		{"enum contains one of the values", cond1("contains", "schoolType", `["GR", "GY"]`), true},
+		{"enum contains none of the values", cond1("contains", "schoolType", `["GR", "FS"]`), false},
 		{"enum like", cond1("like", "schoolType", `"G_"`), true},
 
 		// UUID: case-insensitive equality.
@@ -91,7 +93,10 @@ func TestOperatorsByKind(t *testing.T) {
 		{"date smallerThan the next day", cond1("smallerThan", "startDate", `"2024-08-20"`), true},
 		{"date greaterThan across a year", cond1("greaterThan", "startDate", `"2023-12-31"`), true},
 		{"date like a partial date", cond1("like", "startDate", `"2024-%"`), true},
-		{"date contains a month", cond1("contains", "startDate", `"-08-"`), true},
+		{"date contains the day", cond1("contains", "startDate", `["2024-08-18", "2024-08-19"]`), true},
+		{"bool contains", cond1("contains", "hasChildcare", `[true]`), true},
+		{"int contains", cond1("contains", "employmentPercent", `[40, 50]`), true},
+		{"uuid contains ignores case", cond1("contains", "studentID", `["`+idB+`"]`), true},
 
 		// DateTime: instants, whatever the offsets.
 		{"date-time equals the same instant in UTC", cond1("equals", "archivedAt", `"2025-01-10T08:30:00Z"`), true},
@@ -103,17 +108,26 @@ func TestOperatorsByKind(t *testing.T) {
 		{"date-time greaterThan an earlier instant at the same offset", cond1("greaterThan", "archivedAt", `"2025-01-10T09:00:00+01:00"`), true},
 		{"date-time like sees the stored text", cond1("like", "archivedAt", `"2025-01-10T09:30%+01:00"`), true},
 
-		// Lists: contains is "has an element".
-		{"string list contains an element", cond1("contains", "roles", `"Teacher"`), true},
-		{"string list contains another element", cond1("contains", "roles", `"Admin"`), true},
-		{"string list contains no such element", cond1("contains", "roles", `"Scheduler"`), false},
-		{"string list notContains no such element", cond1("notContains", "roles", `"Scheduler"`), true},
-		{"string list notContains an element", cond1("notContains", "roles", `"Teacher"`), false},
-		{"empty list contains nothing", cond1("contains", "tags", `"x"`), false},
-		{"empty list notContains anything", cond1("notContains", "tags", `"x"`), true},
-		{"uuid list contains ignores case", cond1("contains", "memberIDs", `"`+idA+`"`), true},
-		{"uuid list contains in upper case", cond1("contains", "memberIDs", `"`+strings.ToUpper(idB)+`"`), true},
-		{"uuid list notContains an absent id", cond1("notContains", "memberIDs", `"00000000-0000-0000-0000-000000000000"`), true},
+		// Lists: contains is "an element is one of the values"; equals "an element is the value".
+		{"string list contains an element", cond1("contains", "roles", `["Teacher"]`), true},
+		{"string list contains another element", cond1("contains", "roles", `["Scheduler", "Admin"]`), true},
+		{"string list contains no such element", cond1("contains", "roles", `["Scheduler"]`), false},
+		{"string list notContains no such element", cond1("notContains", "roles", `["Scheduler", "Manager"]`), true},
+		{"string list notContains an element", cond1("notContains", "roles", `["Scheduler", "Teacher"]`), false},
+		{"string list equals an element", cond1("equals", "roles", `"Admin"`), true},
+		{"string list notEquals an element", cond1("notEquals", "roles", `"Admin"`), false},
+		{"empty list contains nothing", cond1("contains", "tags", `["x"]`), false},
+		{"empty list notContains anything", cond1("notContains", "tags", `["x"]`), true},
+		{"uuid list contains ignores case", cond1("contains", "memberIDs", `["`+idA+`"]`), true},
+		{"uuid list contains in upper case", cond1("contains", "memberIDs", `["`+strings.ToUpper(idB)+`"]`), true},
+		{"uuid list notContains an absent id", cond1("notContains", "memberIDs", `["00000000-0000-0000-0000-000000000000"]`), true},
+
+		// Nested fields: an object of the group's fields.
+		{"nested greaterThan meta.updatedAt", cond1("greaterThan", "meta", `{"updatedAt": "2025-02-01T11:59:59Z"}`), true},
+		{"nested greaterThan meta.updatedAt is exclusive", cond1("greaterThan", "meta", `{"updatedAt": "2025-02-01T12:00:00Z"}`), false},
+		{"nested contains meta.createdBy", cond1("contains", "meta", `{"createdBy": ["`+idA+`", "`+idB+`"]}`), true},
+		{"nested notContains meta.createdBy", cond1("notContains", "meta", `{"createdBy": ["`+idB+`"]}`), false},
+		{"a null group adds no condition", cond1("equals", "meta", `null`), true},
 
 		// null and notNull.
 		{"null of a null field", cond1("null", "endDate", `true`), true},
@@ -121,7 +135,11 @@ func TestOperatorsByKind(t *testing.T) {
 		{"notNull of a set field", cond1("notNull", "startDate", `true`), true},
 		{"notNull of a null field", cond1("notNull", "endDate", `true`), false},
 		{"null false adds no condition", cond1("null", "startDate", `false`), true},
-		{"empty list is not null", cond1("notNull", "tags", `true`), true},
+		{"an empty list is null", cond1("null", "tags", `true`), true},
+		{"a list with elements is not null", cond1("notNull", "roles", `true`), true},
+		{"equals null is null", cond1("equals", "endDate", `null`), true},
+		{"notEquals null is notNull", cond1("notEquals", "endDate", `null`), false},
+		{"a null range value adds no condition", cond1("greaterThan", "startDate", `null`), true},
 	}
 	rec := testRecord()
 	for _, tt := range tests {
@@ -144,14 +162,14 @@ func TestNullFields(t *testing.T) {
 		"null": true, "notNull": false,
 	}
 	values := map[string]map[string]string{ // field → operator → value
-		"endDate":           {"": `"2024-01-01"`, "contains": `""`, "like": `"%"`},
-		"firstName":         {"": `""`, "contains": `""`, "like": `"%"`},
-		"employmentPercent": {"": `0`},
-		"archivedAt":        {"": `"2024-01-01T00:00:00Z"`, "contains": `""`, "like": `"%"`},
-		"schoolYear":        {"": `"0"`, "contains": `""`, "like": `"%"`},
-		"studentID":         {"": `"` + idA + `"`},
-		"hasChildcare":      {"": `false`},
-		"roles":             {"contains": `"Admin"`},
+		"endDate":           {"": `"2024-01-01"`, "contains": `["2024-01-01"]`, "like": `"%"`},
+		"firstName":         {"": `""`, "contains": `[""]`, "like": `"%"`},
+		"employmentPercent": {"": `0`, "contains": `[0]`},
+		"archivedAt":        {"": `"2024-01-01T00:00:00Z"`, "contains": `["2024-01-01T00:00:00Z"]`, "like": `"%"`},
+		"schoolYear":        {"": `"0"`, "contains": `["0"]`, "like": `"%"`},
+		"studentID":         {"": `"` + idA + `"`, "contains": `["` + idA + `"]`},
+		"hasChildcare":      {"": `false`, "contains": `[false]`},
+		"roles":             {"": `"Admin"`, "contains": `["Admin"]`},
 	}
 	nulls := map[string]Record{
 		"absent field":             MapRecord{},
@@ -235,7 +253,7 @@ func TestRecordGoTypes(t *testing.T) {
 		{"time.Time for a date is its calendar day", cond1("equals", "startDate", `"2024-08-19"`), day},
 		{"*time.Time for a date-time is its instant", cond1("equals", "archivedAt", `"2024-08-19T21:30:00Z"`), &day},
 		{"time.Time for a date is text for like", cond1("like", "startDate", `"2024-08-1_"`), day},
-		{"*[]string", cond1("contains", "roles", `"Teacher"`), &roles},
+		{"*[]string", cond1("contains", "roles", `["Teacher"]`), &roles},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -292,7 +310,7 @@ func TestNestedDepthThree(t *testing.T) {
 			"like": {"title": "x%"}, "orCondition": true,
 			"nestedFilters": [{
 				"greaterOrEqual": {"employmentPercent": 50}, "null": {"endDate": true}, "orCondition": false,
-				"nestedFilters": [{"contains": {"roles": "Admin", "firstName": "ÖBERG"}, "orCondition": true}]
+				"nestedFilters": [{"contains": {"roles": ["Admin"]}, "like": {"firstName": "%ÖBERG"}, "orCondition": true}]
 			}]
 		}]
 	}`)
@@ -330,17 +348,18 @@ func TestUnicodeCaseFolding(t *testing.T) {
 		value  string
 		want   bool
 	}{
-		{"contains ÅSA matches åsa", cond1("contains", "title", `"ÅSA"`), "åsa", true},
-		{"contains åsa matches ÅSA", cond1("contains", "title", `"åsa"`), "Kajsa ÅSA", true},
-		{"contains Ä matches ä", cond1("contains", "title", `"Ä"`), "Hälsingland", true},
+		{"like ÅSA matches åsa", cond1("like", "title", `"ÅSA"`), "åsa", true},
+		{"like %åsa% matches ÅSA", cond1("like", "title", `"%åsa%"`), "Kajsa ÅSA", true},
+		{"like %Ä% matches ä", cond1("like", "title", `"%Ä%"`), "Hälsingland", true},
 		{"like folds ö", cond1("like", "title", `"%ÖBERG"`), "Öberg and öberg", true},
 		{"like _ matches one å", cond1("like", "title", `"_sa"`), "Åsa", true},
-		{"å does not match a", cond1("contains", "title", `"å"`), "Asa", false},
-		{"Kelvin sign folds to k", cond1("contains", "title", `"\u212a"`), "ekskolan", true},
+		{"å does not match a", cond1("like", "title", `"%å%"`), "Asa", false},
+		{"Kelvin sign folds to k", cond1("like", "title", `"%\u212a%"`), "ekskolan", true},
 		{"the Ångström sign folds to å", cond1("like", "title", `"\u212bsa"`), "åsa", true},
-		{"simple folding: ß is not ss", cond1("contains", "title", `"SS"`), "Straße", false},
+		{"simple folding: ß is not ss", cond1("like", "title", `"%SS%"`), "Straße", false},
+		{"contains does not fold", cond1("contains", "title", `["ÅSA"]`), "åsa", false},
 		{"equals does not fold", cond1("equals", "title", `"ÅSA"`), "åsa", false},
-		{"notContains folds", cond1("notContains", "title", `"ÖST"`), "Östra skolan", false},
+		{"notLike folds", cond1("notLike", "title", `"%ÖST%"`), "Östra skolan", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -352,7 +371,7 @@ func TestUnicodeCaseFolding(t *testing.T) {
 }
 
 func TestConcurrentMatch(t *testing.T) {
-	f := mustParse(t, `{"like": {"title": "%skol%"}, "contains": {"firstName": "ÖB"}, "orCondition": false}`)
+	f := mustParse(t, `{"like": {"title": "%skol%", "firstName": "%ÖB%"}, "orCondition": false}`)
 	rec := testRecord()
 	done := make(chan bool)
 	for range 8 {

@@ -177,7 +177,7 @@ func (p *parser) filter(n *node, ptr pointer, depth int) *Filter {
 				p.add(mp, "%s", msg)
 				continue
 			}
-			p.operator(f, op, m.val, mp)
+			p.operator(f, op, m.val, mp, "")
 		}
 	}
 	if !seen[KeyOrCondition] {
@@ -196,8 +196,12 @@ func (p *parser) filter(n *node, ptr pointer, depth int) *Filter {
 }
 
 // operator checks one operator member, {field: value, ...}, and adds its
-// conditions to f.
-func (p *parser) operator(f *Filter, op Op, n *node, ptr pointer) {
+// conditions to f. prefix is "" at the top, or a group's name and a dot
+// ("meta.") inside a group's object (`{"meta": {"updatedAt": T}}`).
+func (p *parser) operator(f *Filter, op Op, n *node, ptr pointer, prefix string) {
+	if n.typ == jNull {
+		return // a null operator (or group) adds no condition
+	}
 	if n.typ != jObject {
 		what := "values"
 		if op.isFlag() {
@@ -214,17 +218,28 @@ func (p *parser) operator(f *Filter, op Op, n *node, ptr pointer) {
 			continue
 		}
 		seen[m.key] = true
-		field, ok := p.fields[m.key]
+		name := prefix + m.key
+		field, ok := p.fields[name]
+		if strings.Contains(m.key, ".") {
+			ok = false // nested fields are written as objects: {"meta": {"updatedAt": ...}}
+		}
 		if !ok {
-			p.unknownField(fp, m.key)
+			if p.fields.Group(name) {
+				p.operator(f, op, m.val, fp, name+".")
+				continue
+			}
+			p.unknownField(fp, name)
 			continue
 		}
-		if !Applies(op, field.Kind) {
-			p.add(fp, "%s does not apply to %s, a %s field; a %s field takes %s",
-				op, quote(m.key), field.Kind, field.Kind, strings.Join(opsFor(field.Kind), ", "))
+		if !field.allows(op) {
+			if ops := field.ops(); len(ops) > 0 {
+				p.add(fp, "%s does not apply to %s, a %s field; the field takes %s", op, quote(name), field.Kind, strings.Join(ops, ", "))
+			} else {
+				p.add(fp, "%s does not apply to %s", op, quote(name))
+			}
 			continue
 		}
-		c, ok := p.value(op, m.key, field, m.val, fp)
+		c, ok := p.value(op, name, field, m.val, fp)
 		if !ok || c == nil {
 			continue
 		}
@@ -246,12 +261,75 @@ func (p *parser) unknownField(ptr pointer, name string) {
 }
 
 // value checks the value of one condition and compiles it. It returns
-// ok=false after a violation, and a nil cond for a flag set to false.
+// ok=false after a violation, and a nil cond for a condition that adds
+// nothing (a flag set to false, a null value other than in equals).
 func (p *parser) value(op Op, name string, field Field, n *node, ptr pointer) (*cond, bool) {
+	c := &cond{op: op, field: name, kind: field.Kind}
+	if n.typ == jNull && !op.isFlag() {
+		switch op {
+		case OpEquals: // equals null is null: true
+			c.op = OpNull
+			return c, true
+		case OpNotEquals:
+			c.op = OpNotNull
+			return c, true
+		}
+		return nil, true // a null value adds no condition
+	}
+	if op.isFlag() {
+		if n.typ != jBool {
+			p.add(ptr, "must be a boolean (true adds the condition, false adds none), not %s", n.typ)
+			return nil, false
+		}
+		if !n.b {
+			return nil, true
+		}
+		return c, true
+	}
+	if op == OpContains || op == OpNotContains {
+		if n.typ != jArray {
+			p.add(ptr, "must be an array of values (the field's value is one of them), not %s", n.typ)
+			return nil, false
+		}
+		ok := true
+		for i, item := range n.items {
+			one, good := p.scalar(OpEquals, name, field, item, ptr.index(i))
+			if !good {
+				ok = false
+				continue
+			}
+			c.set = append(c.set, *one)
+		}
+		return c, ok
+	}
+	if op.isText() { // like, notLike
+		if n.typ != jString {
+			p.add(ptr, "must be a string (a pattern: %% any run of characters, _ one character), not %s", n.typ)
+			return nil, false
+		}
+		if l := utf8.RuneCountInString(n.str); l > MaxTextLength {
+			p.add(ptr, "must be at most %d characters long; it has %d", MaxTextLength, l)
+			return nil, false
+		}
+		c.text = n.str
+		c.pat = compileLike(n.str)
+		return c, true
+	}
+	one, ok := p.scalar(op, name, field, n, ptr)
+	if !ok {
+		return nil, false
+	}
+	return one, true
+}
+
+// scalar compiles one comparison value of equals, notEquals, the order
+// operators, or one element of a contains array. On a list field the value is
+// one element.
+func (p *parser) scalar(op Op, name string, field Field, n *node, ptr pointer) (*cond, bool) {
 	c := &cond{op: op, field: name, kind: field.Kind}
 	wrong := func(want string) (*cond, bool) {
 		msg := fmt.Sprintf("must be %s, not %s", want, n.typ)
-		if n.typ == jNull && !op.isFlag() {
+		if n.typ == jNull {
 			msg += fmt.Sprintf(`; to find records where it is null use "null": {%q: true}`, name)
 		}
 		p.add(ptr, "%s", msg)
@@ -264,28 +342,8 @@ func (p *parser) value(op Op, name string, field Field, n *node, ptr pointer) (*
 	enumOK := func() bool { return len(field.Enum) == 0 || slices.Contains(field.Enum, n.str) }
 	oneOf := func() string { return "one of " + strings.Join(field.Enum, ", ") }
 
-	switch {
-	case op.isFlag():
-		if n.typ != jBool {
-			return wrong("a boolean (true adds the condition, false adds none)")
-		}
-		if !n.b {
-			return nil, true
-		}
-		return c, true
-
-	case field.Kind == StringList || field.Kind == UUIDList: // contains, notContains: one element
-		if field.Kind == UUIDList {
-			if n.typ != jString {
-				return wrong(uuidForm)
-			}
-			id, ok := canonicalUUID(n.str)
-			if !ok {
-				return bad(uuidForm)
-			}
-			c.text = id
-			return c, true
-		}
+	switch field.Kind {
+	case StringList:
 		if n.typ != jString {
 			return wrong("a string (one element of the list)")
 		}
@@ -293,27 +351,6 @@ func (p *parser) value(op Op, name string, field Field, n *node, ptr pointer) (*
 			return bad(oneOf())
 		}
 		c.text = n.str
-		return c, true
-
-	case op.isText():
-		if n.typ != jString {
-			return wrong("a string")
-		}
-		if l := utf8.RuneCountInString(n.str); l > MaxTextLength {
-			p.add(ptr, "must be at most %d characters long; it has %d", MaxTextLength, l)
-			return nil, false
-		}
-		c.text = n.str
-		if op == OpLike || op == OpNotLike {
-			c.pat = compileLike(n.str)
-		} else {
-			c.pat = compileContains(n.str)
-		}
-		return c, true
-	}
-
-	// equals, notEquals and the order operators.
-	switch field.Kind {
 	case String:
 		if n.typ != jString {
 			return wrong("a string")
@@ -327,7 +364,7 @@ func (p *parser) value(op Op, name string, field Field, n *node, ptr pointer) (*
 			return bad(oneOf())
 		}
 		c.text = n.str
-	case UUID:
+	case UUID, UUIDList:
 		if n.typ != jString {
 			return wrong(uuidForm)
 		}

@@ -177,3 +177,9 @@ var gradesUpperSecondary = kind[model.GradeUpperSecondary]{
 		return gradeRefs(g.StudentID, g.SchoolID, g.Teacher1EmployeeID, g.Teacher2EmployeeID)
 	},
 }
+
+var tombstones = kind[model.Tombstone]{
+	table: TableTombstones,
+	id:    func(t *model.Tombstone) string { return t.ID },
+	meta:  func(t *model.Tombstone) *model.Meta { return &t.Meta },
+}

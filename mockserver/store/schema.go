@@ -24,6 +24,10 @@ const (
 	TableEmployeePlacements   = "employeePlacements"
 	TableGradesElementary     = "gradesElementary"
 	TableGradesUpperSecondary = "gradesUpperSecondary"
+
+	// TableTombstones is the deletion log: one model.Tombstone per deleted
+	// record (tombstones.go).
+	TableTombstones = "tombstones"
 )
 
 // Index names, each named after the question it answers.
@@ -54,6 +58,7 @@ const (
 
 	// interface A: each view's records in list order (meta.created, then id)
 	IndexSchoolsByCreated = "schoolsByCreated"
+	IndexUnitsByCreated   = "unitsByCreated"
 	IndexGroupsByCreated  = "groupsByCreated"
 	IndexPersonsByRole    = "personsByRole" // role, then meta.created
 	// groups: a school's group titles, folded to lower case
@@ -66,6 +71,11 @@ const (
 	IndexEmployee = "employee"
 	// calendar events, grades: the teacher(s)
 	IndexTeacher = "teacher"
+
+	// IndexDeletedAt orders tombstones by deletion time, then id;
+	// IndexKindDeletedAt by kind, then deletion time.
+	IndexDeletedAt     = "deletedAt"
+	IndexKindDeletedAt = "kindDeletedAt"
 )
 
 // tableDef describes a table: how to find a record's id, and its secondary
@@ -184,6 +194,13 @@ var tables = []*tableDef{
 			}
 			return timeKey(o.Meta.Created)
 		}),
+		by(IndexUnitsByCreated, func(o *model.Organisation) string {
+			if o.Unit == nil {
+				return ""
+			}
+			return timeKey(o.Meta.Created)
+		}),
+		byTime(IndexModified, func(o *model.Organisation) string { return timeKey(o.Meta.Modified) }),
 	),
 	def(TablePersons, func(p *model.Person) string { return p.ID },
 		(byEach(IndexPersonsByRole, func(p *model.Person) []string {
@@ -196,6 +213,7 @@ var tables = []*tableDef{
 			}
 			return keys
 		})),
+		byTime(IndexModified, func(p *model.Person) string { return timeKey(p.Meta.Modified) }),
 		byEach(IndexResponsible, func(p *model.Person) []string {
 			ids := make([]string, 0, len(p.Responsibles))
 			for _, r := range p.Responsibles {
@@ -222,6 +240,7 @@ var tables = []*tableDef{
 			return ids
 		}),
 		byTime(IndexGroupsByCreated, func(g *model.Group) string { return timeKey(g.Meta.Created) }),
+		byTime(IndexModified, func(g *model.Group) string { return timeKey(g.Meta.Modified) }),
 		by(IndexSchoolTitle, func(g *model.Group) string { return g.Organisation.ID + keySep + strings.ToLower(g.DisplayName) }),
 	),
 	def(TablePlacements, func(p *model.Placement) string { return p.ID },
@@ -244,8 +263,13 @@ var tables = []*tableDef{
 		by(IndexStudent, func(a *model.Absence) string { return a.Student.ID }),
 		by(IndexOrganisation, func(a *model.Absence) string { return a.Organisation.ID }),
 	),
+	def(TableTombstones, func(t *model.Tombstone) string { return t.ID },
+		byTime(IndexDeletedAt, func(t *model.Tombstone) string { return timeKey(t.DeletedAt) }),
+		by(IndexKindDeletedAt, func(t *model.Tombstone) string { return t.Kind + keySep + timeKey(t.DeletedAt) }),
+	),
 	def(TableEmployeePlacements, func(p *model.EmployeePlacement) string { return p.ID },
 		byTime(IndexCreated, func(p *model.EmployeePlacement) string { return timeKey(p.Meta.Created) }),
+		byTime(IndexModified, func(p *model.EmployeePlacement) string { return timeKey(p.Meta.Modified) }),
 		by(IndexEmployee, func(p *model.EmployeePlacement) string { return p.EmployeeID }),
 	),
 	def(TableGradesElementary, func(g *model.GradeElementary) string { return g.ID },

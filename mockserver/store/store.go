@@ -40,6 +40,7 @@ type Store struct {
 	dbp   atomic.Pointer[memdb.MemDB]
 	now   func() time.Time
 	walks *walkRegistry
+	kinds func(table string, rec any) []string
 }
 
 // newDB returns an empty database. It is a snapshot database: go-memdb tracks
@@ -88,6 +89,7 @@ func (s *Store) Load(ds *Dataset) error {
 		func() *tableLoad { return prepareTable(employeePlacements, ds.EmployeePlacements, now) },
 		func() *tableLoad { return prepareTable(gradesElementary, ds.GradesElementary, now) },
 		func() *tableLoad { return prepareTable(gradesUpperSecondary, ds.GradesUpperSecondary, now) },
+		func() *tableLoad { return prepareTable(tombstones, ds.Tombstones, now) },
 	}
 	loads := make([]*tableLoad, len(prepares))
 	parallel(len(prepares), func(i int) { loads[i] = prepares[i]() })
@@ -340,6 +342,7 @@ func (s *Store) Export() *Dataset {
 		EmployeePlacements:   all(sn.t, employeePlacements),
 		GradesElementary:     all(sn.t, gradesElementary),
 		GradesUpperSecondary: all(sn.t, gradesUpperSecondary),
+		Tombstones:           all(sn.t, tombstones),
 	}
 }
 
@@ -518,16 +521,18 @@ func putIn[T any](w *Writer, k kind[T], rec T) (T, bool, error) {
 	m := k.meta(&rec)
 	old, exists := first(t, k, k.id(&rec))
 	if exists {
-		m.Created = k.meta(old).Created
-		m.Modified = k.meta(old).Modified
+		om := k.meta(old)
+		m.Created, m.Modified, m.CreatedBy, m.UpdatedBy = om.Created, om.Modified, om.CreatedBy, om.UpdatedBy
 		if !sameAttributes(k, old, &rec) {
 			m.Modified = now
-			if !m.Modified.After(k.meta(old).Modified) {
-				m.Modified = k.meta(old).Modified.Add(time.Millisecond)
+			if !m.Modified.After(om.Modified) {
+				m.Modified = om.Modified.Add(time.Millisecond)
 			}
+			m.UpdatedBy = w.by
 		}
 	} else {
 		m.Created, m.Modified = now, now
+		m.CreatedBy, m.UpdatedBy = w.by, w.by
 	}
 	stored := rec
 	if err := t.insert(tableDefs[k.table], &stored); err != nil {
@@ -543,13 +548,26 @@ type Writer struct {
 	t   *tx
 	now time.Time
 	sn  *Snapshot
+	by  *string // who writes: meta.createdBy / updatedBy of what it puts
+	// kinds names what a record that Delete removes was (SetDeletionKinds).
+	kinds func(table string, rec any) []string
 }
 
 // Write runs fn in one write transaction and commits it when fn returns nil.
 func (s *Store) Write(fn func(w *Writer) error) error {
+	return s.WriteBy("", fn)
+}
+
+// WriteBy is Write on behalf of an actor (an API client's id): the records
+// the transaction creates get it as meta.CreatedBy, and the records it
+// changes as meta.UpdatedBy. An empty actor is nobody (nil).
+func (s *Store) WriteBy(by string, fn func(w *Writer) error) error {
 	t := newTx(s.db(), true)
 	defer t.txn.Abort()
-	w := &Writer{t: t, now: s.clock()}
+	w := &Writer{t: t, now: s.clock(), kinds: s.kinds}
+	if by != "" {
+		w.by = &by
+	}
 	if err := fn(w); err != nil {
 		return err
 	}
@@ -612,7 +630,21 @@ func (w *Writer) Delete(table, id string) error {
 	if refs := referrers(w.t, table, id); len(refs) > 0 {
 		return &ConflictError{Message: fmt.Sprintf("%s %s is still referred to by %s", strings.TrimSuffix(table, "s"), id, strings.Join(refs, ", "))}
 	}
-	return w.t.delete(td, id)
+	kinds := []string{table}
+	if w.kinds != nil {
+		if ks := w.kinds(table, w.t.get(table, id)); len(ks) > 0 {
+			kinds = ks
+		}
+	}
+	if err := w.t.delete(td, id); err != nil {
+		return err
+	}
+	for _, k := range kinds {
+		if err := w.Tombstone(table, id, k); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ConflictError reports a write that conflicts with the stored state: a

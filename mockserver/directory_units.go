@@ -1,0 +1,248 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/store"
+	"github.com/skolkit/skolkit/model"
+)
+
+// Units and audit events: the two interface-A resources that the vendor
+// document has beyond the service spec.
+//
+// A Unit is an organisation element of the store of type
+// model.OrganisationTypeUnit (Förvaltning) with a Unit extension: interface
+// B lists it among its organisations. Units can be listed, created, searched,
+// read and changed, not deleted. A School's unitID must name a Unit (an
+// interface-A link only: the school's SS 12000 parent stays the organiser).
+//
+// An AuditEvent is the interface-A view of the store's deletion log
+// (store/tombstones.go): one event per tombstone of the six kinds the vendor
+// audits. Events are read-only.
+
+// DirectoryUnit is a Unit of interface A.
+type DirectoryUnit struct {
+	ID          string          `json:"id"`
+	Meta        DirectoryMeta   `json:"meta"`
+	External    *model.External `json:"external"`
+	Title       string          `json:"title"`
+	Description *string         `json:"description"`
+}
+
+func renderUnit(o *model.Organisation) DirectoryUnit {
+	out := DirectoryUnit{ID: o.ID, Meta: dirMeta(o.Meta), Title: o.DisplayName}
+	if x := o.Unit; x != nil {
+		out.External, out.Description = x.External, x.Description
+	}
+	return out
+}
+
+// unitGetters read the searchable fields of a Unit as renderUnit shows them.
+var unitGetters = fieldGetters[model.Organisation]{
+	"id":          func(_ *store.Snapshot, o *model.Organisation) (any, bool) { return textField(o.ID) },
+	"title":       func(_ *store.Snapshot, o *model.Organisation) (any, bool) { return textField(o.DisplayName) },
+	"description": func(_ *store.Snapshot, o *model.Organisation) (any, bool) { return ptrText(o.Unit.Description) },
+}
+
+func isUnit(o *model.Organisation) bool { return o.Unit != nil }
+
+func (s *Server) unitResource() *dirResource {
+	return &dirResource{
+		name: "unit", path: "/unit", scope: "unit", schema: "Unit", canSearch: true,
+		scan: func(sn *store.Snapshot, fn func(any) bool) {
+			_ = sn.Scan(store.TableOrganisations, store.IndexUnitsByCreated, "", fn)
+		},
+		get: func(sn *store.Snapshot, id string) (any, bool) {
+			o, ok := sn.Organisation(id)
+			return o, ok && isUnit(o)
+		},
+		render: func(_ *store.Snapshot, rec any) any { return renderUnit(rec.(*model.Organisation)) },
+		since: &sinceLookup{table: store.TableOrganisations, member: func(obj any) bool { return isUnit(obj.(*model.Organisation)) },
+			listOrder: orgListOrder},
+		getters: withRecordGetters(unitGetters, func(o *model.Organisation) *model.Meta { return &o.Meta },
+			func(o *model.Organisation) *model.External { return o.Unit.External }),
+		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {
+			o := model.Organisation{ID: uuid.NewString(), OrganisationType: model.OrganisationTypeUnit, Unit: &model.UnitExtra{}}
+			applyUnit(&o, body)
+			return o.ID, s.store.WriteBy(by, func(w *store.Writer) error {
+				if org, ok := organiser(w.Read()); ok {
+					o.ParentOrganisation = &model.ObjectReference{ID: org}
+				}
+				_, _, err := w.PutOrganisation(o)
+				return err
+			})
+		},
+		patch: func(s *Server, by, id string, body map[string]json.RawMessage) error {
+			return s.store.WriteBy(by, func(w *store.Writer) error {
+				cur, ok := w.Read().Organisation(id)
+				if !ok || !isUnit(cur) {
+					return store.ErrNotFound
+				}
+				o := *cur
+				x := *cur.Unit
+				o.Unit = &x
+				applyUnit(&o, body)
+				_, _, err := w.PutOrganisation(o)
+				return err
+			})
+		},
+	}
+}
+
+// applyUnit copies the members present in a validated Unit body.
+func applyUnit(o *model.Organisation, body map[string]json.RawMessage) {
+	var title string
+	if member(body, "title", &title) {
+		o.DisplayName = title
+	}
+	var str *string
+	if member(body, "description", &str) {
+		o.Unit.Description = str
+	}
+	var ext *model.External
+	if member(body, "external", &ext) {
+		o.Unit.External = ext
+	}
+}
+
+// organiser is the id of the organisation's organiser (Huvudman), if any.
+func organiser(sn *store.Snapshot) (string, bool) {
+	id := ""
+	_ = sn.Scan(store.TableOrganisations, store.IndexOrganisationType, string(model.OrganisationTypeOrganiser), func(obj any) bool {
+		id = obj.(*model.Organisation).ID
+		return false
+	})
+	return id, id != ""
+}
+
+// checkUnitID is the 422 problem of a school whose unitID names no Unit.
+func checkUnitID(sn *store.Snapshot, unitID *string) []fieldProblem {
+	if unitID == nil {
+		return nil
+	}
+	if o, ok := sn.Organisation(*unitID); !ok || !isUnit(o) {
+		return []fieldProblem{{Field: "/unitID", Message: fmt.Sprintf("no unit with id %s", *unitID)}}
+	}
+	return nil
+}
+
+// The audit trail.
+
+// Interface-A resource names, as tombstone kinds and as AuditEvent.resource.
+const (
+	kindGroup             = "Group"
+	kindGuardian          = "Guardian"
+	kindEmployee          = "Employee"
+	kindEmployeePlacement = "EmployeePlacement"
+	kindStudent           = "Student"
+	kindStudentPlacement  = "StudentPlacement"
+	auditTypeDelete       = "Delete"
+)
+
+// auditedKinds are the kinds of deletion interface A shows as audit events.
+var auditedKinds = []string{kindGroup, kindGuardian, kindEmployee, kindEmployeePlacement, kindStudent, kindStudentPlacement}
+
+// roleKinds names the interface-A resource of each person role.
+var roleKinds = map[model.PersonRole]string{model.RoleStudent: kindStudent, model.RoleEmployee: kindEmployee, model.RoleGuardian: kindGuardian}
+
+// deletionKinds names what a deleted record was, for the deletion log: the
+// interface-A resources it appeared as (a person once per role; a group; a
+// placement with an interface-A view is a StudentPlacement; the other
+// interface-A tables by their resource), else nothing (the table's name).
+func deletionKinds(table string, rec any) []string {
+	switch r := rec.(type) {
+	case *model.Person:
+		var out []string
+		if r.Directory != nil {
+			for _, role := range r.Directory.Roles {
+				if k, ok := roleKinds[role]; ok && !slices.Contains(out, k) {
+					out = append(out, k)
+				}
+			}
+		}
+		return out
+	case *model.Group:
+		return []string{kindGroup}
+	case *model.Placement:
+		if r.Directory != nil {
+			return []string{kindStudentPlacement}
+		}
+	case *model.EmployeePlacement:
+		return []string{kindEmployeePlacement}
+	case *model.GradeElementary:
+		return []string{"GradeElementary"}
+	case *model.GradeUpperSecondary:
+		return []string{"GradeUpperSecondary"}
+	}
+	return nil
+}
+
+// DirectoryAuditEvent is an AuditEvent of interface A.
+type DirectoryAuditEvent struct {
+	ID         string        `json:"id"`
+	Meta       DirectoryMeta `json:"meta"`
+	Timestamp  time.Time     `json:"timestamp"`
+	Resource   string        `json:"resource"`
+	ResourceID string        `json:"resourceID"`
+	Type       string        `json:"type"`
+}
+
+func renderAuditEvent(t *model.Tombstone) DirectoryAuditEvent {
+	at := t.DeletedAt
+	return DirectoryAuditEvent{
+		ID: t.ID, Meta: DirectoryMeta{CreatedAt: at, CreatedBy: t.DeletedBy, UpdatedAt: &at, UpdatedBy: t.DeletedBy},
+		Timestamp: at, Resource: t.Kind, ResourceID: t.RecordID, Type: auditTypeDelete,
+	}
+}
+
+func isAudited(t *model.Tombstone) bool { return slices.Contains(auditedKinds, t.Kind) }
+
+var auditEventGetters = fieldGetters[model.Tombstone]{
+	"id":         func(_ *store.Snapshot, t *model.Tombstone) (any, bool) { return textField(t.ID) },
+	"timestamp":  func(_ *store.Snapshot, t *model.Tombstone) (any, bool) { return timeText(t.DeletedAt) },
+	"resource":   func(_ *store.Snapshot, t *model.Tombstone) (any, bool) { return textField(t.Kind) },
+	"resourceID": func(_ *store.Snapshot, t *model.Tombstone) (any, bool) { return textField(t.RecordID) },
+	"type":       func(_ *store.Snapshot, _ *model.Tombstone) (any, bool) { return textField(auditTypeDelete) },
+	"meta.createdAt": func(_ *store.Snapshot, t *model.Tombstone) (any, bool) {
+		return timeText(t.DeletedAt)
+	},
+	"meta.updatedAt": func(_ *store.Snapshot, t *model.Tombstone) (any, bool) {
+		return timeText(t.DeletedAt)
+	},
+	"meta.createdBy": func(_ *store.Snapshot, t *model.Tombstone) (any, bool) { return ptrText(t.DeletedBy) },
+	"meta.updatedBy": func(_ *store.Snapshot, t *model.Tombstone) (any, bool) { return ptrText(t.DeletedBy) },
+}
+
+func (s *Server) auditEventResource() *dirResource {
+	return &dirResource{
+		name: "audit event", path: "/audit-event", scope: "audit-event", schema: "AuditEvent", canSearch: true, readOnly: true,
+		scan: func(sn *store.Snapshot, fn func(any) bool) {
+			for _, t := range sn.Tombstones(time.Time{}, auditedKinds...) {
+				if s.hidesAuditEvent(t) {
+					continue
+				}
+				if !fn(t) {
+					return
+				}
+			}
+		},
+		get: func(sn *store.Snapshot, id string) (any, bool) {
+			t, ok := sn.Tombstone(id)
+			return t, ok && isAudited(t) && !s.hidesAuditEvent(t)
+		},
+		render:  func(_ *store.Snapshot, rec any) any { return renderAuditEvent(rec.(*model.Tombstone)) },
+		getters: auditEventGetters,
+	}
+}
+
+// hidesAuditEvent: under the deviation audit-event-missing, the deletions
+// made through interface A (by an API client) have no audit event.
+func (s *Server) hidesAuditEvent(t *model.Tombstone) bool {
+	return t.DeletedBy != nil && s.deviates(deviation.AuditEventMissing)
+}
