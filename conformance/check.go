@@ -156,6 +156,7 @@ var catalogue = sync.OnceValue(func() []*Check {
 		bPlacementChecks(),
 		bFilterChecks(),
 		bRecordChecks(),
+		bResourceChecks(),
 		exportChecks(),
 		ledgerChecks(),
 	} {

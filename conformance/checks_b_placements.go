@@ -41,8 +41,8 @@ func bPlacementChecks() []*Check {
 		{ID: "B.placements.limit-honoured", Title: "limit=1 and limit=3 return at most that many records", Area: "B.placements", Severity: MUST, Needs: b, Spec: specLimitParam, Run: checkPlacementLimitHonoured},
 		{ID: "B.placements.limit-below-one", Title: "limit=0 and limit=-1 are 400", Area: "B.placements", Severity: MUST, Needs: b, Spec: specLimitB, Run: badLimits("0", "-1")},
 		{ID: "B.placements.limit-not-integer", Title: "limit=abc and limit=1.5 are 400", Area: "B.placements", Severity: MUST, Needs: b, Spec: specLimitParam, Run: badLimits("abc", "1.5")},
-		{ID: "B.placements.limit-above-max", Title: "limit above the documented maximum of 1000 is 400", Area: "B.placements", Severity: SHOULD, Needs: b,
-			Spec: SpecRef{Section: "Limits", Quote: "Numeric rate quota, upper bound of `limit`, and maximum size of `ids` in group lookup: not shown.", Decision: "B5"}, Run: badLimits("1001")},
+		{ID: "B.placements.limit-above-page-size", Title: "a limit larger than the page size gets a page and, when more exist, a pageToken", Area: "B.placements", Severity: SHOULD, Needs: b,
+			Spec: SpecRef{Section: "Limits", Quote: "Numeric rate quota, upper bound of `limit`, and maximum size of `ids` in group lookup: not shown.", Decision: "BB1"}, Run: checkLimitAbovePageSize},
 		{ID: "B.placements.pagetoken-with-filter", Title: "pageToken combined with a filter is 400", Area: "B.placements", Severity: MUST, Needs: b, Spec: specPageToken, Run: checkPageTokenWithFilter},
 		{ID: "B.placements.pagetoken-with-sortkey", Title: "pageToken combined with sortkey is 400", Area: "B.placements", Severity: SHOULD, Needs: b, Spec: specPageToken, Run: checkPageTokenWithSortkey},
 		{ID: "B.placements.pagetoken-with-limit", Title: "pageToken combined with limit is accepted and sizes the next page", Area: "B.placements", Severity: MUST, Needs: b, Spec: specPageToken, Run: checkPageTokenWithLimit},
@@ -134,6 +134,23 @@ func badLimits(values ...string) func(*T) {
 		for _, v := range values {
 			t.ExpectStatus(t.Get(SurfaceB, "/placements", url.Values{"limit": {v}}), http.StatusBadRequest)
 		}
+	}
+}
+
+// checkLimitAbovePageSize: SS 12000's limit has no maximum, so a limit
+// larger than the server's page size must be answered with a page (a
+// server may clamp it) and a pageToken when records remain.
+func checkLimitAbovePageSize(t *T) {
+	all := t.requirePlacements()
+	resp := t.Get(SurfaceB, "/placements", url.Values{"limit": {"100000"}})
+	t.RequireStatus(resp, http.StatusOK)
+	obj := t.RequireObject(resp)
+	n := len(arr(obj, "data"))
+	if n == 0 && len(all) > 0 {
+		t.Failf(resp, "a page of placements", "limit=100000 returned no placement though %d exist", len(all))
+	}
+	if n < len(all) && str(obj, "pageToken") == "" {
+		t.Failf(resp, "a pageToken", "limit=100000 returned %d of %d placements and no pageToken", n, len(all))
 	}
 }
 

@@ -332,6 +332,11 @@ func (f *fake) serveB(w http.ResponseWriter, r *http.Request, path string) {
 		}
 		bErr(w, 404, "no such group")
 	default:
+		if strings.Count(path, "/") == 1 {
+			// a list the fake does not serve (the spec's slice of SS 12000)
+			bErr(w, 404, "no operation at "+path)
+			return
+		}
 		id := path[strings.LastIndex(path, "/")+1:]
 		if !isUUID(id) {
 			bErr(w, 400, "bad id")
@@ -362,11 +367,11 @@ func (f *fake) listPlacements(w http.ResponseWriter, q url.Values) {
 	limit := 10
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 1000 {
+		if err != nil || n < 1 {
 			bErr(w, 400, "bad limit")
 			return
 		}
-		limit = n
+		limit = min(n, 1000) // SS 12000: no maximum; a larger limit gets a full page
 	}
 	offset := 0
 	if tok := q.Get("pageToken"); tok != "" {

@@ -316,6 +316,12 @@ var (
 	dateTimeFields = []string{"created", "modified", "startTime", "endTime", "reportedTimestamp", "archivedAt", "timestamp"}
 )
 
+// timeOfDay reports whether the object at ptr is an SS 12000 attendance
+// schedule entry, whose startTime and endTime are times of day (HH:MM).
+func timeOfDay(ptr string) bool {
+	return strings.Contains(ptr, "/scheduleEntries/") || strings.Contains(ptr, "/scheduleDays/")
+}
+
 // scanDates checks every string value under a date or date-time field name
 // of a successful JSON response: RFC 3339 full-date or date-time.
 func scanDates(resp *Response) []string {
@@ -337,7 +343,7 @@ func scanDates(resp *Response) []string {
 					switch {
 					case slices.Contains(dateFields, k) && !isDate(s):
 						out = append(out, fmt.Sprintf("at %s: %q is not an RFC 3339 full-date", p, s))
-					case slices.Contains(dateTimeFields, k) && !isDateTime(s):
+					case slices.Contains(dateTimeFields, k) && !isDateTime(s) && !timeOfDay(ptr):
 						out = append(out, fmt.Sprintf("at %s: %q is not an RFC 3339 date-time", p, s))
 					}
 					continue

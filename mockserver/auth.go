@@ -35,7 +35,7 @@ const ScopeExportRead = "export:read"
 
 // AllScopes lists every scope the server knows.
 var AllScopes = func() []string {
-	all := []string{ScopePlacementsRead, ScopeGroupsRead, ScopeSyllabusesRead, ScopeAttendancesRead, ScopeAbsencesRead, ScopeExportRead}
+	all := append(slices.Clone(registerScopes), ScopeExportRead)
 	for _, r := range directoryScopeResources {
 		all = append(all, r+":read", r+":write")
 	}

@@ -7,21 +7,20 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
-
-	"github.com/skolkit/skolkit/mockserver/store"
 )
 
-// pageState is what a placement pageToken carries: the query of the walk, the
-// cursor after the last record served, the walk's snapshot id and the
-// presentation options of the first request.
+// pageState is what a pageToken carries: the list (resource) and query of
+// the walk, the cursor after the last record served, the walk's snapshot id
+// and the presentation options of the first request.
 type pageState struct {
-	Version int                  `json:"v"`
-	Query   store.PlacementQuery `json:"q"`
-	Cursor  []byte               `json:"c"`
-	Walk    string               `json:"w"`
-	Limit   int                  `json:"l,omitempty"`
-	Expand  []string             `json:"e,omitempty"`
-	Names   bool                 `json:"n,omitempty"`
+	Version int      `json:"v"`
+	R       string   `json:"res"`
+	P       params   `json:"p,omitempty"`
+	Cursor  []byte   `json:"c"`
+	Walk    string   `json:"w"`
+	Limit   int      `json:"l,omitempty"`
+	Expand  []string `json:"e,omitempty"`
+	Names   bool     `json:"n,omitempty"`
 	// Repeat is the placement the next page repeats (deviation
 	// pagetoken-repeats-last).
 	Repeat string `json:"r,omitempty"`
@@ -30,7 +29,7 @@ type pageState struct {
 	Gen uint64 `json:"g,omitempty"`
 }
 
-const pageStateVersion = 1
+const pageStateVersion = 2
 
 var errBadPageToken = errors.New("pageToken is not valid: it was altered, forged, truncated or issued by another server instance")
 

@@ -466,14 +466,8 @@ func (s *Server) endpoints() ([]endpoint, error) {
 		{method: http.MethodGet, path: pathOpenAPIB, handle: s.serveDoc(openapi.NameRegister)},
 		{method: http.MethodGet, path: PrefixA + "/openapi.json", surface: surfaceDirectory, handle: s.serveDoc(openapi.NameDirectory)},
 		{method: http.MethodGet, path: PrefixExport + "/openapi.json", surface: surfaceDirectory, handle: s.serveDoc(openapi.NameExport)},
-		{method: http.MethodGet, path: PrefixB + "/placements", surface: surfaceRegister, scope: ScopePlacementsRead, doc: openapi.NameRegister, handle: s.listPlacements},
-		{method: http.MethodGet, path: PrefixB + "/placements/{id}", surface: surfaceRegister, scope: ScopePlacementsRead, doc: openapi.NameRegister, handle: s.getPlacement},
-		{method: http.MethodGet, path: PrefixB + "/syllabuses/{id}", surface: surfaceRegister, scope: ScopeSyllabusesRead, doc: openapi.NameRegister, handle: s.getSyllabus},
-		{method: http.MethodGet, path: PrefixB + "/attendances/{id}", surface: surfaceRegister, scope: ScopeAttendancesRead, doc: openapi.NameRegister, handle: s.getAttendance},
-		{method: http.MethodGet, path: PrefixB + "/absences/{id}", surface: surfaceRegister, scope: ScopeAbsencesRead, doc: openapi.NameRegister, handle: s.getAbsence},
-		{method: http.MethodGet, path: PrefixB + "/groups/{id}", surface: surfaceRegister, scope: ScopeGroupsRead, doc: openapi.NameRegister, handle: s.getGroup},
-		{method: http.MethodPost, path: PrefixB + "/groups/lookup", surface: surfaceRegister, scope: ScopeGroupsRead, doc: openapi.NameRegister, handle: s.lookupGroups},
 	}
+	eps = append(eps, s.registerEndpoints()...)
 	dir, err := s.directoryEndpoints()
 	if err != nil {
 		return nil, err

@@ -72,7 +72,7 @@ type Organisation struct {
 	OrganisationCode   string               `json:"organisationCode,omitempty"`
 	OrganisationType   OrganisationType     `json:"organisationType"`
 	OrganisationNumber string               `json:"organisationNumber,omitempty"`
-	ParentOrganisation *ObjectReference     `json:"parentOrganisation,omitempty"`
+	ParentOrganisation *ObjectReference     `json:"parentOrganisation,omitempty" ref:"organisations"`
 	SchoolUnitCode     string               `json:"schoolUnitCode,omitempty"`
 	SchoolTypes        []SchoolType         `json:"schoolTypes,omitempty"`
 	Address            *OrganisationAddress `json:"address,omitempty"`
@@ -296,7 +296,9 @@ type SpecialisationCourseContent struct {
 }
 
 // CalendarEvent is one scheduled lesson or activity occasion. Interface B
-// exposes it only as the target of an attendance record's reference.
+// shows it in SS 12000's shape (activity, times, rooms, resources); the
+// title, group, syllabus and teacher are the store's, for interface A and
+// the data export.
 type CalendarEvent struct {
 	ID           string          `json:"id"`
 	Meta         Meta            `json:"meta"`
@@ -308,6 +310,11 @@ type CalendarEvent struct {
 	Group        ObjectReference `json:"group"`
 	Syllabus     ObjectReference `json:"syllabus"`
 	Teacher      PersonReference `json:"teacher"`
+	// Activity is the activity the event is an occasion of (SS 12000);
+	// Rooms and Resources are where it takes place and what it uses.
+	Activity  ObjectReference   `json:"activity"`
+	Rooms     []ObjectReference `json:"rooms,omitempty"`
+	Resources []ObjectReference `json:"resources,omitempty"`
 }
 
 // Attendance is a pupil's attendance at one calendar event.

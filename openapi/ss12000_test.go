@@ -8,9 +8,7 @@ package openapi
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -65,17 +63,110 @@ var ss12000Schemas = map[string]string{
 	"SpecialisationCourseContent": "SpecialisationCourseContent",
 	"Attendance":                  "Attendance",
 	"Absence":                     "Absence",
+	"OrganisationTypeEnum":        "OrganisationTypeEnum",
+	"Organisations":               "Organisations",
+	"OrganisationsArray":          "OrganisationsArray",
+	"Organisation":                "Organisation",
+	"PersonsExpanded":             "PersonsExpanded",
+	"PersonsExpandedArray":        "PersonsExpandedArray",
+	"PersonExpanded":              "PersonExpanded",
+	"PlacementsArray":             "PlacementsArray",
+	"DutyRole":                    "DutyRole",
+	"Duties":                      "Duties",
+	"DutiesArray":                 "DutiesArray",
+	"DutyExpanded":                "DutyExpanded",
+	"GroupsExpanded":              "GroupsExpanded",
+	"Programmes":                  "Programmes",
+	"ProgrammesArray":             "ProgrammesArray",
+	"Programme":                   "Programme",
+	"StudyPlans":                  "StudyPlans",
+	"StudyPlan":                   "StudyPlan",
+	"Syllabuses":                  "Syllabuses",
+	"SyllabusesArray":             "SyllabusesArray",
+	"SchoolUnitOfferings":         "SchoolUnitOfferings",
+	"SchoolUnitOfferingsArray":    "SchoolUnitOfferingsArray",
+	"SchoolUnitOffering":          "SchoolUnitOffering",
+	"Activities":                  "Activities",
+	"ActivitiesArray":             "ActivitiesArray",
+	"ActivityExpanded":            "ActivityExpanded",
+	"CalendarEvents":              "CalendarEvents",
+	"CalendarEvent":               "CalendarEvent",
+	"Attendances":                 "Attendances",
+	"AttendancesArray":            "AttendancesArray",
+	"AttendanceEvents":            "AttendanceEvents",
+	"AttendanceEvent":             "AttendanceEvent",
+	"AttendanceSchedules":         "AttendanceSchedules",
+	"AttendanceSchedule":          "AttendanceSchedule",
+	"Grades":                      "Grades",
+	"GradesArray":                 "GradesArray",
+	"Grade":                       "Grade",
+	"Absences":                    "Absences",
+	"AbsencesArray":               "AbsencesArray",
+	"AggregatedAttendances":       "AggregatedAttendances",
+	"Resources":                   "Resources",
+	"ResourcesArray":              "ResourcesArray",
+	"Resource":                    "Resource",
+	"Rooms":                       "Rooms",
+	"RoomsArray":                  "RoomsArray",
+	"Room":                        "Room",
+	"ContactInfo":                 "ContactInfo",
+	"Duty":                        "Duty",
+	"GroupFragment":               "GroupFragment",
+	"SyllabusReference":           "SyllabusReference",
+	"StudyPlanContent":            "StudyPlanContent",
+	"StudyPlanNotes":              "StudyPlanNotes",
+	"Activity":                    "Activity",
+	"ActivityReference":           "ActivityReference",
+	"StudentException":            "StudentException",
+	"TeacherException":            "TeacherException",
+	"PlacementReference":          "PlacementReference",
+	"AttendanceScheduleState":     "AttendanceScheduleState",
+	"AttendanceScheduleEntry":     "AttendanceScheduleEntry",
+	"AggregatedAttendance":        "AggregatedAttendance",
+	"StudyPlanSyllabus":           "StudyPlanSyllabus",
+	"DutyAssignment":              "DutyAssignment",
 }
 
-// ss12000Operations are the operations interface B shares with SS 12000.
-var ss12000Operations = []struct{ method, path string }{
-	{"GET", "/placements"},
-	{"GET", "/placements/{id}"},
-	{"GET", "/syllabuses/{id}"},
-	{"GET", "/attendances/{id}"},
-	{"GET", "/absences/{id}"},
-	{"GET", "/groups/{id}"},
-	{"POST", "/groups/lookup"},
+// ss12000Operations are the operations interface B shares with SS 12000:
+// every read operation of the official document (every GET, and every POST
+// .../lookup). The writes, subscriptions, the change log, the log and the
+// statistics are the companion issue's (issue 12) and are listed in
+// ss12000NotYetServed; TestEveryReadOperationIsCompared keeps the two lists
+// complete.
+func ss12000Operations(theirs *openapi3.T) []struct{ method, path string } {
+	var ops []struct{ method, path string }
+	for _, path := range theirs.Paths.InMatchingOrder() {
+		for method := range theirs.Paths.Value(path).Operations() {
+			if ss12000NotYetServed[method+" "+path] {
+				continue
+			}
+			ops = append(ops, struct{ method, path string }{method, path})
+		}
+	}
+	slices.SortFunc(ops, func(a, b struct{ method, path string }) int {
+		return strings.Compare(a.method+" "+a.path, b.method+" "+b.path)
+	})
+	return ops
+}
+
+// ss12000NotYetServed are the operations of SS 12000 that interface B does
+// not have yet: writes, subscriptions, the change log (issue 12).
+var ss12000NotYetServed = map[string]bool{
+	"POST /attendances":               true,
+	"DELETE /attendances/{id}":        true,
+	"POST /attendanceEvents":          true,
+	"DELETE /attendanceEvents/{id}":   true,
+	"POST /attendanceSchedule":        true,
+	"DELETE /attendanceSchedule/{id}": true,
+	"POST /absences":                  true,
+	"GET /subscriptions":              true,
+	"POST /subscriptions":             true,
+	"GET /subscriptions/{id}":         true,
+	"PATCH /subscriptions/{id}":       true,
+	"DELETE /subscriptions/{id}":      true,
+	"GET /deletedEntities":            true,
+	"POST /log/":                      true,
+	"POST /statistics/":               true,
 }
 
 // ss12000Differences are the places where we knowingly differ. A key is a
@@ -87,10 +178,17 @@ var ss12000Differences = map[string]string{
 	"Absence.absenceReason":                      "spec field, not in SS 12000",
 	"Absence.verified":                           "spec field, not in SS 12000",
 	"Absence.type":                               "spec values Giltig/Ogiltig instead of SS 12000's Beviljad ledighet/Anmäld frånvaro",
-	"GET /placements?limit":                      "we document the cap: maximum 1000",
+	"AttendanceScheduleEntry.startTime":          "SS 12000's defect: a pattern written as a format (B15)",
+	"AttendanceScheduleEntry.endTime":            "SS 12000's defect: an integer with a pattern as its format, for a time of day (B15)",
+	"AttendanceSchedule.scheduleDays":            "SS 12000's defect: required but not defined; we send the entries (B15)",
+	"SchoolUnitOffering.id":                      "SS 12000's defect: served by id but without one (B15)",
+	"SchoolUnitOffering.meta":                    "SS 12000's defect: without meta (B15)",
+	"Grade.schoolUnit":                           "SS 12000's defect: required but not defined; the organisation again (B15)",
+	"GET /absences?type":                         "the spec's absence types (B1)",
+	"POST /calendarEvents/lookup 200":            "SS 12000's defect: it answers AttendancesArray; we answer calendar events (B15)",
+	"POST /attendanceSchedule/lookup 200":        "SS 12000's defect: it answers ActivitiesArray; we answer attendance schedules (B15)",
 	"GET /attendances/{id}?expandReferenceNames": "the spec has it, SS 12000 does not",
 	"GET /absences/{id}?expandReferenceNames":    "the spec has it, SS 12000 does not",
-	"POST /groups/lookup 503":                    "we cap ids at 500 (400) and the body size (413) instead of SS 12000's 503 'response too large'",
 }
 
 // ss12000ExtraRequired are properties we require and SS 12000 does not.
@@ -119,10 +217,7 @@ var ss12000Doc = sync.OnceValues(func() (*openapi3.T, error) {
 func loadSS12000(t *testing.T) *openapi3.T {
 	t.Helper()
 	doc, err := ss12000Doc()
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("official SS 12000 document not found at %s (shared/ must be checked out beside the repository): %v", ss12000Path, err)
-	}
-	require.NoError(t, err)
+	require.NoError(t, err, "the official SS 12000 document must be at %s (shared/ checked out beside the repository)", ss12000Path)
 	// The official document has invalid examples (null for required
 	// references, for instance); that is their defect, not ours.
 	if err := doc.Validate(context.Background()); err != nil {
@@ -155,7 +250,7 @@ func TestAgreesWithSS12000(t *testing.T) {
 
 	t.Run("operations", func(t *testing.T) {
 		c.t = t
-		for _, op := range ss12000Operations {
+		for _, op := range ss12000Operations(theirs) {
 			c.operation(op.method, op.path, ours, theirs)
 		}
 	})
@@ -332,6 +427,11 @@ func (c *ss12000Comparer) schema(path string, ours, theirs *openapi3.SchemaRef, 
 			continue
 		}
 		key := path + "." + r
+		if r == "securityMarking" {
+			// a person reference: every one carries the marking (B8)
+			c.used["required PersonReference.securityMarking"] = true
+			continue
+		}
 		if _, ok := ss12000ExtraRequired[key]; ok {
 			c.used["required "+key] = true
 			continue
@@ -410,6 +510,11 @@ func (c *ss12000Comparer) operation(method, path string, ours, theirs *openapi3.
 			continue
 		}
 		hr := h.Responses.Value(status).Value
+		if _, ok := ss12000Differences[key]; ok {
+			// a defect of SS 12000's: our body is a different schema
+			c.used[key] = true
+			continue
+		}
 		if len(hr.Content) > 0 {
 			c.content(key, or.Value.Content, hr.Content)
 		}

@@ -45,6 +45,9 @@ func (sc *Scenario) Build(now time.Time) (*fixtures.Dataset, error) {
 	if err := b.build(); err != nil {
 		return nil, err
 	}
+	// The SS 12000 records derived from the others, for generated and
+	// explicit records alike (activities of calendar events, rooms, ...).
+	fixtures.Complete(ds, now)
 	normalise(ds)
 	return ds, nil
 }
@@ -91,6 +94,25 @@ func (b *builder) id(list string, i int, alias, id string) string {
 
 func (b *builder) obj(alias string) model.ObjectReference {
 	return model.ObjectReference{ID: b.ids[alias]}
+}
+
+// objs are references to the records with the aliases (nil for none).
+func (b *builder) objs(aliases []string) []model.ObjectReference {
+	if len(aliases) == 0 {
+		return nil
+	}
+	out := make([]model.ObjectReference, len(aliases))
+	for i, a := range aliases {
+		out[i] = b.obj(a)
+	}
+	return out
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 func (b *builder) person(alias string) model.PersonReference {
@@ -148,6 +170,22 @@ func (b *builder) build() error {
 	absenceIDs := make([]string, len(r.Absences))
 	for i, a := range r.Absences {
 		absenceIDs[i] = b.id("absences", i, a.Alias, a.ID)
+	}
+	roomIDs := make([]string, len(r.Rooms))
+	for i, x := range r.Rooms {
+		roomIDs[i] = b.id("rooms", i, x.Alias, x.ID)
+	}
+	resourceIDs := make([]string, len(r.Resources))
+	for i, x := range r.Resources {
+		resourceIDs[i] = b.id("resources", i, x.Alias, x.ID)
+	}
+	activityIDs := make([]string, len(r.Activities))
+	for i, x := range r.Activities {
+		activityIDs[i] = b.id("activities", i, x.Alias, x.ID)
+	}
+	gradeIDs := make([]string, len(r.Grades))
+	for i, x := range r.Grades {
+		gradeIDs[i] = b.id("grades", i, x.Alias, x.ID)
 	}
 	if err := b.checkExplicitIDs(); err != nil {
 		return err
@@ -289,7 +327,48 @@ func (b *builder) build() error {
 			Group:        b.obj(e.Group),
 			Syllabus:     b.obj(e.Syllabus),
 			Teacher:      b.person(e.Teacher),
+			Activity:     b.obj(e.Activity), // "" when the activity is derived
+			Rooms:        b.objs(e.Rooms),
+			Resources:    b.objs(e.Resources),
 		})
+	}
+	for i, x := range r.Rooms {
+		ds.Rooms = append(ds.Rooms, model.Room{ID: roomIDs[i], DisplayName: x.DisplayName, Seats: x.Seats, Owner: b.obj(x.Owner)})
+	}
+	for i, x := range r.Resources {
+		ds.Resources = append(ds.Resources, model.Resource{ID: resourceIDs[i], DisplayName: x.DisplayName, Description: x.Description, Owner: b.obj(x.Owner)})
+	}
+	for i, x := range r.Activities {
+		a := model.Activity{
+			ID: activityIDs[i], DisplayName: x.DisplayName, CalendarEventsRequired: true,
+			StartDate: x.StartDate, EndDate: x.EndDate, ActivityType: cmpOr(x.ActivityType, "Undervisning"),
+			MinutesPlanned: x.MinutesPlanned, Groups: b.objs(x.Groups), Organisation: b.obj(x.Organisation),
+		}
+		if x.CalendarEventsRequired != nil {
+			a.CalendarEventsRequired = *x.CalendarEventsRequired
+		}
+		if x.Syllabus != "" {
+			s := b.obj(x.Syllabus)
+			a.Syllabus = &s
+		}
+		for _, tp := range x.Teachers {
+			a.Teachers = append(a.Teachers, model.DutyAssignment{Duty: model.ObjectReference{ID: fixtures.DutyID(b.ids[tp], b.ids[x.Organisation])}})
+		}
+		ds.Activities = append(ds.Activities, a)
+	}
+	for i, x := range r.Grades {
+		school := b.obj(x.Organisation)
+		g := model.Grade{
+			ID: gradeIDs[i], Student: b.person(x.Student), Organisation: &school, SchoolUnit: &school,
+			RegisteredBy: b.person(x.RegisteredBy), GradingTeacher: b.optPerson(x.GradingTeacher),
+			RegisteredDate: x.RegisteredDate, GradeValue: x.GradeValue, FinalGrade: x.FinalGrade,
+			AdaptedStudyPlan: "Nej", Semester: x.Semester, Year: x.Year, Remark: x.Remark, Syllabus: b.obj(x.Syllabus),
+		}
+		if x.Group != "" {
+			gr := b.obj(x.Group)
+			g.Group = &gr
+		}
+		ds.Grades = append(ds.Grades, g)
 	}
 	for i, a := range r.Attendances {
 		at := model.Attendance{
@@ -417,6 +496,10 @@ func (b *builder) checkExplicitIDs() error {
 	collect(len(ds.CalendarEvents), func(i int) string { return ds.CalendarEvents[i].ID })
 	collect(len(ds.Attendances), func(i int) string { return ds.Attendances[i].ID })
 	collect(len(ds.Absences), func(i int) string { return ds.Absences[i].ID })
+	collect(len(ds.Rooms), func(i int) string { return ds.Rooms[i].ID })
+	collect(len(ds.Resources), func(i int) string { return ds.Resources[i].ID })
+	collect(len(ds.Activities), func(i int) string { return ds.Activities[i].ID })
+	collect(len(ds.Grades), func(i int) string { return ds.Grades[i].ID })
 	for _, id := range ids {
 		if err := clash(id); err != nil {
 			return err
@@ -451,5 +534,20 @@ func normalise(ds *fixtures.Dataset) {
 	}
 	if ds.Absences == nil {
 		ds.Absences = []model.Absence{}
+	}
+	emptyIfNil(&ds.Programmes)
+	emptyIfNil(&ds.StudyPlans)
+	emptyIfNil(&ds.SchoolUnitOfferings)
+	emptyIfNil(&ds.Activities)
+	emptyIfNil(&ds.AttendanceEvents)
+	emptyIfNil(&ds.AttendanceSchedules)
+	emptyIfNil(&ds.Grades)
+	emptyIfNil(&ds.Resources)
+	emptyIfNil(&ds.Rooms)
+}
+
+func emptyIfNil[T any](s *[]T) {
+	if *s == nil {
+		*s = []T{}
 	}
 }

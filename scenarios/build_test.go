@@ -339,3 +339,46 @@ func checkReferences(t *testing.T, ds *fixtures.Dataset) {
 	}
 	assert.Empty(t, bad, "dangling references:\n%s", strings.Join(bad, "\n"))
 }
+
+func TestBuildTakesTheSS12000Records(t *testing.T) {
+	sc, err := scenarios.Builtin("edge-cases")
+	require.NoError(t, err)
+	ds := build(t, sc)
+	id := func(alias string) string { return scenarios.DeriveID(sc.Seed, alias) }
+	var act *model.Activity
+	for i := range ds.Activities {
+		if ds.Activities[i].ID == id("ma-5b-activity") {
+			act = &ds.Activities[i]
+		}
+	}
+	require.NotNil(t, act, "the explicit activity")
+	assert.Equal(t, []model.ObjectReference{{ID: id("ma-5b")}}, act.Groups)
+	assert.Equal(t, id("ekskolan"), act.Organisation.ID)
+	require.Len(t, act.Teachers, 1)
+	assert.Equal(t, fixtures.DutyID(id("ylva"), id("ekskolan")), act.Teachers[0].Duty.ID, "a teacher is the person's duty at the school")
+	for _, ev := range ds.CalendarEvents {
+		if ev.ID == id("ma-5b-lesson") {
+			assert.Equal(t, id("ma-5b-activity"), ev.Activity.ID)
+			assert.Equal(t, []model.ObjectReference{{ID: id("sal-12")}}, ev.Rooms)
+			assert.Equal(t, []model.ObjectReference{{ID: id("projektor")}}, ev.Resources)
+		} else {
+			assert.NotEmpty(t, ev.Activity.ID, "a generated event gets a derived activity")
+		}
+	}
+	rooms := 0
+	for _, r := range ds.Rooms {
+		if r.Owner.ID == id("ekskolan") {
+			rooms++
+		}
+	}
+	assert.Equal(t, 1, rooms, "a school with rooms of its own gets no derived rooms")
+	graded := 0
+	for _, g := range ds.Grades {
+		if g.Student.ID == id("carl-ake") {
+			graded++
+			assert.Equal(t, "E", g.GradeValue)
+		}
+	}
+	assert.Equal(t, 1, graded, "a pupil with grades of their own gets no derived grades")
+	checkReferences(t, ds)
+}

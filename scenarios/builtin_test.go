@@ -67,6 +67,9 @@ func TestBuiltinScenarioSizes(t *testing.T) {
 		Organisations: []model.Organisation{}, Persons: []model.Person{}, Groups: []model.Group{},
 		Placements: []model.Placement{}, Syllabuses: []model.Syllabus{}, CalendarEvents: []model.CalendarEvent{},
 		Attendances: []model.Attendance{}, Absences: []model.Absence{},
+		Programmes: []model.Programme{}, StudyPlans: []model.StudyPlan{}, SchoolUnitOfferings: []model.SchoolUnitOffering{},
+		Activities: []model.Activity{}, AttendanceEvents: []model.AttendanceEvent{}, AttendanceSchedules: []model.AttendanceSchedule{},
+		Grades: []model.Grade{}, Resources: []model.Resource{}, Rooms: []model.Room{},
 	}, ds)
 
 	large, err := scenarios.Builtin("large")

@@ -233,6 +233,10 @@ const (
 	kindCalendarEvent recordKind = "calendar event"
 	kindAttendance    recordKind = "attendance record"
 	kindAbsence       recordKind = "absence record"
+	kindRoom          recordKind = "room"
+	kindResource      recordKind = "resource"
+	kindActivity      recordKind = "activity"
+	kindGrade         recordKind = "grade"
 )
 
 var reAlias = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}_.-]*$`)
@@ -292,6 +296,18 @@ func checkRecords(d *decoder, r *Records) {
 	}
 	for i, a := range r.Absences {
 		add(kindAbsence, "absences", i, a.Alias, a.ID, false)
+	}
+	for i, x := range r.Rooms {
+		add(kindRoom, "rooms", i, x.Alias, x.ID, false)
+	}
+	for i, x := range r.Resources {
+		add(kindResource, "resources", i, x.Alias, x.ID, false)
+	}
+	for i, x := range r.Activities {
+		add(kindActivity, "activities", i, x.Alias, x.ID, false)
+	}
+	for i, x := range r.Grades {
+		add(kindGrade, "grades", i, x.Alias, x.ID, false)
 	}
 	slices.SortStableFunc(defs, func(a, b def) int {
 		na, nb := d.at(a.path), d.at(b.path)
@@ -397,6 +413,68 @@ func checkRecords(d *decoder, r *Records) {
 		c.requiredRef(p+".syllabus", e.Syllabus, kindSyllabus)
 		c.requiredRef(p+".teacher", e.Teacher, kindPerson)
 		c.interval(p, e.StartTime, e.EndTime)
+		if e.Activity != "" {
+			c.ref(p+".activity", e.Activity, kindActivity)
+		}
+		for j, rm := range e.Rooms {
+			c.ref(fmt.Sprintf("%s.rooms[%d]", p, j), rm, kindRoom)
+		}
+		for j, rs := range e.Resources {
+			c.ref(fmt.Sprintf("%s.resources[%d]", p, j), rs, kindResource)
+		}
+	}
+	for i, x := range r.Rooms {
+		p := fmt.Sprintf("records.rooms[%d]", i)
+		c.required(p+".displayName", x.DisplayName)
+		c.requiredRef(p+".owner", x.Owner, kindSchool)
+		if x.Seats != nil && *x.Seats < 0 {
+			d.problem(p+".seats", "%d is negative", *x.Seats)
+		}
+	}
+	for i, x := range r.Resources {
+		p := fmt.Sprintf("records.resources[%d]", i)
+		c.required(p+".displayName", x.DisplayName)
+		c.requiredRef(p+".owner", x.Owner, kindSchool)
+	}
+	for i, x := range r.Activities {
+		p := fmt.Sprintf("records.activities[%d]", i)
+		c.required(p+".displayName", x.DisplayName)
+		c.requiredRef(p+".organisation", x.Organisation, kindSchool)
+		if len(x.Groups) == 0 {
+			d.problem(p+".groups", "required: at least one group alias")
+		}
+		for j, g := range x.Groups {
+			c.ref(fmt.Sprintf("%s.groups[%d]", p, j), g, kindGroup)
+		}
+		if x.Syllabus != "" {
+			c.ref(p+".syllabus", x.Syllabus, kindSyllabus)
+		}
+		for j, tp := range x.Teachers {
+			c.ref(fmt.Sprintf("%s.teachers[%d]", p, j), tp, kindPerson)
+		}
+		if x.ActivityType != "" && !slices.Contains(model.ActivityTypes, x.ActivityType) {
+			d.problem(p+".activityType", "%q is not an activity type; one of %s", x.ActivityType, strings.Join(model.ActivityTypes, ", "))
+		}
+		c.required(p+".startDate", string(x.StartDate))
+		c.period(p, x.StartDate, x.EndDate)
+	}
+	for i, x := range r.Grades {
+		p := fmt.Sprintf("records.grades[%d]", i)
+		c.requiredRef(p+".student", x.Student, kindPerson)
+		c.requiredRef(p+".organisation", x.Organisation, kindSchool)
+		c.requiredRef(p+".registeredBy", x.RegisteredBy, kindPerson)
+		if x.GradingTeacher != "" {
+			c.ref(p+".gradingTeacher", x.GradingTeacher, kindPerson)
+		}
+		if x.Group != "" {
+			c.ref(p+".group", x.Group, kindGroup)
+		}
+		c.requiredRef(p+".syllabus", x.Syllabus, kindSyllabus)
+		c.required(p+".gradeValue", x.GradeValue)
+		c.required(p+".registeredDate", string(x.RegisteredDate))
+		if x.Semester != "" && x.Semester != "HT" && x.Semester != "VT" {
+			d.problem(p+".semester", "%q is not a semester; one of HT, VT", x.Semester)
+		}
 	}
 	for i, a := range r.Attendances {
 		p := fmt.Sprintf("records.attendances[%d]", i)

@@ -56,6 +56,21 @@ func TestParseReportsEachProblemWithItsPosition(t *testing.T) {
 				`schoolUnitCode, organisationCode, schoolTypes, organiser, municipalityCode, address, url, email, phoneNumber, startDate, endDate, unit`},
 		},
 		{
+			name: "SS 12000 records: references to the wrong kind, missing fields, bad values",
+			src: records("  schools:\n    - {alias: s, displayName: S}\n  rooms:\n    - {alias: r, displayName: R, owner: nowhere}\n" +
+				"  activities:\n    - {alias: a, displayName: A, organisation: s, groups: [r], activityType: Lek, startDate: 2026-01-01}\n" +
+				"  grades:\n    - {student: r, organisation: s, registeredBy: r, syllabus: r, gradeValue: A, registeredDate: 2026-01-01, semester: HT1}\n"),
+			want: []string{
+				`s.yaml:7:41: records.rooms[0].owner: no school has the alias "nowhere"`,
+				`s.yaml:9:60: records.activities[0].groups[0]: "r" is a room, not a group`,
+				`s.yaml:9:78: records.activities[0].activityType: "Lek" is not an activity type; one of Undervisning, Elevaktivitet, Provaktivitet, Läraraktivitet, Övrigt`,
+				`s.yaml:11:17: records.grades[0].student: "r" is a room, not a person`,
+				`s.yaml:11:51: records.grades[0].registeredBy: "r" is a room, not a person`,
+				`s.yaml:11:64: records.grades[0].syllabus: "r" is a room, not a syllabus`,
+				`s.yaml:11:120: records.grades[0].semester: "HT1" is not a semester; one of HT, VT`,
+			},
+		},
+		{
 			name: "wrong type: a string where an integer belongs",
 			src:  "name: t\nseed: many\n",
 			want: []string{`s.yaml:2:7: seed: expected an integer, got the string "many"`},

@@ -32,6 +32,72 @@ type Records struct {
 	CalendarEvents []CalendarEventRecord `yaml:"calendarEvents,omitempty" json:"calendarEvents,omitempty"`
 	Attendances    []AttendanceRecord    `yaml:"attendances,omitempty" json:"attendances,omitempty"`
 	Absences       []AbsenceRecord       `yaml:"absences,omitempty" json:"absences,omitempty"`
+	// The SS 12000 records of interface B only (issue 11). Records the
+	// file does not declare are derived (fixtures.Complete).
+	Rooms      []RoomRecord     `yaml:"rooms,omitempty" json:"rooms,omitempty"`
+	Resources  []ResourceRecord `yaml:"resources,omitempty" json:"resources,omitempty"`
+	Activities []ActivityRecord `yaml:"activities,omitempty" json:"activities,omitempty"`
+	Grades     []GradeRecord    `yaml:"grades,omitempty" json:"grades,omitempty"`
+}
+
+// RoomRecord is a room of a school. displayName and owner (a school alias)
+// are required.
+type RoomRecord struct {
+	Alias       string `yaml:"alias,omitempty" json:"alias,omitempty"`
+	ID          string `yaml:"id,omitempty" json:"id,omitempty"`
+	DisplayName string `yaml:"displayName" json:"displayName"`
+	Seats       *int   `yaml:"seats,omitempty" json:"seats,omitempty"`
+	Owner       string `yaml:"owner" json:"owner"`
+}
+
+// ResourceRecord is a bookable resource of a school. displayName and owner
+// (a school alias) are required.
+type ResourceRecord struct {
+	Alias       string `yaml:"alias,omitempty" json:"alias,omitempty"`
+	ID          string `yaml:"id,omitempty" json:"id,omitempty"`
+	DisplayName string `yaml:"displayName" json:"displayName"`
+	Description string `yaml:"description,omitempty" json:"description,omitempty"`
+	Owner       string `yaml:"owner" json:"owner"`
+}
+
+// ActivityRecord is an activity of groups (teaching, usually): what
+// calendar events are occasions of. displayName, organisation (a school
+// alias), groups (group aliases, at least one) and startDate are required;
+// teachers are person aliases (each teaches through the duty the mock gives
+// the person at the school); activityType defaults to Undervisning.
+type ActivityRecord struct {
+	Alias                  string     `yaml:"alias,omitempty" json:"alias,omitempty"`
+	ID                     string     `yaml:"id,omitempty" json:"id,omitempty"`
+	DisplayName            string     `yaml:"displayName" json:"displayName"`
+	Organisation           string     `yaml:"organisation" json:"organisation"`
+	Groups                 []string   `yaml:"groups" json:"groups"`
+	Syllabus               string     `yaml:"syllabus,omitempty" json:"syllabus,omitempty"`
+	Teachers               []string   `yaml:"teachers,omitempty" json:"teachers,omitempty"`
+	StartDate              model.Date `yaml:"startDate" json:"startDate"`
+	EndDate                model.Date `yaml:"endDate,omitempty" json:"endDate,omitempty"`
+	ActivityType           string     `yaml:"activityType,omitempty" json:"activityType,omitempty"`
+	CalendarEventsRequired *bool      `yaml:"calendarEventsRequired,omitempty" json:"calendarEventsRequired,omitempty"`
+	MinutesPlanned         *int       `yaml:"minutesPlanned,omitempty" json:"minutesPlanned,omitempty"`
+}
+
+// GradeRecord is a grade in SS 12000's shape. student, organisation (a
+// school alias), registeredBy, syllabus, gradeValue and registeredDate are
+// required; adaptedStudyPlan defaults to "Nej".
+type GradeRecord struct {
+	Alias          string     `yaml:"alias,omitempty" json:"alias,omitempty"`
+	ID             string     `yaml:"id,omitempty" json:"id,omitempty"`
+	Student        string     `yaml:"student" json:"student"`
+	Organisation   string     `yaml:"organisation" json:"organisation"`
+	RegisteredBy   string     `yaml:"registeredBy" json:"registeredBy"`
+	GradingTeacher string     `yaml:"gradingTeacher,omitempty" json:"gradingTeacher,omitempty"`
+	Group          string     `yaml:"group,omitempty" json:"group,omitempty"`
+	Syllabus       string     `yaml:"syllabus" json:"syllabus"`
+	GradeValue     string     `yaml:"gradeValue" json:"gradeValue"`
+	RegisteredDate model.Date `yaml:"registeredDate" json:"registeredDate"`
+	FinalGrade     bool       `yaml:"finalGrade,omitempty" json:"finalGrade,omitempty"`
+	Semester       string     `yaml:"semester,omitempty" json:"semester,omitempty"`
+	Year           *int       `yaml:"year,omitempty" json:"year,omitempty"`
+	Remark         string     `yaml:"remark,omitempty" json:"remark,omitempty"`
 }
 
 // OrganiserRecord is an organiser (Huvudman). Alias and displayName are
@@ -213,7 +279,9 @@ type SyllabusRecord struct {
 }
 
 // CalendarEventRecord is a lesson, the target of attendance records. Every
-// field but alias, id and cancelled is required.
+// field but alias, id, cancelled, activity and rooms is required; without
+// activity the event gets the activity of its group and syllabus
+// (derived), without rooms a room of its school.
 type CalendarEventRecord struct {
 	Alias        string    `yaml:"alias,omitempty" json:"alias,omitempty"`
 	ID           string    `yaml:"id,omitempty" json:"id,omitempty"`
@@ -225,6 +293,9 @@ type CalendarEventRecord struct {
 	Group        string    `yaml:"group" json:"group"`
 	Syllabus     string    `yaml:"syllabus" json:"syllabus"`
 	Teacher      string    `yaml:"teacher" json:"teacher"`
+	Activity     string    `yaml:"activity,omitempty" json:"activity,omitempty"`
+	Rooms        []string  `yaml:"rooms,omitempty" json:"rooms,omitempty"`
+	Resources    []string  `yaml:"resources,omitempty" json:"resources,omitempty"`
 }
 
 // AttendanceRecord is a pupil's attendance at a calendar event.

@@ -90,12 +90,22 @@ var calendarEvents = kind[model.CalendarEvent]{
 	id:    func(c *model.CalendarEvent) string { return c.ID },
 	meta:  func(c *model.CalendarEvent) *model.Meta { return &c.Meta },
 	refs: func(c *model.CalendarEvent) []ref {
-		return []ref{
+		refs := []ref{
 			{"organisation.id", TableOrganisations, c.Organisation.ID, -1},
 			{"group.id", TableGroups, c.Group.ID, -1},
 			{"syllabus.id", TableSyllabuses, c.Syllabus.ID, -1},
 			{"teacher.id", TablePersons, c.Teacher.ID, -1},
 		}
+		if c.Activity.ID != "" {
+			refs = append(refs, ref{"activity.id", TableActivities, c.Activity.ID, -1})
+		}
+		for i, r := range c.Rooms {
+			refs = append(refs, ref{"rooms[%d].id", TableRooms, r.ID, i})
+		}
+		for i, r := range c.Resources {
+			refs = append(refs, ref{"resources[%d].id", TableResources, r.ID, i})
+		}
+		return refs
 	},
 }
 

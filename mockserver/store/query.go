@@ -172,20 +172,6 @@ func timeSpan(after, before *time.Time) span {
 	return s
 }
 
-// orderKey is the full key of p in the order index (value, then id).
-func orderKey(p *model.Placement, ix string, q *PlacementQuery) []byte {
-	if ix == IndexID {
-		return []byte(p.ID + keySep)
-	}
-	v := ""
-	if ix == IndexOwner {
-		v = q.Owner // the value the walk is driven by
-	} else if vals := appendPlacementIndexValues(nil, p, ix); len(vals) > 0 {
-		v = vals[0]
-	}
-	return []byte(v + keySep + p.ID + keySep)
-}
-
 // Placements returns the page of at most limit placements matching q that
 // follows the cursor (nil: the first page).
 func (sn *Snapshot) Placements(q PlacementQuery, after Cursor, limit int) (PlacementPage, error) {
@@ -197,45 +183,23 @@ func (sn *Snapshot) Placements(q PlacementQuery, after Cursor, limit int) (Place
 }
 
 // streamPage walks the driving index in order from the cursor and stops as
-// soon as it has one match more than the page holds.
+// soon as it has one match more than the page holds: the generic Page of
+// engine.go with the query's predicate.
 func (sn *Snapshot) streamPage(q *PlacementQuery, pl plan, after Cursor, limit int) (PlacementPage, error) {
-	var page PlacementPage
-	td := tableDefs[TablePlacements]
-	spans := pl.spans
-	if pl.desc {
-		spans = slices.Clone(spans)
-		slices.Reverse(spans)
-	}
-	var lastKey []byte // the order key of the page's last item
-	for _, sp := range spans {
-		from, ok := spanStart(sp, after, pl.desc)
-		if !ok {
-			continue
-		}
-		err := sn.t.walk(td, pl.drive, from, pl.desc, func(key []byte, obj any) bool {
-			if !inSpan(key, sp) {
-				return false
-			}
-			if after != nil && bytes.Equal(key, after) {
-				return true
-			}
-			p := obj.(*model.Placement)
-			if !q.Match(p) {
-				return true
-			}
-			if len(page.Items) == limit {
-				page.Next = Cursor(bytes.Clone(lastKey))
-				return false
-			}
-			page.Items = append(page.Items, p)
-			lastKey = append(lastKey[:0], key...)
-			return true
-		})
-		if err != nil || page.Next != nil {
-			return page, err
+	items, next, err := sn.Page(TablePlacements, pl.drive, pl.spans, pl.desc, after, limit,
+		func(o any) bool { return q.Match(o.(*model.Placement)) })
+	return placementPage(items, next), err
+}
+
+func placementPage(items []any, next Cursor) PlacementPage {
+	page := PlacementPage{Next: next}
+	if len(items) > 0 {
+		page.Items = make([]*model.Placement, len(items))
+		for i, o := range items {
+			page.Items[i] = o.(*model.Placement)
 		}
 	}
-	return page, nil
+	return page
 }
 
 // spanStart is where a walk of sp begins: the span's first key in the walk's
@@ -271,52 +235,19 @@ func inSpan(key []byte, sp span) bool {
 }
 
 // sortedPage collects every match from the driving (equality) index, orders
-// them by the order index and cuts the page after the cursor.
+// them by the order index and cuts the page after the cursor: the generic
+// SortedPage of engine.go, keyed by the placement's value under the order
+// index.
 func (sn *Snapshot) sortedPage(q *PlacementQuery, pl plan, after Cursor, limit int) (PlacementPage, error) {
-	type keyed struct {
-		key []byte
-		p   *model.Placement
-	}
-	var all []keyed
-	lo := pl.spans[0].lo
-	err := sn.t.walk(tableDefs[TablePlacements], pl.drive, lo, false, func(key []byte, obj any) bool {
-		if !bytes.HasPrefix(key, lo) {
-			return false
+	key := func(o any) string {
+		if vals := appendPlacementIndexValues(nil, o.(*model.Placement), pl.order); len(vals) > 0 {
+			return vals[0]
 		}
-		if p := obj.(*model.Placement); q.Match(p) {
-			all = append(all, keyed{orderKey(p, pl.order, q), p})
-		}
-		return true
-	})
-	if err != nil {
-		return PlacementPage{}, err
+		return ""
 	}
-	slices.SortFunc(all, func(a, b keyed) int {
-		if pl.desc {
-			return bytes.Compare(b.key, a.key)
-		}
-		return bytes.Compare(a.key, b.key)
-	})
-	start := 0
-	if after != nil {
-		start, _ = slices.BinarySearchFunc(all, after, func(k keyed, c Cursor) int {
-			if pl.desc {
-				return bytes.Compare(c, k.key)
-			}
-			return bytes.Compare(k.key, c)
-		})
-		if start < len(all) && bytes.Equal(all[start].key, after) {
-			start++
-		}
-	}
-	var page PlacementPage
-	for i := start; i < len(all) && len(page.Items) < limit; i++ {
-		page.Items = append(page.Items, all[i].p)
-	}
-	if start+limit < len(all) {
-		page.Next = Cursor(all[start+limit-1].key)
-	}
-	return page, nil
+	items, next, err := sn.SortedPage(TablePlacements, pl.drive, pl.spans[:1], func(o any) bool { return q.Match(o.(*model.Placement)) },
+		key, pl.desc, after, limit)
+	return placementPage(items, next), err
 }
 
 // Groups returns the groups with the given ids that exist, in the order asked,

@@ -97,6 +97,15 @@ type indexDef struct {
 	nearlyUnique bool
 }
 
+func (td *tableDef) index(name string) *indexDef {
+	for i := range td.indexes {
+		if td.indexes[i].name == name {
+			return &td.indexes[i]
+		}
+	}
+	return nil
+}
+
 func def[T any](name string, id func(*T) string, indexes ...indexDef) *tableDef {
 	return &tableDef{name: name, id: func(o any) string { return id(o.(*T)) }, indexes: indexes}
 }
@@ -183,11 +192,19 @@ func placementIndex(name string) indexDef {
 	}, nearlyUnique: name == IndexCreated || name == IndexModified}
 }
 
-// tables lists every table of the store.
-var tables = []*tableDef{
+// tables lists every table of the store (registerTables: the SS 12000
+// tables of interface B's engine, register_tables.go).
+var tables = append([]*tableDef{
 	def(TableOrganisations, func(o *model.Organisation) string { return o.ID },
 		by(IndexOrganisationType, func(o *model.Organisation) string { return string(o.OrganisationType) }),
 		by(IndexSchoolUnitCode, func(o *model.Organisation) string { return o.SchoolUnitCode }),
+		by(IndexParent, func(o *model.Organisation) string {
+			if o.ParentOrganisation == nil {
+				return ""
+			}
+			return o.ParentOrganisation.ID
+		}),
+		by(IndexOrganisationCode, func(o *model.Organisation) string { return o.OrganisationCode }),
 		by(IndexSchoolsByCreated, func(o *model.Organisation) string {
 			if o.Directory == nil {
 				return ""
@@ -223,6 +240,13 @@ var tables = []*tableDef{
 			}
 			return ids
 		}),
+		byEach(IndexEnroledAt, func(p *model.Person) []string {
+			ids := make([]string, len(p.Enrolments))
+			for i, e := range p.Enrolments {
+				ids[i] = e.EnroledAt.ID
+			}
+			return ids
+		}),
 		by(IndexCivicNo, func(p *model.Person) string {
 			if p.CivicNo == nil {
 				return ""
@@ -242,6 +266,13 @@ var tables = []*tableDef{
 		byTime(IndexGroupsByCreated, func(g *model.Group) string { return timeKey(g.Meta.Created) }),
 		byTime(IndexModified, func(g *model.Group) string { return timeKey(g.Meta.Modified) }),
 		by(IndexSchoolTitle, func(g *model.Group) string { return g.Organisation.ID + keySep + strings.ToLower(g.DisplayName) }),
+		byEach(IndexDuty, func(g *model.Group) []string {
+			ids := make([]string, len(g.AssignmentRoles))
+			for i, r := range g.AssignmentRoles {
+				ids[i] = r.Duty.ID
+			}
+			return ids
+		}),
 	),
 	def(TablePlacements, func(p *model.Placement) string { return p.ID },
 		placementIndex(IndexPlacedAt), placementIndex(IndexGroup), placementIndex(IndexChild),
@@ -252,6 +283,9 @@ var tables = []*tableDef{
 	def(TableCalendarEvents, func(c *model.CalendarEvent) string { return c.ID },
 		by(IndexGroup, func(c *model.CalendarEvent) string { return c.Group.ID }),
 		by(IndexTeacher, func(c *model.CalendarEvent) string { return c.Teacher.ID }),
+		by(IndexActivity, func(c *model.CalendarEvent) string { return c.Activity.ID }),
+		by(IndexOrganisation, func(c *model.CalendarEvent) string { return c.Organisation.ID }),
+		byTime(IndexStartTime, func(c *model.CalendarEvent) string { return timeKey(c.StartTime) }),
 	),
 	def(TableAttendances, func(a *model.Attendance) string { return a.ID },
 		by(IndexStudent, func(a *model.Attendance) string { return a.Student.ID }),
@@ -271,6 +305,7 @@ var tables = []*tableDef{
 		byTime(IndexCreated, func(p *model.EmployeePlacement) string { return timeKey(p.Meta.Created) }),
 		byTime(IndexModified, func(p *model.EmployeePlacement) string { return timeKey(p.Meta.Modified) }),
 		by(IndexEmployee, func(p *model.EmployeePlacement) string { return p.EmployeeID }),
+		by(IndexOrganisation, func(p *model.EmployeePlacement) string { return p.SchoolID }),
 	),
 	def(TableGradesElementary, func(g *model.GradeElementary) string { return g.ID },
 		byTime(IndexCreated, func(g *model.GradeElementary) string { return timeKey(g.Meta.Created) }),
@@ -282,7 +317,7 @@ var tables = []*tableDef{
 		by(IndexStudent, func(g *model.GradeUpperSecondary) string { return g.StudentID }),
 		byEach(IndexTeacher, func(g *model.GradeUpperSecondary) []string { return g.Teachers() }),
 	),
-}
+}, registerTables...)
 
 // tableDefs finds a table by name.
 var tableDefs = func() map[string]*tableDef {

@@ -91,6 +91,7 @@ func (s *Store) Load(ds *Dataset) error {
 		func() *tableLoad { return prepareTable(gradesUpperSecondary, ds.GradesUpperSecondary, now) },
 		func() *tableLoad { return prepareTable(tombstones, ds.Tombstones, now) },
 	}
+	prepares = append(prepares, registerLoads(ds, now)...)
 	loads := make([]*tableLoad, len(prepares))
 	parallel(len(prepares), func(i int) { loads[i] = prepares[i]() })
 	ids := map[string]map[string]struct{}{}
@@ -163,6 +164,7 @@ func firstError(errs []error) error {
 // only their ids are collected for the reference checks of a load.
 var referenced = map[string]bool{
 	TableOrganisations: true, TablePersons: true, TableGroups: true, TableSyllabuses: true, TableCalendarEvents: true,
+	TablePlacements: true, TableProgrammes: true, TableActivities: true, TableRooms: true, TableResources: true,
 }
 
 // tableLoad is one table's part of a Load: its records, checked and
@@ -329,7 +331,7 @@ func (tl *tableLoad) buildPages(i int) {
 // Export returns every record of the store, each table in id order.
 func (s *Store) Export() *Dataset {
 	sn := s.Read()
-	return &Dataset{
+	ds := &Dataset{
 		Organisations:  all(sn.t, organisations),
 		Persons:        all(sn.t, persons),
 		Groups:         all(sn.t, groups),
@@ -344,6 +346,8 @@ func (s *Store) Export() *Dataset {
 		GradesUpperSecondary: all(sn.t, gradesUpperSecondary),
 		Tombstones:           all(sn.t, tombstones),
 	}
+	exportRegister(sn, ds)
+	return ds
 }
 
 func (s *Store) clock() time.Time { return s.now().UTC().Truncate(time.Millisecond) }
@@ -630,6 +634,12 @@ func (w *Writer) Delete(table, id string) error {
 	if refs := referrers(w.t, table, id); len(refs) > 0 {
 		return &ConflictError{Message: fmt.Sprintf("%s %s is still referred to by %s", strings.TrimSuffix(table, "s"), id, strings.Join(refs, ", "))}
 	}
+	if err := w.cascadeRegister(table, id); err != nil {
+		return err
+	}
+	if refs := referrers(w.t, table, id); len(refs) > 0 {
+		return &ConflictError{Message: fmt.Sprintf("%s %s is still referred to by %s", strings.TrimSuffix(table, "s"), id, strings.Join(refs, ", "))}
+	}
 	kinds := []string{table}
 	if w.kinds != nil {
 		if ks := w.kinds(table, w.t.get(table, id)); len(ks) > 0 {
@@ -705,7 +715,7 @@ func referrers(t *tx, table, id string) []string {
 			return a.RegisteredBy != nil && a.RegisteredBy.ID == id
 		})
 	}
-	return out
+	return append(out, registerReferrers(t, table, id)...)
 }
 
 func sameAttributes[T any](k kind[T], a, b *T) bool {

@@ -1,0 +1,665 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/store"
+	"github.com/skolkit/skolkit/model"
+	"github.com/skolkit/skolkit/openapi"
+)
+
+// Interface B's resource engine (issue 11). Every SS 12000 resource is a
+// description (resource, in register_resources.go): its table, its filters
+// (each served by an index or evaluated per record, as the description
+// says), its sort keys, its lookup keys and its rendering. One generic path
+// serves every list (with its pageToken walk), every record by id and every
+// lookup from those descriptions, with the response cache, the lazy walks of
+// writeTracker and the deviations the placement list always had. A new
+// resource is a description and its rendering, not a handler.
+
+// resource describes one SS 12000 resource.
+type resource struct {
+	name  string // the path segment: organisations, persons, ...
+	noun  string // in messages: "organisation"
+	scope string
+	table string
+	// list, byID and lookup say which operations SS 12000 has for it.
+	list, byID, lookup bool
+	// visible reports whether a stored record is part of interface B (nil:
+	// every record; placements of other school forms are interface A's only).
+	visible func(obj any) bool
+	// filters are the query parameters that choose records, in the order
+	// the planner considers them: the first one present that has an index
+	// drives the walk.
+	filters []filter
+	// sorts are the sortkey values.
+	sorts map[string]sorting
+	// ranged, when set, plans a walk over a range index for the filters
+	// present (calendar events by startTime); ok false when it does not
+	// apply.
+	ranged func(p params) (index string, spans []store.Span, ok bool)
+	// required are the parameters SS 12000 requires on every request of the
+	// list, pageToken or not: they may accompany a pageToken (and are then
+	// ignored: the token carries the walk's).
+	required []string
+	// lookupKeys are the members of the lookup body other than ids.
+	lookupKeys map[string]lookupKey
+	// render turns a stored record into its wire form, with the expand
+	// values asked for.
+	render func(s *Server, rd renderer, obj any, expand []string) any
+	// plain reports whether the expand values leave the record as the memo
+	// renders it; memo appends that JSON (placements only).
+	plain func(rd renderer, expand []string) bool
+	memo  func(s *Server, b []byte, rd renderer, obj any) []byte
+	// page replaces the generic planner (placements keep their tuned one).
+	page func(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error)
+	// compute serves a list that is computed, not stored (aggregated
+	// attendance): every item, in a stable order.
+	compute func(s *Server, sn *store.Snapshot, p params, rd renderer, expand []string) []any
+}
+
+// filter is a query parameter that chooses records.
+type filter struct {
+	param string
+	// index serves the filter as an equality on that index of the table;
+	// "" evaluates it per record of the walk.
+	index string
+	// id says the value is an identifier (compared in lower case).
+	id bool
+	// match reports whether a record passes the filter with the value.
+	match func(obj any, v string) bool
+	// anyOf says the parameter is an array (schoolTypes): a record passes
+	// when one of its values passes. Otherwise every value must pass.
+	anyOf bool
+}
+
+// sorting is a sortkey value: an index that has the order (used when no
+// equality filter drives the walk), or a key to sort the matches by in
+// memory.
+type sorting struct {
+	index string
+	desc  bool
+	key   func(obj any) string
+}
+
+// lookupKey finds the records a lookup key value names.
+type lookupKey func(sn *store.Snapshot, v string, emit func(obj any))
+
+// params are the filters and sortkey of a list, in canonical order: what a
+// pageToken carries.
+type params [][2]string
+
+func (p params) get(name string) (string, bool) {
+	for _, kv := range p {
+		if kv[0] == name {
+			return kv[1], true
+		}
+	}
+	return "", false
+}
+
+func (p params) all(name string) []string {
+	var out []string
+	for _, kv := range p {
+		if kv[0] == name {
+			out = append(out, kv[1])
+		}
+	}
+	return out
+}
+
+// paramsOf reads the filters and sortkey of a request. The contract has
+// checked every format; timestamps are checked again against the parser the
+// filters use.
+func (res *resource) paramsOf(q url.Values) (params, error) {
+	var p params
+	add := func(name string, lower bool) {
+		for _, v := range q[name] {
+			if lower {
+				v = strings.ToLower(v)
+			}
+			p = append(p, [2]string{name, v})
+		}
+	}
+	for _, f := range res.filters {
+		add(f.param, f.id)
+	}
+	add(paramSortKey, false)
+	slices.SortStableFunc(p, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
+	for _, kv := range p {
+		if strings.HasPrefix(kv[0], "meta.") || strings.Contains(kv[0], "Time.") {
+			if _, err := time.Parse(time.RFC3339Nano, kv[1]); err != nil {
+				return nil, fmt.Errorf("query parameter %q: %q is not an RFC 3339 date-time", kv[0], kv[1])
+			}
+		}
+	}
+	return p, nil
+}
+
+// match is the predicate of a walk: visible, and every filter present.
+func (res *resource) match(p params) func(obj any) bool {
+	type check struct {
+		f  *filter
+		vs []string
+	}
+	var checks []check
+	for i := range res.filters {
+		f := &res.filters[i]
+		if vs := p.all(f.param); len(vs) > 0 {
+			checks = append(checks, check{f, vs})
+		}
+	}
+	return func(obj any) bool {
+		if res.visible != nil && !res.visible(obj) {
+			return false
+		}
+		for _, c := range checks {
+			if c.f.anyOf {
+				if !slices.ContainsFunc(c.vs, func(v string) bool { return c.f.match(obj, v) }) {
+					return false
+				}
+				continue
+			}
+			for _, v := range c.vs {
+				if !c.f.match(obj, v) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+}
+
+// pageOf returns a page of the list: the description's own planner, or the
+// generic one (pageWith).
+func (res *resource) pageOf(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
+	if res.page != nil {
+		return res.page(s, sn, p, after, limit)
+	}
+	return res.pageWith(s, sn, p, after, limit, res.match(p), res.filters)
+}
+
+// pageWith is the generic planner with a predicate. It drives the walk by
+// the first equality filter present that has an index (a page costs about a
+// page of records), else by the sortkey's index, else by the description's
+// range index, else by id; the other filters are evaluated on the records
+// walked. A sortkey without an index of its own, or combined with an
+// equality filter, sorts the matches in memory.
+func (res *resource) pageWith(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int, match func(any) bool, filters []filter) ([]any, store.Cursor, error) {
+	var sort *sorting
+	if k, ok := p.get(paramSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
+		if so, ok := res.sorts[k]; ok {
+			sort = &so
+		}
+	}
+	index, spans := "", []store.Span(nil)
+	for _, f := range filters {
+		if v, ok := p.get(f.param); ok && f.index != "" {
+			index, spans = f.index, []store.Span{store.ValueSpan(v)}
+			break
+		}
+	}
+	switch {
+	case index != "" && sort != nil:
+		return sn.SortedPage(res.table, index, spans, match, sort.key, sort.desc, after, limit)
+	case index != "":
+		return sn.Page(res.table, index, spans, false, after, limit, match)
+	case sort != nil && sort.index != "":
+		return sn.Page(res.table, sort.index, nil, sort.desc, after, limit, match)
+	case sort != nil:
+		return sn.SortedPage(res.table, store.IndexID, nil, match, sort.key, sort.desc, after, limit)
+	}
+	if res.ranged != nil {
+		if ix, sp, ok := res.ranged(p); ok {
+			return sn.Page(res.table, ix, sp, false, after, limit, match)
+		}
+	}
+	return sn.Page(res.table, store.IndexID, nil, false, after, limit, match)
+}
+
+// listBody is the body of every list: one page and the token of the next.
+type listBody struct {
+	Data      []any   `json:"data"`
+	PageToken *string `json:"pageToken"`
+}
+
+// serveList serves GET /<resource>.
+func (s *Server) serveList(res *resource) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		key, hv := responseKeyOf(r), s.stableView(true)
+		cached, hit := s.responses.get(hv, key)
+		if hit && !s.selfCheck() {
+			writeBody(w, http.StatusOK, cached)
+			return
+		}
+		q := r.URL.Query()
+		limit := 0
+		if v := q.Get(paramLimit); v != "" {
+			limit, _ = strconv.Atoi(v) // the contract has checked it is an integer ≥ 1
+		}
+		var st pageState
+		var sn *store.Snapshot
+		var v view
+		if q.Has(paramPageToken) {
+			var extra []string
+			for k := range q {
+				if !slices.Contains(presentationParams, k) && !slices.Contains(res.required, k) {
+					extra = append(extra, k)
+				}
+			}
+			if len(extra) > 0 && !s.deviates(deviation.PageTokenWithFilterAccepted) {
+				slices.Sort(extra)
+				registerError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf(
+					"pageToken cannot be combined with filters or sortkey (found %s); the token carries the query of its walk, and only limit, expand and expandReferenceNames may accompany it",
+					strings.Join(quoteAll(extra), ", ")))
+				return
+			}
+			var err error
+			if st, err = s.decodePageToken(q.Get(paramPageToken)); err != nil || st.R != res.name {
+				if err == nil {
+					err = fmt.Errorf("pageToken belongs to another list (%s), not to %s", st.R, res.name)
+				}
+				registerError(w, http.StatusBadRequest, CodeBadRequest, err.Error())
+				return
+			}
+			if limit == 0 {
+				limit = st.Limit
+			}
+			if q.Has(paramExpand) {
+				st.Expand = q[paramExpand]
+			}
+			if q.Has(paramRefNames) {
+				st.Names = refNames(q)
+			}
+			if st.Walk == "" && st.Gen > 0 {
+				sn, v = s.lazyWalk(st.Gen)
+			} else {
+				sn, _ = s.store.Walk(st.Walk)
+			}
+		} else {
+			p, err := res.paramsOf(q)
+			if err != nil {
+				registerError(w, http.StatusBadRequest, CodeBadRequest, err.Error())
+				return
+			}
+			st = pageState{R: res.name, P: p, Expand: q[paramExpand], Names: refNames(q), Limit: limit}
+			sn, v = s.readView(true)
+		}
+		if limit == 0 {
+			limit = DefaultPageSize
+		}
+		rd := s.renderer(sn, st.Names)
+		if res.compute != nil {
+			s.serveComputed(w, r, res, sn, v, key, st, rd, limit)
+			return
+		}
+		items, next, err := res.pageOf(s, sn, st.P, st.Cursor, min(limit, MaxPageSize))
+		if err != nil {
+			s.log.Error("list query", "resource", res.name, "err", err)
+			registerError(w, http.StatusInternalServerError, CodeInternal, "unexpected server error")
+			return
+		}
+		if st.Repeat != "" {
+			if obj, ok := sn.Get(res.table, st.Repeat); ok {
+				items = append([]any{obj}, items...)
+			}
+		}
+		var tok *string
+		if next != nil {
+			if st.Walk == "" && st.Gen == 0 {
+				// A walk read at a stable generation needs no snapshot of
+				// its own (see writeTracker).
+				if v.stable {
+					st.Gen = v.gen
+				} else {
+					st.Walk = s.store.KeepWalk(sn)
+				}
+			}
+			st.Cursor = next
+			if s.deviates(deviation.PageTokenRepeatsLast) && len(items) > 0 {
+				st.Repeat = recordID(items[len(items)-1])
+			}
+			t := s.encodePageToken(st)
+			tok = &t
+		} else if st.Walk != "" {
+			s.store.EndWalk(st.Walk)
+		}
+		s.writeRecords(w, r, res, rd, items, st.Expand, tok, true, v, key, cached, hit && v == hv)
+	}
+}
+
+// writeRecords writes a list page (list: {data, pageToken}) or a lookup's
+// array, from the memo where the description has one, and keeps the body in
+// the response cache.
+func (s *Server) writeRecords(w http.ResponseWriter, r *http.Request, res *resource, rd renderer, items []any, expand []string, tok *string, list bool, v view, key responseKey, cached []byte, compare bool) {
+	rendered := func() any {
+		data := make([]any, len(items))
+		for i, obj := range items {
+			data[i] = res.render(s, rd, obj, expand)
+		}
+		if list {
+			return listBody{Data: data, PageToken: tok}
+		}
+		return data
+	}
+	if res.memo == nil || !res.plain(rd, expand) {
+		b := append(marshalJSON(rendered()), '\n')
+		if list {
+			s.responses.put(v, key, b)
+		}
+		writeBody(w, http.StatusOK, b)
+		return
+	}
+	// The page is written from the memoised JSON of its records: the bytes
+	// encoding/json writes for the rendered records.
+	buf := bodyPool.Get().(*[]byte)
+	b := (*buf)[:0]
+	if list {
+		b = append(b, `{"data":`...)
+	}
+	b = append(b, '[')
+	for i, obj := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = res.memo(s, b, rd, obj)
+	}
+	b = append(b, ']')
+	if list {
+		b = append(b, `,"pageToken":`...)
+		if tok != nil {
+			b = appendJSONString(b, *tok)
+		} else {
+			b = append(b, "null"...)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, '\n')
+	*buf = b
+	if s.selfCheck() {
+		s.checkBody(r, b, append(marshalJSON(rendered()), '\n'), cached, compare)
+	}
+	if list {
+		s.responses.put(v, key, b)
+	}
+	writeBody(w, http.StatusOK, b)
+	putBuffer(buf)
+}
+
+// serveComputed serves a computed list: every item is computed, and a page
+// is cut by position (the cursor is the position of the next item).
+func (s *Server) serveComputed(w http.ResponseWriter, r *http.Request, res *resource, sn *store.Snapshot, v view, key responseKey, st pageState, rd renderer, limit int) {
+	all := res.compute(s, sn, st.P, rd, st.Expand)
+	from := 0
+	if len(st.Cursor) > 0 {
+		from, _ = strconv.Atoi(string(st.Cursor))
+	}
+	from = min(from, len(all))
+	to := min(from+min(limit, MaxPageSize), len(all))
+	var tok *string
+	if to < len(all) {
+		if st.Walk == "" && st.Gen == 0 {
+			if v.stable {
+				st.Gen = v.gen
+			} else {
+				st.Walk = s.store.KeepWalk(sn)
+			}
+		}
+		st.Cursor = []byte(strconv.Itoa(to))
+		t := s.encodePageToken(st)
+		tok = &t
+	} else if st.Walk != "" {
+		s.store.EndWalk(st.Walk)
+	}
+	b := append(marshalJSON(listBody{Data: all[from:to], PageToken: tok}), '\n')
+	s.responses.put(v, key, b)
+	writeBody(w, http.StatusOK, b)
+}
+
+// serveByID serves GET /<resource>/{id}.
+func (s *Server) serveByID(res *resource) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		key, hv := responseKeyOf(r), s.stableView(false)
+		cached, hit := s.responses.get(hv, key)
+		if hit && !s.selfCheck() {
+			writeBody(w, http.StatusOK, cached)
+			return
+		}
+		id, q := pathID(r), r.URL.Query()
+		sn, v := s.readView(false)
+		obj, ok := sn.Get(res.table, id)
+		if !ok || (res.visible != nil && !res.visible(obj)) {
+			s.notFoundRecord(w, res.noun, id)
+			return
+		}
+		rd := s.renderer(sn, refNames(q))
+		expand := q[paramExpand]
+		var b []byte
+		if res.memo != nil && res.plain(rd, expand) {
+			buf := bodyPool.Get().(*[]byte)
+			b = append(res.memo(s, (*buf)[:0], rd, obj), '\n')
+			*buf = b
+			if s.selfCheck() {
+				s.checkBody(r, b, append(marshalJSON(res.render(s, rd, obj, expand)), '\n'), cached, hit && v == hv)
+			}
+			s.responses.put(v, key, b)
+			writeBody(w, http.StatusOK, b)
+			putBuffer(buf)
+			return
+		}
+		b = append(marshalJSON(res.render(s, rd, obj, expand)), '\n')
+		s.responses.put(v, key, b)
+		writeBody(w, http.StatusOK, b)
+	}
+}
+
+// serveLookup serves POST /<resource>/lookup: the records every key of the
+// body names (ids, and the resource's other keys), each once, in the order
+// asked (keys in body order: ids first, then the other members by name).
+func (s *Server) serveLookup(res *resource) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]json.RawMessage
+		if err := decodeWhole(r.Body, &body); err != nil {
+			registerError(w, http.StatusBadRequest, CodeBadRequest, "the request body is not a JSON object of identifier arrays, e.g. {\"ids\": [uuid, ...]}")
+			return
+		}
+		keys := map[string][]string{}
+		total := 0
+		for name, raw := range body {
+			var vals []string
+			if err := json.Unmarshal(raw, &vals); err != nil {
+				registerError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("%s: not an array of strings", name))
+				return
+			}
+			keys[name] = vals
+			total += len(vals)
+		}
+		if total > MaxLookupIDs {
+			registerError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("%d keys asked for; at most %d per lookup", total, MaxLookupIDs))
+			return
+		}
+		q := r.URL.Query()
+		sn := s.store.Read()
+		rd := s.renderer(sn, refNames(q))
+		var found []any
+		seen := map[string]bool{}
+		emit := func(obj any) {
+			if res.visible != nil && !res.visible(obj) {
+				return
+			}
+			if id := recordID(obj); !seen[id] {
+				seen[id] = true
+				found = append(found, obj)
+			}
+		}
+		for _, id := range keys["ids"] {
+			if obj, ok := sn.Get(res.table, strings.ToLower(id)); ok {
+				emit(obj)
+			}
+		}
+		names := make([]string, 0, len(keys))
+		for name := range keys {
+			if name != "ids" {
+				names = append(names, name)
+			}
+		}
+		slices.Sort(names)
+		for _, name := range names {
+			lk, ok := res.lookupKeys[name]
+			if !ok {
+				continue // the contract has rejected members it does not know
+			}
+			for _, val := range keys[name] {
+				lk(sn, val, emit)
+			}
+		}
+		if s.deviates(deviation.LookupDropsFirst) && len(found) > 0 {
+			found = found[1:]
+		}
+		s.writeRecords(w, r, res, rd, found, q[paramExpand], nil, false, view{}, responseKey{}, nil, false)
+	}
+}
+
+// byIndex is a lookup key served by an index of the resource's table.
+func byIndex(table, index string, lower bool) lookupKey {
+	return func(sn *store.Snapshot, v string, emit func(obj any)) {
+		if lower {
+			v = strings.ToLower(v)
+		}
+		_ = sn.Scan(table, index, v, func(obj any) bool { emit(obj); return true })
+	}
+}
+
+// recordID is the id of any stored record.
+func recordID(obj any) string {
+	switch o := obj.(type) {
+	case *model.Organisation:
+		return o.ID
+	case *model.Person:
+		return o.ID
+	case *model.Placement:
+		return o.ID
+	case *model.Group:
+		return o.ID
+	case *model.Syllabus:
+		return o.ID
+	case *model.CalendarEvent:
+		return o.ID
+	case *model.Attendance:
+		return o.ID
+	case *model.Absence:
+		return o.ID
+	case *model.EmployeePlacement:
+		return o.ID
+	case *model.Programme:
+		return o.ID
+	case *model.StudyPlan:
+		return o.ID
+	case *model.SchoolUnitOffering:
+		return o.ID
+	case *model.Activity:
+		return o.ID
+	case *model.AttendanceEvent:
+		return o.ID
+	case *model.AttendanceSchedule:
+		return o.ID
+	case *model.Grade:
+		return o.ID
+	case *model.Resource:
+		return o.ID
+	case *model.Room:
+		return o.ID
+	}
+	panic(fmt.Sprintf("recordID: %T", obj))
+}
+
+// registerEndpoints are interface B's operations, from the descriptions.
+func (s *Server) registerEndpoints() []endpoint {
+	var eps []endpoint
+	for _, res := range s.resources() {
+		base := PrefixB + "/" + res.name
+		add := func(method, path string, h http.HandlerFunc) {
+			eps = append(eps, endpoint{method: method, path: path, surface: surfaceRegister, scope: res.scope, doc: openapi.NameRegister, handle: h})
+		}
+		if res.list {
+			add(http.MethodGet, base, s.serveList(res))
+		}
+		if res.byID {
+			add(http.MethodGet, base+"/{id}", s.serveByID(res))
+		}
+		if res.lookup {
+			add(http.MethodPost, base+"/lookup", s.serveLookup(res))
+		}
+	}
+	return eps
+}
+
+// Filters shared by many resources.
+
+// idFilter is an equality filter on identifiers, served by an index.
+func idFilter(param, index string, get func(obj any) []string) filter {
+	return filter{param: param, index: index, id: true, match: func(obj any, v string) bool {
+		return slices.Contains(get(obj), v)
+	}}
+}
+
+// evalFilter is a filter evaluated on each record walked.
+func evalFilter(param string, match func(obj any, v string) bool) filter {
+	return filter{param: param, match: match}
+}
+
+// metaFilters are meta.created.before/after and meta.modified.before/after:
+// "before" inclusive, "after" exclusive (B4).
+func metaFilters(meta func(obj any) *model.Meta) []filter {
+	at := func(v string) time.Time {
+		t, _ := time.Parse(time.RFC3339Nano, v) // the contract has checked the format
+		return t
+	}
+	return []filter{
+		evalFilter(paramCreatedBef, func(o any, v string) bool { return !meta(o).Created.After(at(v)) }),
+		evalFilter(paramCreatedAft, func(o any, v string) bool { return meta(o).Created.After(at(v)) }),
+		evalFilter(paramModifiedBef, func(o any, v string) bool { return !meta(o).Modified.After(at(v)) }),
+		evalFilter(paramModifiedAft, func(o any, v string) bool { return meta(o).Modified.After(at(v)) }),
+	}
+}
+
+// dateFilters are startDate.* and endDate.* (inclusive bounds); a record
+// without an end date passes both endDate filters (B4).
+func dateFilters(start, end func(obj any) model.Date) []filter {
+	return []filter{
+		evalFilter(paramStartBefore, func(o any, v string) bool { return start(o) <= model.Date(v) }),
+		evalFilter(paramStartAfter, func(o any, v string) bool { return start(o) >= model.Date(v) }),
+		evalFilter(paramEndBefore, func(o any, v string) bool { e := end(o); return e == "" || e <= model.Date(v) }),
+		evalFilter(paramEndAfter, func(o any, v string) bool { e := end(o); return e == "" || e >= model.Date(v) }),
+	}
+}
+
+// timeFilters are <name>.onOrBefore and <name>.onOrAfter on a timestamp.
+func timeFilters(name string, get func(obj any) time.Time) []filter {
+	at := func(v string) time.Time {
+		t, _ := time.Parse(time.RFC3339Nano, v)
+		return t
+	}
+	return []filter{
+		evalFilter(name+".onOrBefore", func(o any, v string) bool { return !get(o).After(at(v)) }),
+		evalFilter(name+".onOrAfter", func(o any, v string) bool { return !get(o).Before(at(v)) }),
+	}
+}
+
+// modifiedDesc is the sortkey ModifiedDesc, sorted in memory.
+func modifiedDesc(meta func(obj any) *model.Meta) sorting {
+	return sorting{desc: true, key: func(o any) string { return store.TimeKey(meta(o).Modified) }}
+}
+
+// lookupRequest is the body of an id lookup (IdLookup).
+type lookupRequest struct {
+	IDs []string `json:"ids"`
+}

@@ -1,0 +1,1278 @@
+package mockserver
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/store"
+	"github.com/skolkit/skolkit/model"
+)
+
+// The descriptions of interface B's resources: every SS 12000 resource with
+// a read operation. Filters name the index that serves them; the others are
+// evaluated on the records the walk visits (docs/decisions.md, BB15).
+
+// Scopes of the resources that issue 11 added (BB9: one per resource).
+const (
+	ScopeOrganisationsRead        = "organisations:read"
+	ScopePersonsRead              = "persons:read"
+	ScopeDutiesRead               = "duties:read"
+	ScopeProgrammesRead           = "programmes:read"
+	ScopeStudyPlansRead           = "studyplans:read"
+	ScopeSchoolUnitOfferingsRead  = "schoolUnitOfferings:read"
+	ScopeActivitiesRead           = "activities:read"
+	ScopeCalendarEventsRead       = "calendarEvents:read"
+	ScopeAttendanceEventsRead     = "attendanceEvents:read"
+	ScopeAttendanceScheduleRead   = "attendanceSchedule:read"
+	ScopeGradesRead               = "grades:read"
+	ScopeAggregatedAttendanceRead = "aggregatedAttendance:read"
+	ScopeResourcesRead            = "resources:read"
+	ScopeRoomsRead                = "rooms:read"
+)
+
+// registerScopes are the scopes of interface B.
+var registerScopes = []string{
+	ScopeOrganisationsRead, ScopePersonsRead, ScopePlacementsRead, ScopeDutiesRead, ScopeGroupsRead,
+	ScopeProgrammesRead, ScopeStudyPlansRead, ScopeSyllabusesRead, ScopeSchoolUnitOfferingsRead,
+	ScopeActivitiesRead, ScopeCalendarEventsRead, ScopeAttendancesRead, ScopeAttendanceEventsRead,
+	ScopeAttendanceScheduleRead, ScopeGradesRead, ScopeAbsencesRead, ScopeAggregatedAttendanceRead,
+	ScopeResourcesRead, ScopeRoomsRead,
+}
+
+// resources returns the descriptions. They hold no state of a server (their
+// functions get the server), so every server shares them.
+func (s *Server) resources() []*resource { return registerResources() }
+
+var registerResources = sync.OnceValue(buildResources)
+
+// Typed accessors keep the descriptions short.
+func asOrg(o any) *model.Organisation       { return o.(*model.Organisation) }
+func asPerson(o any) *model.Person          { return o.(*model.Person) }
+func asPlacement(o any) *model.Placement    { return o.(*model.Placement) }
+func asGroup(o any) *model.Group            { return o.(*model.Group) }
+func asDuty(o any) *model.EmployeePlacement { return o.(*model.EmployeePlacement) }
+func oneID(id string) []string              { return []string{id} }
+
+func optRefID(r *model.ObjectReference) string {
+	if r == nil {
+		return ""
+	}
+	return r.ID
+}
+
+// textKey sorts text case-insensitively.
+func foldedText(s string) string { return store.FoldKey(s) }
+
+// dateKey sorts dates; an open end after every date.
+func endDateKey(d model.Date) string {
+	if d == "" {
+		return "9999-99-99"
+	}
+	return string(d)
+}
+
+func buildResources() []*resource {
+	return []*resource{
+		organisationsResource(), personsResource(), placementsResource(), dutiesResource(), groupsResource(),
+		programmesResource(), studyPlansResource(), syllabusesResource(), offeringsResource(), activitiesResource(),
+		calendarEventsResource(), attendancesResource(), attendanceEventsResource(), attendanceScheduleResource(),
+		gradesResource(), absencesResource(), aggregatedAttendanceResource(), resourcesResource(), roomsResource(),
+	}
+}
+
+func organisationsResource() *resource {
+	meta := func(o any) *model.Meta { return &asOrg(o).Meta }
+	f := []filter{
+		idFilter("parent", store.IndexParent, func(o any) []string { return oneID(optRefID(asOrg(o).ParentOrganisation)) }),
+		{param: "schoolUnitCode", index: store.IndexSchoolUnitCode, match: func(o any, v string) bool { return asOrg(o).SchoolUnitCode == v }},
+		{param: "organisationCode", index: store.IndexOrganisationCode, match: func(o any, v string) bool { return asOrg(o).OrganisationCode == v }},
+		{param: "type", index: store.IndexOrganisationType, match: func(o any, v string) bool { return string(asOrg(o).OrganisationType) == v }},
+		evalFilter("municipalityCode", func(o any, v string) bool { return asOrg(o).MunicipalityCode == v }),
+		{param: "schoolTypes", anyOf: true, match: func(o any, v string) bool { return slices.Contains(asOrg(o).SchoolTypes, model.SchoolType(v)) }},
+	}
+	f = append(f, dateFilters(func(o any) model.Date { return asOrg(o).StartDate }, func(o any) model.Date { return asOrg(o).EndDate })...)
+	f = append(f, metaFilters(meta)...)
+	return &resource{
+		name: "organisations", noun: "organisation", scope: ScopeOrganisationsRead, table: store.TableOrganisations,
+		list: true, byID: true, lookup: true, filters: f,
+		sorts: map[string]sorting{
+			"ModifiedDesc":   modifiedDesc(meta),
+			"DisplayNameAsc": {key: func(o any) string { return foldedText(asOrg(o).DisplayName) }},
+		},
+		lookupKeys: map[string]lookupKey{
+			"schoolUnitCodes":   byIndex(store.TableOrganisations, store.IndexSchoolUnitCode, false),
+			"organisationCodes": byIndex(store.TableOrganisations, store.IndexOrganisationCode, false),
+		},
+		render: func(s *Server, rd renderer, o any, _ []string) any { return rd.withRefs(o) },
+	}
+}
+
+// relationships lists a person's relationships for the relationship.*
+// filters: entity type, organisation, start and end.
+type relationship struct {
+	entity     string
+	org        string
+	start, end model.Date
+}
+
+func personRelationships(sn *store.Snapshot, p *model.Person) []relationship {
+	var out []relationship
+	for _, e := range p.Enrolments {
+		out = append(out, relationship{"enrolment", e.EnroledAt.ID, e.StartDate, e.EndDate})
+	}
+	_ = sn.Scan(store.TableEmployeePlacements, store.IndexEmployee, p.ID, func(o any) bool {
+		d := asDuty(o)
+		out = append(out, relationship{"duty", d.SchoolID, d.StartDate, d.EndDate})
+		return true
+	})
+	_ = sn.Scan(store.TablePlacements, store.IndexChild, p.ID, func(o any) bool {
+		pl := asPlacement(o)
+		if model.IsRegisterPlacement(pl) {
+			out = append(out, relationship{"placement.child", pl.PlacedAt.ID, pl.StartDate, pl.EndDate})
+		}
+		return true
+	})
+	_ = sn.Scan(store.TablePlacements, store.IndexOwner, p.ID, func(o any) bool {
+		pl := asPlacement(o)
+		if model.IsRegisterPlacement(pl) {
+			out = append(out, relationship{"placement.owner", pl.PlacedAt.ID, pl.StartDate, pl.EndDate})
+		}
+		return true
+	})
+	_ = sn.Scan(store.TablePersons, store.IndexResponsible, p.ID, func(o any) bool {
+		child := asPerson(o)
+		for _, e := range child.Enrolments {
+			out = append(out, relationship{"responsibleFor.enrolment", e.EnroledAt.ID, e.StartDate, e.EndDate})
+		}
+		_ = sn.Scan(store.TablePlacements, store.IndexChild, child.ID, func(o any) bool {
+			pl := asPlacement(o)
+			if model.IsRegisterPlacement(pl) {
+				out = append(out, relationship{"responsibleFor.placement", pl.PlacedAt.ID, pl.StartDate, pl.EndDate})
+			}
+			return true
+		})
+		return true
+	})
+	_ = sn.Scan(store.TableGroups, store.IndexMember, p.ID, func(o any) bool {
+		g := asGroup(o)
+		for _, m := range g.GroupMemberships {
+			if m.Person.ID == p.ID {
+				start, end := m.StartDate, m.EndDate
+				if start == "" {
+					start = g.StartDate
+				}
+				if end == "" {
+					end = g.EndDate
+				}
+				out = append(out, relationship{"groupMembership", g.Organisation.ID, start, end})
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func personsResource() *resource {
+	meta := func(o any) *model.Meta { return &asPerson(o).Meta }
+	f := []filter{
+		{param: "civicNo", index: store.IndexCivicNo, match: func(o any, v string) bool {
+			return asPerson(o).CivicNo != nil && asPerson(o).CivicNo.Value == v
+		}},
+		evalFilter("nameContains", func(o any, v string) bool {
+			p, v := asPerson(o), strings.ToLower(v)
+			for _, n := range []string{p.GivenName, p.MiddleName, p.FamilyName} {
+				if strings.Contains(strings.ToLower(n), v) {
+					return true
+				}
+			}
+			return false
+		}),
+		evalFilter("eduPersonPrincipalName", func(o any, v string) bool {
+			return slices.ContainsFunc(asPerson(o).EduPersonPrincipalNames, func(e string) bool { return strings.EqualFold(e, v) })
+		}),
+		evalFilter("identifier.value", func(o any, v string) bool {
+			return slices.ContainsFunc(asPerson(o).ExternalIdentifiers, func(e model.ExternalIdentifier) bool { return e.Value == v })
+		}),
+		evalFilter("identifier.context", func(o any, v string) bool {
+			return slices.ContainsFunc(asPerson(o).ExternalIdentifiers, func(e model.ExternalIdentifier) bool { return e.Context == v })
+		}),
+		// relationship.* are applied together by relationshipMatch (a
+		// person passes when one relationship passes them all).
+		{param: "relationship.entity.type", match: func(any, string) bool { return true }},
+		{param: "relationship.organisation", id: true, match: func(any, string) bool { return true }},
+		{param: "relationship.startDate.onOrBefore", match: func(any, string) bool { return true }},
+		{param: "relationship.startDate.onOrAfter", match: func(any, string) bool { return true }},
+		{param: "relationship.endDate.onOrBefore", match: func(any, string) bool { return true }},
+		{param: "relationship.endDate.onOrAfter", match: func(any, string) bool { return true }},
+	}
+	f = append(f, metaFilters(meta)...)
+	name := func(o any) string { p := asPerson(o); return foldedText(p.FamilyName + "\x01" + p.GivenName) }
+	civic := func(o any) string {
+		if c := asPerson(o).CivicNo; c != nil {
+			return c.Value
+		}
+		return ""
+	}
+	res := &resource{
+		name: "persons", noun: "person", scope: ScopePersonsRead, table: store.TablePersons,
+		list: true, byID: true, lookup: true, filters: f,
+		sorts: map[string]sorting{
+			"ModifiedDesc":   modifiedDesc(meta),
+			"DisplayNameAsc": {key: func(o any) string { return foldedText(asPerson(o).DisplayName()) }},
+			"GivenNameAsc":   {key: func(o any) string { return foldedText(asPerson(o).GivenName) }},
+			"GivenNameDesc":  {desc: true, key: func(o any) string { return foldedText(asPerson(o).GivenName) }},
+			"FamilyNameAsc":  {key: name},
+			"FamilyNameDesc": {desc: true, key: name},
+			"CivicNoAsc":     {key: civic},
+			"CivicNoDesc":    {desc: true, key: civic},
+		},
+		lookupKeys: map[string]lookupKey{
+			"civicNos": byIndex(store.TablePersons, store.IndexCivicNo, false),
+		},
+		render: func(s *Server, rd renderer, o any, expand []string) any {
+			return rd.personExpanded(asPerson(o), expand)
+		},
+	}
+	res.page = func(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
+		base := res.match(p)
+		m := base
+		if rel := relationshipMatch(sn, p); rel != nil {
+			m = func(o any) bool { return base(o) && rel(o) }
+		}
+		_, byCivic := p.get("civicNo")
+		if org, ok := p.get("relationship.organisation"); ok && !byCivic {
+			// The persons related to the organisation, found through the
+			// indexes of what relates them (enrolments, duties, placements,
+			// responsibilities, group memberships): one span of the id
+			// index per person.
+			typ, _ := p.get("relationship.entity.type")
+			ids := relatedPersons(sn, org, typ)
+			if len(ids) == 0 {
+				return nil, nil, nil
+			}
+			spans := make([]store.Span, len(ids))
+			for i, id := range ids {
+				spans[i] = store.ValueSpan(id)
+			}
+			if k, ok := p.get(paramSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
+				so := res.sorts[k]
+				return sn.SortedPage(res.table, store.IndexID, spans, m, so.key, so.desc, after, limit)
+			}
+			return sn.Page(res.table, store.IndexID, spans, false, after, limit, m)
+		}
+		return res.pageWith(s, sn, p, after, limit, m, res.filters)
+	}
+	return res
+}
+
+// relatedPersons lists, in id order, the persons an organisation relates to
+// through the entity type typ ("" = any): the candidates of the
+// relationship.* filters, which are then applied to each.
+func relatedPersons(sn *store.Snapshot, org, typ string) []string {
+	set := map[string]bool{}
+	want := func(t string) bool { return typ == "" || typ == t }
+	scan := func(table, index, v string, fn func(o any)) {
+		_ = sn.Scan(table, index, v, func(o any) bool { fn(o); return true })
+	}
+	responsibles := func(child string) {
+		if c, ok := sn.Person(child); ok {
+			for _, r := range c.Responsibles {
+				set[r.Person.ID] = true
+			}
+		}
+	}
+	if want("enrolment") || want("responsibleFor.enrolment") {
+		scan(store.TablePersons, store.IndexEnroledAt, org, func(o any) {
+			if want("enrolment") {
+				set[asPerson(o).ID] = true
+			}
+			if want("responsibleFor.enrolment") {
+				responsibles(asPerson(o).ID)
+			}
+		})
+	}
+	if want("duty") {
+		scan(store.TableEmployeePlacements, store.IndexOrganisation, org, func(o any) { set[asDuty(o).EmployeeID] = true })
+	}
+	if want("placement.child") || want("placement.owner") || want("responsibleFor.placement") {
+		scan(store.TablePlacements, store.IndexPlacedAt, org, func(o any) {
+			pl := asPlacement(o)
+			if !model.IsRegisterPlacement(pl) {
+				return
+			}
+			if want("placement.child") {
+				set[pl.Child.ID] = true
+			}
+			if want("placement.owner") {
+				for _, ow := range pl.Owners {
+					set[ow.ID] = true
+				}
+			}
+			if want("responsibleFor.placement") {
+				responsibles(pl.Child.ID)
+			}
+		})
+	}
+	if want("groupMembership") {
+		scan(store.TableGroups, store.IndexOrganisation, org, func(o any) {
+			for _, m := range asGroup(o).GroupMemberships {
+				set[m.Person.ID] = true
+			}
+		})
+	}
+	ids := make([]string, 0, len(set))
+	for id := range set {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// relationshipMatch is the relationship.* filter of persons, or nil when
+// the request has none.
+func relationshipMatch(sn *store.Snapshot, p params) func(o any) bool {
+	typ, hasType := p.get("relationship.entity.type")
+	orgID, hasOrg := p.get("relationship.organisation")
+	sb, hasSB := p.get("relationship.startDate.onOrBefore")
+	sa, hasSA := p.get("relationship.startDate.onOrAfter")
+	eb, hasEB := p.get("relationship.endDate.onOrBefore")
+	ea, hasEA := p.get("relationship.endDate.onOrAfter")
+	if !hasType && !hasOrg && !hasSB && !hasSA && !hasEB && !hasEA {
+		return nil
+	}
+	return func(o any) bool {
+		for _, r := range personRelationships(sn, asPerson(o)) {
+			if (hasType && r.entity != typ) || (hasOrg && r.org != orgID) ||
+				(hasSB && r.start > model.Date(sb)) || (hasSA && r.start < model.Date(sa)) ||
+				(hasEB && r.end != "" && r.end > model.Date(eb)) || (hasEA && r.end != "" && r.end < model.Date(ea)) {
+				continue
+			}
+			return true
+		}
+		return false
+	}
+}
+
+// personExpanded renders a person with what expand asks to embed.
+func (r renderer) personExpanded(p *model.Person, expand []string) any {
+	out := r.person(p)
+	if r.expandIgnored || len(expand) == 0 {
+		return out
+	}
+	type membership struct {
+		Group     map[string]any `json:"group"`
+		StartDate model.Date     `json:"startDate,omitempty"`
+		EndDate   model.Date     `json:"endDate,omitempty"`
+	}
+	type embedded struct {
+		ResponsibleFor   []model.Responsible `json:"responsibleFor,omitempty"`
+		Placements       []model.Placement   `json:"placements,omitempty"`
+		OwnedPlacements  []model.Placement   `json:"ownedPlacements,omitempty"`
+		Duties           []model.Duty        `json:"duties,omitempty"`
+		GroupMemberships []membership        `json:"groupMemberships,omitempty"`
+	}
+	emb := embedded{}
+	sn := r.sn
+	if slices.Contains(expand, "responsibleFor") {
+		emb.ResponsibleFor = []model.Responsible{}
+		_ = sn.Scan(store.TablePersons, store.IndexResponsible, p.ID, func(o any) bool {
+			child := asPerson(o)
+			for _, rs := range child.Responsibles {
+				if rs.Person.ID == p.ID {
+					emb.ResponsibleFor = append(emb.ResponsibleFor, model.Responsible{Person: r.personRef(model.PersonReference{ID: child.ID}), RelationType: rs.RelationType})
+					break
+				}
+			}
+			return true
+		})
+	}
+	placements := func(index string) []model.Placement {
+		out := []model.Placement{}
+		_ = sn.Scan(store.TablePlacements, index, p.ID, func(o any) bool {
+			if pl := asPlacement(o); model.IsRegisterPlacement(pl) {
+				out = append(out, r.placement(pl, placementExpand{}))
+			}
+			return true
+		})
+		return out
+	}
+	if slices.Contains(expand, "placements") {
+		emb.Placements = placements(store.IndexChild)
+	}
+	if slices.Contains(expand, "ownedPlacements") {
+		emb.OwnedPlacements = placements(store.IndexOwner)
+	}
+	if slices.Contains(expand, "duties") {
+		emb.Duties = []model.Duty{}
+		_ = sn.Scan(store.TableEmployeePlacements, store.IndexEmployee, p.ID, func(o any) bool {
+			emb.Duties = append(emb.Duties, r.duty(asDuty(o), nil))
+			return true
+		})
+	}
+	if slices.Contains(expand, "groupMemberships") {
+		emb.GroupMemberships = []membership{}
+		_ = sn.Scan(store.TableGroups, store.IndexMember, p.ID, func(o any) bool {
+			g := asGroup(o)
+			for _, m := range g.GroupMemberships {
+				if m.Person.ID == p.ID {
+					emb.GroupMemberships = append(emb.GroupMemberships, membership{Group: r.groupFragment(g), StartDate: m.StartDate, EndDate: m.EndDate})
+				}
+			}
+			return true
+		})
+	}
+	return struct {
+		model.Person
+		Embedded embedded `json:"_embedded"`
+	}{out, emb}
+}
+
+// groupFragment is a group without its members (SS 12000 GroupFragment).
+func (r renderer) groupFragment(g *model.Group) map[string]any {
+	out := map[string]any{
+		"id": g.ID, "meta": g.Meta, "displayName": g.DisplayName, "startDate": g.StartDate,
+		"groupType": g.GroupType, "organisation": r.orgRef(g.Organisation),
+	}
+	if g.EndDate != "" {
+		out["endDate"] = g.EndDate
+	}
+	if g.SchoolType != "" {
+		out["schoolType"] = g.SchoolType
+	}
+	return out
+}
+
+func placementsResource() *resource {
+	return &resource{
+		name: "placements", noun: "placement", scope: ScopePlacementsRead, table: store.TablePlacements,
+		list: true, byID: true, lookup: true,
+		visible: func(o any) bool { return model.IsRegisterPlacement(asPlacement(o)) },
+		// The filters are served by placementsPage (store.Placements); here
+		// they only name the parameters a walk carries.
+		filters: plannedFilters([]string{paramOrganisation, paramGroup, paramChild, paramOwner},
+			paramStartBefore, paramStartAfter, paramEndBefore, paramEndAfter,
+			paramCreatedBef, paramCreatedAft, paramModifiedBef, paramModifiedAft),
+		lookupKeys: map[string]lookupKey{
+			"personIds": byIndex(store.TablePlacements, store.IndexChild, true),
+		},
+		page: placementsPage,
+		render: func(s *Server, rd renderer, o any, expand []string) any {
+			return rd.placement(asPlacement(o), rd.expand(expand))
+		},
+		plain: func(rd renderer, expand []string) bool { return rd.expand(expand) == (placementExpand{}) },
+		memo: func(s *Server, b []byte, rd renderer, o any) []byte {
+			return s.memo.appendPlacement(b, rd, asPlacement(o))
+		},
+	}
+}
+
+// plannedFilters are filters a resource's own planner serves: ids (compared
+// in lower case) and other values.
+func plannedFilters(ids []string, others ...string) []filter {
+	var out []filter
+	always := func(any, string) bool { return true }
+	for _, n := range ids {
+		out = append(out, filter{param: n, id: true, match: always})
+	}
+	for _, n := range others {
+		out = append(out, filter{param: n, match: always})
+	}
+	return out
+}
+
+// placementsPage is the placement list's own planner (store.Placements,
+// tuned for the spec's filters), with the deviations of the placement list.
+func placementsPage(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
+	q := placementQueryOf(p)
+	s.deviateQuery(&q)
+	page, err := sn.Placements(q, after, limit)
+	if err != nil {
+		return nil, nil, err
+	}
+	drop := s.deviates(deviation.EndDateFilterDropsOpenEnded) && (q.EndOnOrBefore != "" || q.EndOnOrAfter != "")
+	items := make([]any, 0, len(page.Items))
+	for _, pl := range page.Items {
+		if drop && pl.EndDate == "" {
+			continue
+		}
+		items = append(items, pl)
+	}
+	return items, page.Next, nil
+}
+
+// placementQueryOf reads the filters and sortkey of the placement list.
+// paramsOf has checked the timestamps.
+func placementQueryOf(p params) store.PlacementQuery {
+	get := func(n string) string { v, _ := p.get(n); return v }
+	pq := store.PlacementQuery{
+		Organisation: get(paramOrganisation), Group: get(paramGroup), Child: get(paramChild), Owner: get(paramOwner),
+		StartOnOrBefore: model.Date(get(paramStartBefore)), StartOnOrAfter: model.Date(get(paramStartAfter)),
+		EndOnOrBefore: model.Date(get(paramEndBefore)), EndOnOrAfter: model.Date(get(paramEndAfter)),
+		Sort: model.SortKey(get(paramSortKey)),
+	}
+	for _, t := range []struct {
+		name string
+		dst  **time.Time
+	}{
+		{paramCreatedBef, &pq.CreatedBefore}, {paramCreatedAft, &pq.CreatedAfter},
+		{paramModifiedBef, &pq.ModifiedBefore}, {paramModifiedAft, &pq.ModifiedAfter},
+	} {
+		if v := get(t.name); v != "" {
+			ts, _ := time.Parse(time.RFC3339Nano, v)
+			*t.dst = &ts
+		}
+	}
+	return pq
+}
+
+// dutyRoles maps interface A's employee-placement roles to SS 12000's duty
+// roles (docs/decisions.md, issue 11).
+var dutyRoles = map[string]string{
+	"Teacher": "Lärare", "Manager": "Övrig arbetsledning", "Admin": "Skoladministratör", "CareTeam": "Kurator",
+	"Scheduler": "Annan personal", "MealPlanner": "Annan personal", "OtherPersonnel": "Annan personal",
+}
+
+// duty renders an interface-A employee placement as an SS 12000 duty.
+func (r renderer) duty(d *model.EmployeePlacement, expand []string) model.Duty {
+	role := "Annan personal"
+	if len(d.Roles) > 0 {
+		if m, ok := dutyRoles[d.Roles[0]]; ok {
+			role = m
+		}
+	}
+	person := r.personRef(model.PersonReference{ID: d.EmployeeID})
+	out := model.Duty{
+		ID: d.ID, Meta: d.Meta, Person: &person, DutyAt: r.orgRef(model.ObjectReference{ID: d.SchoolID}),
+		DutyRole: role, DutyPercent: d.EmploymentPercent, StartDate: d.StartDate, EndDate: d.EndDate,
+	}
+	if d.Signature != nil {
+		out.Signature = *d.Signature
+	}
+	if d.Title != nil {
+		out.Description = *d.Title
+	}
+	_ = r.sn.Scan(store.TableGroups, store.IndexDuty, d.ID, func(o any) bool {
+		g := asGroup(o)
+		for _, ar := range g.AssignmentRoles {
+			if ar.Duty.ID == d.ID {
+				out.AssignmentRole = append(out.AssignmentRole, model.DutyAssignmentRole{
+					Group: r.objRef(store.TableGroups, g.ID), AssignmentRoleType: ar.AssignmentRoleType,
+					StartDate: ar.StartDate, EndDate: ar.EndDate,
+				})
+			}
+		}
+		return true
+	})
+	if !r.expandIgnored && slices.Contains(expand, "person") {
+		if p, ok := r.sn.Person(d.EmployeeID); ok {
+			pp := r.person(p)
+			out.Embedded = &model.DutyEmbedded{Person: &pp}
+		}
+	}
+	return out
+}
+
+func dutyDisplayName(sn *store.Snapshot, d *model.EmployeePlacement) string {
+	if p, ok := sn.Person(d.EmployeeID); ok {
+		return p.DisplayName()
+	}
+	return ""
+}
+
+func dutiesResource() *resource {
+	meta := func(o any) *model.Meta { return &asDuty(o).Meta }
+	f := []filter{
+		idFilter("person", store.IndexEmployee, func(o any) []string { return oneID(asDuty(o).EmployeeID) }),
+		idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(asDuty(o).SchoolID) }),
+		evalFilter("dutyRole", func(o any, v string) bool {
+			d := asDuty(o)
+			role := "Annan personal"
+			if len(d.Roles) > 0 {
+				if m, ok := dutyRoles[d.Roles[0]]; ok {
+					role = m
+				}
+			}
+			return role == v
+		}),
+	}
+	f = append(f, dateFilters(func(o any) model.Date { return asDuty(o).StartDate }, func(o any) model.Date { return asDuty(o).EndDate })...)
+	f = append(f, metaFilters(meta)...)
+	start := func(o any) string { return string(asDuty(o).StartDate) }
+	return &resource{
+		name: "duties", noun: "duty", scope: ScopeDutiesRead, table: store.TableEmployeePlacements,
+		list: true, byID: true, lookup: true, filters: f,
+		sorts: map[string]sorting{
+			"ModifiedDesc":  modifiedDesc(meta),
+			"StartDateAsc":  {key: start},
+			"StartDateDesc": {desc: true, key: start},
+		},
+		render: func(s *Server, rd renderer, o any, expand []string) any { return rd.duty(asDuty(o), expand) },
+	}
+}
+
+func groupsResource() *resource {
+	meta := func(o any) *model.Meta { return &asGroup(o).Meta }
+	f := []filter{
+		idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(asGroup(o).Organisation.ID) }),
+		evalFilter("groupType", func(o any, v string) bool { return string(asGroup(o).GroupType) == v }),
+		{param: "schoolTypes", anyOf: true, match: func(o any, v string) bool { return string(asGroup(o).SchoolType) == v }},
+	}
+	f = append(f, dateFilters(func(o any) model.Date { return asGroup(o).StartDate }, func(o any) model.Date { return asGroup(o).EndDate })...)
+	f = append(f, metaFilters(meta)...)
+	start := func(o any) string { return string(asGroup(o).StartDate) }
+	end := func(o any) string { return endDateKey(asGroup(o).EndDate) }
+	return &resource{
+		name: "groups", noun: "group", scope: ScopeGroupsRead, table: store.TableGroups,
+		list: true, byID: true, lookup: true, filters: f,
+		sorts: map[string]sorting{
+			"ModifiedDesc":   modifiedDesc(meta),
+			"DisplayNameAsc": {key: func(o any) string { return foldedText(asGroup(o).DisplayName) }},
+			"StartDateAsc":   {key: start}, "StartDateDesc": {desc: true, key: start},
+			"EndDateAsc": {key: end}, "EndDateDesc": {desc: true, key: end},
+		},
+		render: func(s *Server, rd renderer, o any, expand []string) any {
+			return rd.group(asGroup(o), !rd.expandIgnored && slices.Contains(expand, expandAssignmentRoles))
+		},
+	}
+}
+
+// simple describes a resource whose stored record is its wire form.
+func simple[T any](name, noun, scope, table string, meta func(*T) *model.Meta, filters []filter, sorts map[string]sorting) *resource {
+	m := func(o any) *model.Meta { return meta(o.(*T)) }
+	if sorts == nil {
+		sorts = map[string]sorting{}
+	}
+	if _, ok := sorts["ModifiedDesc"]; !ok {
+		sorts["ModifiedDesc"] = modifiedDesc(m)
+	}
+	return &resource{
+		name: name, noun: noun, scope: scope, table: table, list: true, byID: true, lookup: true,
+		filters: append(filters, metaFilters(m)...), sorts: sorts,
+		render: func(s *Server, rd renderer, o any, _ []string) any { return rd.withRefs(o) },
+	}
+}
+
+func programmesResource() *resource {
+	pr := func(o any) *model.Programme { return o.(*model.Programme) }
+	return simple("programmes", "programme", ScopeProgrammesRead, store.TableProgrammes,
+		func(p *model.Programme) *model.Meta { return &p.Meta },
+		[]filter{
+			{param: "code", index: store.IndexCode, match: func(o any, v string) bool { return pr(o).Code == v }},
+			evalFilter("schoolType", func(o any, v string) bool { return string(pr(o).SchoolType) == v }),
+			{param: "parentProgramme", id: true, match: func(o any, v string) bool { return optRefID(pr(o).ParentProgramme) == v }},
+		},
+		map[string]sorting{
+			"NameAsc": {key: func(o any) string { return foldedText(pr(o).Name) }},
+			"CodeAsc": {key: func(o any) string { return pr(o).Code }},
+		})
+}
+
+func studyPlansResource() *resource {
+	sp := func(o any) *model.StudyPlan { return o.(*model.StudyPlan) }
+	start := func(o any) string { return string(sp(o).StartDate) }
+	end := func(o any) string { return endDateKey(sp(o).EndDate) }
+	res := simple("studyplans", "study plan", ScopeStudyPlansRead, store.TableStudyPlans,
+		func(p *model.StudyPlan) *model.Meta { return &p.Meta },
+		append([]filter{idFilter("student", store.IndexStudent, func(o any) []string { return oneID(sp(o).Student.ID) })},
+			dateFilters(func(o any) model.Date { return sp(o).StartDate }, func(o any) model.Date { return sp(o).EndDate })...),
+		map[string]sorting{
+			"StartDateAsc": {key: start}, "StartDateDesc": {desc: true, key: start},
+			"EndDateAsc": {key: end}, "EndDateDesc": {desc: true, key: end},
+		})
+	res.lookup = false
+	return res
+}
+
+func syllabusesResource() *resource {
+	sy := func(o any) *model.Syllabus { return o.(*model.Syllabus) }
+	sorts := map[string]sorting{}
+	for _, k := range []struct {
+		name string
+		get  func(*model.Syllabus) string
+	}{
+		{"SubjectName", func(s *model.Syllabus) string { return s.SubjectName }},
+		{"SubjectCode", func(s *model.Syllabus) string { return s.SubjectCode }},
+		{"CourseName", func(s *model.Syllabus) string { return s.CourseName }},
+		{"CourseCode", func(s *model.Syllabus) string { return s.CourseCode }},
+		{"SubjectDesignation", func(s *model.Syllabus) string { return s.SubjectDesignation }},
+	} {
+		key := func(o any) string { return foldedText(k.get(sy(o))) }
+		sorts[k.name+"Asc"] = sorting{key: key}
+		sorts[k.name+"Desc"] = sorting{desc: true, key: key}
+	}
+	return simple("syllabuses", "syllabus", ScopeSyllabusesRead, store.TableSyllabuses,
+		func(s *model.Syllabus) *model.Meta { return &s.Meta }, nil, sorts)
+}
+
+func offeringsResource() *resource {
+	of := func(o any) *model.SchoolUnitOffering { return o.(*model.SchoolUnitOffering) }
+	start := func(o any) string { return string(of(o).StartDate) }
+	end := func(o any) string { return endDateKey(of(o).EndDate) }
+	return simple("schoolUnitOfferings", "school unit offering", ScopeSchoolUnitOfferingsRead, store.TableSchoolUnitOfferings,
+		func(o *model.SchoolUnitOffering) *model.Meta { return &o.Meta },
+		[]filter{idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(of(o).OfferedAt.ID) })},
+		map[string]sorting{
+			"StartDateAsc": {key: start}, "StartDateDesc": {desc: true, key: start},
+			"EndDateAsc": {key: end}, "EndDateDesc": {desc: true, key: end},
+		})
+}
+
+func asActivity(o any) *model.Activity { return o.(*model.Activity) }
+
+func activitiesResource() *resource {
+	a := asActivity
+	groupsOf := func(o any) []string {
+		ids := make([]string, len(a(o).Groups))
+		for i, g := range a(o).Groups {
+			ids[i] = g.ID
+		}
+		return ids
+	}
+	res := simple("activities", "activity", ScopeActivitiesRead, store.TableActivities,
+		func(x *model.Activity) *model.Meta { return &x.Meta },
+		append([]filter{
+			idFilter("teacher", store.IndexTeacher, func(o any) []string {
+				ids := make([]string, len(a(o).Teachers))
+				for i, t := range a(o).Teachers {
+					ids[i] = t.Duty.ID
+				}
+				return ids
+			}),
+			idFilter(paramGroup, store.IndexGroup, groupsOf),
+			idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(a(o).Organisation.ID) }),
+			// member: the person is a member of one of the activity's groups
+			{param: "member", id: true},
+		}, dateFilters(func(o any) model.Date { return a(o).StartDate }, func(o any) model.Date { return a(o).EndDate })...),
+		map[string]sorting{"DisplayNameAsc": {key: func(o any) string { return foldedText(a(o).DisplayName) }}})
+	member := func(sn *store.Snapshot, person string) func(o any) bool {
+		groups := map[string]bool{}
+		_ = sn.Scan(store.TableGroups, store.IndexMember, person, func(o any) bool { groups[asGroup(o).ID] = true; return true })
+		return func(o any) bool { return slices.ContainsFunc(groupsOf(o), func(g string) bool { return groups[g] }) }
+	}
+	for i := range res.filters {
+		if res.filters[i].param == "member" {
+			res.filters[i].match = func(any, string) bool { return true } // applied in page
+		}
+	}
+	res.page = func(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
+		base := res.match(p)
+		m := base
+		if v, ok := p.get("member"); ok {
+			mm := member(sn, v)
+			m = func(o any) bool { return base(o) && mm(o) }
+		}
+		return res.pageWith(s, sn, p, after, limit, m, res.filters)
+	}
+	res.lookupKeys = map[string]lookupKey{
+		"teachers": byIndex(store.TableActivities, store.IndexTeacher, true),
+		"members": func(sn *store.Snapshot, v string, emit func(any)) {
+			_ = sn.Scan(store.TableGroups, store.IndexMember, strings.ToLower(v), func(o any) bool {
+				byIndex(store.TableActivities, store.IndexGroup, false)(sn, asGroup(o).ID, emit)
+				return true
+			})
+		},
+	}
+	res.render = func(s *Server, rd renderer, o any, expand []string) any { return rd.activityExpanded(a(o), expand) }
+	return res
+}
+
+func (r renderer) activityExpanded(a *model.Activity, expand []string) any {
+	out := r.withRefs(a).(model.Activity)
+	if r.expandIgnored || len(expand) == 0 {
+		return out
+	}
+	type embedded struct {
+		Groups   []model.Group   `json:"groups,omitempty"`
+		Syllabus *model.Syllabus `json:"syllabus,omitempty"`
+		Teachers []model.Duty    `json:"teachers,omitempty"`
+	}
+	var emb embedded
+	if slices.Contains(expand, "groups") {
+		emb.Groups = []model.Group{}
+		for _, g := range a.Groups {
+			if gr, ok := r.sn.Group(g.ID); ok {
+				emb.Groups = append(emb.Groups, r.group(gr, false))
+			}
+		}
+	}
+	if slices.Contains(expand, "syllabus") && a.Syllabus != nil {
+		if sy, ok := r.sn.Syllabus(a.Syllabus.ID); ok {
+			cp := *sy
+			emb.Syllabus = &cp
+		}
+	}
+	if slices.Contains(expand, "teachers") {
+		emb.Teachers = []model.Duty{}
+		for _, t := range a.Teachers {
+			if d, ok := r.sn.EmployeePlacement(t.Duty.ID); ok {
+				emb.Teachers = append(emb.Teachers, r.duty(d, nil))
+			}
+		}
+	}
+	return struct {
+		model.Activity
+		Embedded embedded `json:"_embedded"`
+	}{out, emb}
+}
+
+// calendarEventWire is a calendar event in SS 12000's shape.
+type calendarEventWire struct {
+	ID        string                  `json:"id"`
+	Meta      model.Meta              `json:"meta"`
+	Activity  model.ObjectReference   `json:"activity"`
+	StartTime time.Time               `json:"startTime"`
+	EndTime   time.Time               `json:"endTime"`
+	Cancelled bool                    `json:"cancelled"`
+	Teaching  *int                    `json:"teachingLengthTeacher,omitempty"`
+	Student   *int                    `json:"teachingLengthStudent,omitempty"`
+	Rooms     []model.ObjectReference `json:"rooms,omitempty"`
+	Resources []model.ObjectReference `json:"resources,omitempty"`
+	Embedded  *calendarEventEmbedded  `json:"_embedded,omitempty"`
+}
+
+type calendarEventEmbedded struct {
+	Activity   any                `json:"activity,omitempty"`
+	Attendance []model.Attendance `json:"attendance,omitempty"`
+}
+
+func (r renderer) calendarEvent(ev *model.CalendarEvent, expand []string) calendarEventWire {
+	minutes := int(ev.EndTime.Sub(ev.StartTime) / time.Minute)
+	out := calendarEventWire{
+		ID: ev.ID, Meta: ev.Meta, Activity: r.objRef(store.TableActivities, ev.Activity.ID),
+		StartTime: ev.StartTime, EndTime: ev.EndTime, Cancelled: ev.Cancelled, Teaching: &minutes, Student: &minutes,
+	}
+	for _, rm := range ev.Rooms {
+		out.Rooms = append(out.Rooms, r.objRef(store.TableRooms, rm.ID))
+	}
+	for _, rs := range ev.Resources {
+		out.Resources = append(out.Resources, r.objRef(store.TableResources, rs.ID))
+	}
+	if r.expandIgnored || len(expand) == 0 {
+		return out
+	}
+	out.Embedded = &calendarEventEmbedded{}
+	if slices.Contains(expand, "activity") {
+		if a, ok := r.sn.Get(store.TableActivities, ev.Activity.ID); ok {
+			out.Embedded.Activity = r.withRefs(a)
+		}
+	}
+	if slices.Contains(expand, "attendance") {
+		out.Embedded.Attendance = []model.Attendance{}
+		_ = r.sn.Scan(store.TableAttendances, store.IndexCalendarEvent, ev.ID, func(o any) bool {
+			out.Embedded.Attendance = append(out.Embedded.Attendance, r.attendance(o.(*model.Attendance)))
+			return true
+		})
+	}
+	return out
+}
+
+// activitiesOfDuty lists, in id order, the activities the duty teaches.
+func activitiesOfDuty(sn *store.Snapshot, duty string) []string {
+	var out []string
+	_ = sn.Scan(store.TableActivities, store.IndexTeacher, duty, func(o any) bool {
+		out = append(out, asActivity(o).ID)
+		return true
+	})
+	slices.Sort(out)
+	return out
+}
+
+func calendarEventsResource() *resource {
+	ce := func(o any) *model.CalendarEvent { return o.(*model.CalendarEvent) }
+	meta := func(o any) *model.Meta { return &ce(o).Meta }
+	f := []filter{
+		idFilter("activity", store.IndexActivity, func(o any) []string { return oneID(ce(o).Activity.ID) }),
+		idFilter(paramGroup, store.IndexGroup, func(o any) []string { return oneID(ce(o).Group.ID) }),
+		// teacher: a duty among the teachers of the event's activity; served
+		// in page, by the activities of the duty
+		{param: "teacher", id: true, match: func(any, string) bool { return true }},
+		idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(ce(o).Organisation.ID) }),
+		{param: "student", id: true, match: func(any, string) bool { return true }}, // applied in page
+	}
+	f = append(f, timeFilters("startTime", func(o any) time.Time { return ce(o).StartTime })...)
+	f = append(f, timeFilters("endTime", func(o any) time.Time { return ce(o).EndTime })...)
+	f = append(f, metaFilters(meta)...)
+	startKey := func(o any) string { return store.TimeKey(ce(o).StartTime) }
+	res := &resource{
+		name: "calendarEvents", noun: "calendar event", scope: ScopeCalendarEventsRead, table: store.TableCalendarEvents,
+		list: true, byID: true, lookup: true, filters: f, required: []string{"startTime.onOrAfter", "startTime.onOrBefore"},
+		sorts: map[string]sorting{
+			"ModifiedDesc":  modifiedDesc(meta),
+			"StartTimeAsc":  {index: store.IndexStartTime, key: startKey},
+			"StartTimeDesc": {index: store.IndexStartTime, desc: true, key: startKey},
+		},
+		ranged: func(p params) (string, []store.Span, bool) {
+			at := func(n string) *time.Time {
+				v, ok := p.get(n)
+				if !ok {
+					return nil
+				}
+				t, _ := time.Parse(time.RFC3339Nano, v)
+				return &t
+			}
+			lo, hi := at("startTime.onOrAfter"), at("startTime.onOrBefore")
+			if lo == nil && hi == nil {
+				return "", nil, false
+			}
+			return store.IndexStartTime, []store.Span{store.TimeRangeSpan(lo, hi)}, true
+		},
+		render: func(s *Server, rd renderer, o any, expand []string) any { return rd.calendarEvent(ce(o), expand) },
+	}
+	studentMatch := func(sn *store.Snapshot, person string) func(o any) bool {
+		groups := map[string]bool{}
+		_ = sn.Scan(store.TableGroups, store.IndexMember, person, func(o any) bool { groups[asGroup(o).ID] = true; return true })
+		return func(o any) bool { return groups[ce(o).Group.ID] }
+	}
+	res.page = func(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
+		base := res.match(p)
+		m := base
+		if v, ok := p.get("student"); ok {
+			sm := studentMatch(sn, v)
+			m = func(o any) bool { return base(o) && sm(o) }
+		}
+		if duty, ok := p.get("teacher"); ok {
+			// The events of the activities the duty teaches: one span of
+			// the activity index per activity, in key order.
+			acts := activitiesOfDuty(sn, duty)
+			in := map[string]bool{}
+			spans := make([]store.Span, len(acts))
+			for i, a := range acts {
+				in[a] = true
+				spans[i] = store.ValueSpan(a)
+			}
+			prev := m
+			m = func(o any) bool { return in[ce(o).Activity.ID] && prev(o) }
+			if len(spans) == 0 {
+				return nil, nil, nil
+			}
+			if k, ok := p.get(paramSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
+				so := res.sorts[k]
+				return sn.SortedPage(res.table, store.IndexActivity, spans, m, so.key, so.desc, after, limit)
+			}
+			return sn.Page(res.table, store.IndexActivity, spans, false, after, limit, m)
+		}
+		return res.pageWith(s, sn, p, after, limit, m, res.filters)
+	}
+	res.lookupKeys = map[string]lookupKey{
+		"activities": byIndex(store.TableCalendarEvents, store.IndexActivity, true),
+		"teacher": func(sn *store.Snapshot, v string, emit func(any)) {
+			for _, a := range activitiesOfDuty(sn, strings.ToLower(v)) {
+				byIndex(store.TableCalendarEvents, store.IndexActivity, false)(sn, a, emit)
+			}
+		},
+		"student": func(sn *store.Snapshot, v string, emit func(any)) {
+			_ = sn.Scan(store.TableGroups, store.IndexMember, strings.ToLower(v), func(o any) bool {
+				byIndex(store.TableCalendarEvents, store.IndexGroup, false)(sn, asGroup(o).ID, emit)
+				return true
+			})
+		},
+	}
+	return res
+}
+
+func attendancesResource() *resource {
+	at := func(o any) *model.Attendance { return o.(*model.Attendance) }
+	meta := func(o any) *model.Meta { return &at(o).Meta }
+	f := []filter{
+		idFilter("student", store.IndexStudent, func(o any) []string { return oneID(at(o).Student.ID) }),
+		idFilter("calendarEvent", store.IndexCalendarEvent, func(o any) []string { return oneID(at(o).CalendarEvent.ID) }),
+		{param: paramOrganisation, id: true, match: func(any, string) bool { return true }}, // applied in page
+	}
+	f = append(f, metaFilters(meta)...)
+	res := &resource{
+		name: "attendances", noun: "attendance record", scope: ScopeAttendancesRead, table: store.TableAttendances,
+		list: true, byID: true, lookup: true, filters: f, sorts: map[string]sorting{},
+		render: func(s *Server, rd renderer, o any, _ []string) any { return rd.attendance(at(o)) },
+	}
+	res.page = func(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
+		base := res.match(p)
+		m := base
+		if v, ok := p.get(paramOrganisation); ok {
+			m = func(o any) bool {
+				if !base(o) {
+					return false
+				}
+				ev, ok := sn.CalendarEvent(at(o).CalendarEvent.ID)
+				return ok && ev.Organisation.ID == v
+			}
+		}
+		return res.pageWith(s, sn, p, after, limit, m, res.filters)
+	}
+	byEvents := byIndex(store.TableAttendances, store.IndexCalendarEvent, true)
+	res.lookupKeys = map[string]lookupKey{
+		"students":       byIndex(store.TableAttendances, store.IndexStudent, true),
+		"calendarEvents": byEvents,
+		// SS 12000's misspelling, accepted too (B15)
+		"calendareEvents": byEvents,
+		"activities": func(sn *store.Snapshot, v string, emit func(any)) {
+			_ = sn.Scan(store.TableCalendarEvents, store.IndexActivity, strings.ToLower(v), func(o any) bool {
+				byEvents(sn, recordID(o), emit)
+				return true
+			})
+		},
+	}
+	return res
+}
+
+func attendanceEventsResource() *resource {
+	ae := func(o any) *model.AttendanceEvent { return o.(*model.AttendanceEvent) }
+	res := simple("attendanceEvents", "attendance event", ScopeAttendanceEventsRead, store.TableAttendanceEvents,
+		func(e *model.AttendanceEvent) *model.Meta { return &e.Meta },
+		[]filter{
+			idFilter("person", store.IndexPerson, func(o any) []string { return oneID(ae(o).Person.ID) }),
+			idFilter(paramGroup, store.IndexGroup, func(o any) []string { return oneID(ae(o).Group.ID) }),
+		}, nil)
+	delete(res.sorts, "ModifiedDesc") // SS 12000 declares no sortkey here
+	res.lookupKeys = map[string]lookupKey{
+		"person": byIndex(store.TableAttendanceEvents, store.IndexPerson, true),
+		"group":  byIndex(store.TableAttendanceEvents, store.IndexGroup, true),
+	}
+	res.render = func(s *Server, rd renderer, o any, expand []string) any {
+		e := ae(o)
+		out := rd.withRefs(e).(model.AttendanceEvent)
+		if rd.expandIgnored || len(expand) == 0 {
+			return out
+		}
+		type embedded struct {
+			Person       *model.Person  `json:"person,omitempty"`
+			RegisteredBy *model.Person  `json:"registeredBy,omitempty"`
+			Group        map[string]any `json:"group,omitempty"`
+		}
+		var emb embedded
+		if slices.Contains(expand, "person") {
+			if p, ok := rd.sn.Person(e.Person.ID); ok {
+				pp := rd.person(p)
+				emb.Person = &pp
+			}
+		}
+		if slices.Contains(expand, "registeredBy") && e.RegisteredBy != nil {
+			if p, ok := rd.sn.Person(e.RegisteredBy.ID); ok {
+				pp := rd.person(p)
+				emb.RegisteredBy = &pp
+			}
+		}
+		if slices.Contains(expand, "group") {
+			if g, ok := rd.sn.Group(e.Group.ID); ok {
+				emb.Group = rd.groupFragment(g)
+			}
+		}
+		return struct {
+			model.AttendanceEvent
+			Embedded embedded `json:"_embedded"`
+		}{out, emb}
+	}
+	return res
+}
+
+func attendanceScheduleResource() *resource {
+	as := func(o any) *model.AttendanceSchedule { return o.(*model.AttendanceSchedule) }
+	res := simple("attendanceSchedule", "attendance schedule", ScopeAttendanceScheduleRead, store.TableAttendanceSchedules,
+		func(x *model.AttendanceSchedule) *model.Meta { return &x.Meta },
+		append([]filter{
+			idFilter("placement", store.IndexPlacement, func(o any) []string { return oneID(as(o).Placement.ID) }),
+			{param: paramGroup, id: true, match: func(any, string) bool { return true }}, // applied in page
+		}, dateFilters(func(o any) model.Date { return as(o).StartDate }, func(o any) model.Date { return as(o).EndDate })...),
+		nil)
+	delete(res.sorts, "ModifiedDesc")
+	res.page = func(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
+		base := res.match(p)
+		m := base
+		if v, ok := p.get(paramGroup); ok {
+			m = func(o any) bool {
+				if !base(o) {
+					return false
+				}
+				pl, ok := sn.Placement(as(o).Placement.ID)
+				return ok && pl.Group != nil && pl.Group.ID == v
+			}
+		}
+		return res.pageWith(s, sn, p, after, limit, m, res.filters)
+	}
+	res.lookupKeys = map[string]lookupKey{"placement": byIndex(store.TableAttendanceSchedules, store.IndexPlacement, true)}
+	res.render = func(s *Server, rd renderer, o any, _ []string) any {
+		out := rd.withRefs(o).(model.AttendanceSchedule)
+		out.ScheduleDays = out.ScheduleEntries
+		if out.ScheduleDays == nil {
+			out.ScheduleDays = []model.AttendanceScheduleEntry{}
+		}
+		return out
+	}
+	return res
+}
+
+func gradesResource() *resource {
+	gr := func(o any) *model.Grade { return o.(*model.Grade) }
+	reg := func(o any) string { return string(gr(o).RegisteredDate) }
+	return simple("grades", "grade", ScopeGradesRead, store.TableGrades,
+		func(g *model.Grade) *model.Meta { return &g.Meta },
+		[]filter{
+			idFilter("student", store.IndexStudent, func(o any) []string { return oneID(gr(o).Student.ID) }),
+			idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(optRefID(gr(o).Organisation)) }),
+			{param: "registeredBy", id: true, match: func(o any, v string) bool { return gr(o).RegisteredBy.ID == v }},
+			{param: "gradingTeacher", id: true, match: func(o any, v string) bool {
+				return gr(o).GradingTeacher != nil && gr(o).GradingTeacher.ID == v
+			}},
+			evalFilter("registeredDate.onOrAfter", func(o any, v string) bool { return gr(o).RegisteredDate >= model.Date(v) }),
+			evalFilter("registeredDate.onOrBefore", func(o any, v string) bool { return gr(o).RegisteredDate <= model.Date(v) }),
+		},
+		map[string]sorting{
+			"registeredDateAsc":  {key: reg},
+			"registeredDateDesc": {desc: true, key: reg},
+		})
+}
+
+func absencesResource() *resource {
+	ab := func(o any) *model.Absence { return o.(*model.Absence) }
+	meta := func(o any) *model.Meta { return &ab(o).Meta }
+	f := []filter{
+		idFilter("student", store.IndexStudent, func(o any) []string { return oneID(ab(o).Student.ID) }),
+		idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(ab(o).Organisation.ID) }),
+		{param: "registeredBy", id: true, match: func(o any, v string) bool {
+			return ab(o).RegisteredBy != nil && ab(o).RegisteredBy.ID == v
+		}},
+		evalFilter("type", func(o any, v string) bool { return string(ab(o).Type) == v }),
+	}
+	f = append(f, timeFilters("startTime", func(o any) time.Time { return ab(o).StartTime })...)
+	f = append(f, timeFilters("endTime", func(o any) time.Time { return ab(o).EndTime })...)
+	f = append(f, metaFilters(meta)...)
+	start := func(o any) string { return store.TimeKey(ab(o).StartTime) }
+	return &resource{
+		name: "absences", noun: "absence record", scope: ScopeAbsencesRead, table: store.TableAbsences,
+		list: true, byID: true, lookup: true, filters: f,
+		sorts: map[string]sorting{
+			"ModifiedDesc":  modifiedDesc(meta),
+			"StartTimeAsc":  {key: start},
+			"StartTimeDesc": {desc: true, key: start},
+		},
+		render: func(s *Server, rd renderer, o any, _ []string) any { return rd.absence(ab(o)) },
+	}
+}
+
+func resourcesResource() *resource {
+	rs := func(o any) *model.Resource { return o.(*model.Resource) }
+	return simple("resources", "resource", ScopeResourcesRead, store.TableResources,
+		func(r *model.Resource) *model.Meta { return &r.Meta },
+		[]filter{idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(rs(o).Owner.ID) })},
+		map[string]sorting{"DisplayNameAsc": {key: func(o any) string { return foldedText(rs(o).DisplayName) }}})
+}
+
+func roomsResource() *resource {
+	rm := func(o any) *model.Room { return o.(*model.Room) }
+	return simple("rooms", "room", ScopeRoomsRead, store.TableRooms,
+		func(r *model.Room) *model.Meta { return &r.Meta },
+		[]filter{idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(rm(o).Owner.ID) })},
+		map[string]sorting{"DisplayNameAsc": {key: func(o any) string { return foldedText(rm(o).DisplayName) }}})
+}
+
+// aggregatedAttendanceResource computes, for each pupil and activity, the
+// sums of the attendance records of the activity's calendar events between
+// startDate and endDate (both required, inclusive, by the event's UTC date):
+// from the pupil's records (student), else from the period's events.
+func aggregatedAttendanceResource() *resource {
+	return &resource{
+		name: "aggregatedAttendance", noun: "aggregated attendance", scope: ScopeAggregatedAttendanceRead,
+		table: store.TableAttendances, list: true, required: []string{"startDate", "endDate"},
+		filters: plannedFilters([]string{paramOrganisation, "student"}, "startDate", "endDate", "schoolType"),
+		compute: computeAggregatedAttendance,
+	}
+}
+
+func computeAggregatedAttendance(s *Server, sn *store.Snapshot, p params, rd renderer, expand []string) []any {
+	from, _ := p.get("startDate")
+	to, _ := p.get("endDate")
+	orgID, hasOrg := p.get(paramOrganisation)
+	schoolType, hasType := p.get("schoolType")
+	student, hasStudent := p.get("student")
+	type key struct{ activity, student string }
+	sums := map[key]*model.AggregatedAttendance{}
+	var order []key
+	add := func(a *model.Attendance) {
+		if hasStudent && a.Student.ID != student {
+			return
+		}
+		ev, ok := sn.CalendarEvent(a.CalendarEvent.ID)
+		if !ok || ev.Activity.ID == "" {
+			return
+		}
+		day := model.DateOf(ev.StartTime.UTC())
+		if day < model.Date(from) || day > model.Date(to) || (hasOrg && ev.Organisation.ID != orgID) {
+			return
+		}
+		if hasType {
+			g, ok := sn.Group(ev.Group.ID)
+			if !ok || string(g.SchoolType) != schoolType {
+				return
+			}
+		}
+		k := key{ev.Activity.ID, a.Student.ID}
+		agg, ok := sums[k]
+		if !ok {
+			agg = &model.AggregatedAttendance{
+				Activity: rd.objRef(store.TableActivities, k.activity), Student: rd.personRef(model.PersonReference{ID: k.student}),
+				StartDate: model.Date(from), EndDate: model.Date(to),
+			}
+			sums[k] = agg
+			order = append(order, k)
+		}
+		val := func(p *int) int {
+			if p == nil {
+				return 0
+			}
+			return *p
+		}
+		agg.AttendanceSum += val(a.AttendanceMinutes)
+		agg.ValidAbsenceSum += val(a.ValidAbsenceMinutes)
+		agg.InvalidAbsenceSum += val(a.InvalidAbsenceMinutes)
+		agg.OtherAttendanceSum += val(a.OtherAttendanceMinutes)
+		length := int(ev.EndTime.Sub(ev.StartTime) / time.Minute)
+		agg.OfferedSum += length
+		if a.IsReported {
+			agg.ReportedSum += length
+		}
+	}
+	if hasStudent {
+		_ = sn.Scan(store.TableAttendances, store.IndexStudent, student, func(o any) bool { add(o.(*model.Attendance)); return true })
+	} else {
+		// The events of the period (the startTime index), then their
+		// attendance records (the calendarEvent index).
+		lo := model.Date(from).Time()
+		hi := model.Date(to).Time().Add(24*time.Hour - time.Nanosecond)
+		events, _, _ := sn.Page(store.TableCalendarEvents, store.IndexStartTime, []store.Span{store.TimeRangeSpan(&lo, &hi)}, false, nil, 1<<31-1, nil)
+		for _, ev := range events {
+			_ = sn.Scan(store.TableAttendances, store.IndexCalendarEvent, recordID(ev), func(o any) bool { add(o.(*model.Attendance)); return true })
+		}
+	}
+	slices.SortFunc(order, func(a, b key) int {
+		if c := strings.Compare(a.student, b.student); c != 0 {
+			return c
+		}
+		return strings.Compare(a.activity, b.activity)
+	})
+	out := make([]any, len(order))
+	for i, k := range order {
+		agg := sums[k]
+		if !rd.expandIgnored && len(expand) > 0 {
+			agg.Embedded = &struct {
+				Activity *model.Activity `json:"activity,omitempty"`
+				Student  *model.Person   `json:"student,omitempty"`
+			}{}
+			if slices.Contains(expand, "activity") {
+				if a, ok := sn.Get(store.TableActivities, k.activity); ok {
+					act := rd.withRefs(a).(model.Activity)
+					agg.Embedded.Activity = &act
+				}
+			}
+			if slices.Contains(expand, "student") {
+				if p, ok := sn.Person(k.student); ok {
+					pp := rd.person(p)
+					agg.Embedded.Student = &pp
+				}
+			}
+		}
+		out[i] = agg
+	}
+	return out
+}

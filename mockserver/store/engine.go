@@ -1,0 +1,173 @@
+package store
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The generic read path of interface B's resource engine: a page of any
+// table walked in the order of one of its indexes, over key ranges, with a
+// predicate. The placement list (query.go) is one user of it; every other
+// SS 12000 resource is another.
+
+// Span is a key range of an index: from Lo (inclusive) to Hi (exclusive); a
+// nil bound is open.
+type Span = span
+
+// ValueSpan covers the records whose value under an index is v.
+func ValueSpan(v string) Span { return valueSpan(v) }
+
+// TimeRangeSpan covers the timestamp keys from lo to hi, both inclusive.
+func TimeRangeSpan(lo, hi *time.Time) Span {
+	var s span
+	if lo != nil {
+		s.lo = []byte(timeKey(*lo) + keySep)
+	}
+	if hi != nil {
+		s.hi = []byte(timeKey(*hi) + "\x01")
+	}
+	return s
+}
+
+// TimeKey is the index value of a timestamp (for a sort key of a
+// SortedPage).
+func TimeKey(t time.Time) string { return timeKey(t) }
+
+// WholeIndex is the span of every key of an index.
+var WholeIndex = []Span{{}}
+
+// Get returns the record of a table with the id, if any.
+func (sn *Snapshot) Get(table, id string) (any, bool) {
+	if _, ok := tableDefs[table]; !ok {
+		return nil, false
+	}
+	rec := sn.t.get(table, id)
+	return rec, rec != nil
+}
+
+// Page walks the index of a table over spans, in key order (desc: reverse
+// order), from after the cursor (nil: the beginning), and returns up to limit
+// records for which match returns true (nil: every record), each once, and
+// the cursor after the last one when more may follow. It stops as soon as it
+// has found one match more than the page holds: a page costs the records it
+// looks at, not the table.
+func (sn *Snapshot) Page(table, index string, spans []Span, desc bool, after Cursor, limit int, match func(any) bool) ([]any, Cursor, error) {
+	td, ok := tableDefs[table]
+	if !ok {
+		return nil, nil, fmt.Errorf("store: no table %q", table)
+	}
+	if index != IndexID && td.index(index) == nil {
+		return nil, nil, fmt.Errorf("store: table %q has no index %q", table, index)
+	}
+	if len(spans) == 0 {
+		spans = WholeIndex
+	}
+	if desc {
+		spans = slices.Clone(spans)
+		slices.Reverse(spans)
+	}
+	var items []any
+	var next Cursor
+	var lastKey []byte
+	for _, sp := range spans {
+		from, ok := spanStart(sp, after, desc)
+		if !ok {
+			continue
+		}
+		err := sn.t.walk(td, index, from, desc, func(key []byte, obj any) bool {
+			if !inSpan(key, sp) {
+				return false
+			}
+			if after != nil && bytes.Equal(key, after) {
+				return true
+			}
+			if match != nil && !match(obj) {
+				return true
+			}
+			if len(items) == limit {
+				next = Cursor(bytes.Clone(lastKey))
+				return false
+			}
+			items = append(items, obj)
+			lastKey = append(lastKey[:0], key...)
+			return true
+		})
+		if err != nil || next != nil {
+			return items, next, err
+		}
+	}
+	return items, nil, nil
+}
+
+// SortedPage collects every record of the spans of an index that match,
+// orders them by key (then id; desc: both reversed) and returns the page of
+// up to limit records after the cursor. It costs every match, not a page:
+// the engine uses it where no index has the order asked for (a sortkey
+// combined with an equality filter, or a sortkey without an index).
+func (sn *Snapshot) SortedPage(table, index string, spans []Span, match func(any) bool, key func(any) string, desc bool, after Cursor, limit int) ([]any, Cursor, error) {
+	td, ok := tableDefs[table]
+	if !ok {
+		return nil, nil, fmt.Errorf("store: no table %q", table)
+	}
+	if len(spans) == 0 {
+		spans = WholeIndex
+	}
+	type keyed struct {
+		key []byte
+		rec any
+	}
+	var all []keyed
+	seen := map[string]bool{}
+	for _, sp := range spans {
+		err := sn.t.walk(td, index, sp.lo, false, func(k []byte, obj any) bool {
+			if !inSpan(k, sp) {
+				return false
+			}
+			if match != nil && !match(obj) {
+				return true
+			}
+			id := td.id(obj)
+			if index != IndexID {
+				if seen[id] {
+					return true
+				}
+				seen[id] = true
+			}
+			all = append(all, keyed{[]byte(key(obj) + keySep + id + keySep), obj})
+			return true
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	cmp := func(a, b []byte) int {
+		if desc {
+			return bytes.Compare(b, a)
+		}
+		return bytes.Compare(a, b)
+	}
+	slices.SortFunc(all, func(a, b keyed) int { return cmp(a.key, b.key) })
+	start := 0
+	if after != nil {
+		start, _ = slices.BinarySearchFunc(all, []byte(after), func(k keyed, c []byte) int { return cmp(k.key, c) })
+		if start < len(all) && bytes.Equal(all[start].key, after) {
+			start++
+		}
+	}
+	var items []any
+	for i := start; i < len(all) && len(items) < limit; i++ {
+		items = append(items, all[i].rec)
+	}
+	var next Cursor
+	if start+limit < len(all) {
+		next = Cursor(all[start+limit-1].key)
+	}
+	return items, next, nil
+}
+
+// FoldKey is a sort key of text: case-folded, so that "åsa" and "Åsa" sort
+// together.
+func FoldKey(s string) string { return strings.ToLower(s) }

@@ -1,0 +1,324 @@
+package store
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/skolkit/skolkit/model"
+)
+
+// The SS 12000 tables that only interface B's engine reads (issue 11), and
+// the indexes its filters use.
+
+// Table names of the SS 12000 records.
+const (
+	TableProgrammes          = "programmes"
+	TableStudyPlans          = "studyPlans"
+	TableSchoolUnitOfferings = "schoolUnitOfferings"
+	TableActivities          = "activities"
+	TableAttendanceEvents    = "attendanceEvents"
+	TableAttendanceSchedules = "attendanceSchedules"
+	TableGrades              = "grades"
+	TableResources           = "resources"
+	TableRooms               = "rooms"
+)
+
+// Index names of the SS 12000 tables.
+const (
+	IndexParent           = "parent"           // organisations: parentOrganisation
+	IndexOrganisationCode = "organisationCode" // organisations
+	IndexActivity         = "activity"         // calendar events
+	IndexStartTime        = "startTime"        // calendar events
+	IndexPerson           = "person"           // attendance events
+	IndexPlacement        = "placement"        // attendance schedules
+	IndexCode             = "code"             // programmes
+	IndexDuty             = "duty"             // groups: the duties of their assignment roles
+	IndexEnroledAt        = "enroledAt"        // persons: the organisations of their enrolments
+)
+
+var registerTables = []*tableDef{
+	def(TableProgrammes, func(p *model.Programme) string { return p.ID },
+		by(IndexCode, func(p *model.Programme) string { return p.Code }),
+	),
+	def(TableStudyPlans, func(p *model.StudyPlan) string { return p.ID },
+		by(IndexStudent, func(p *model.StudyPlan) string { return p.Student.ID }),
+	),
+	def(TableSchoolUnitOfferings, func(o *model.SchoolUnitOffering) string { return o.ID },
+		by(IndexOrganisation, func(o *model.SchoolUnitOffering) string { return o.OfferedAt.ID }),
+	),
+	def(TableActivities, func(a *model.Activity) string { return a.ID },
+		by(IndexOrganisation, func(a *model.Activity) string { return a.Organisation.ID }),
+		byEach(IndexGroup, func(a *model.Activity) []string {
+			ids := make([]string, len(a.Groups))
+			for i, g := range a.Groups {
+				ids[i] = g.ID
+			}
+			return ids
+		}),
+		byEach(IndexTeacher, func(a *model.Activity) []string {
+			ids := make([]string, len(a.Teachers))
+			for i, t := range a.Teachers {
+				ids[i] = t.Duty.ID
+			}
+			return ids
+		}),
+	),
+	def(TableAttendanceEvents, func(e *model.AttendanceEvent) string { return e.ID },
+		by(IndexPerson, func(e *model.AttendanceEvent) string { return e.Person.ID }),
+		by(IndexGroup, func(e *model.AttendanceEvent) string { return e.Group.ID }),
+	),
+	def(TableAttendanceSchedules, func(s *model.AttendanceSchedule) string { return s.ID },
+		by(IndexPlacement, func(s *model.AttendanceSchedule) string { return s.Placement.ID }),
+	),
+	def(TableGrades, func(g *model.Grade) string { return g.ID },
+		by(IndexStudent, func(g *model.Grade) string { return g.Student.ID }),
+		by(IndexOrganisation, func(g *model.Grade) string {
+			if g.Organisation == nil {
+				return ""
+			}
+			return g.Organisation.ID
+		}),
+	),
+	def(TableResources, func(r *model.Resource) string { return r.ID },
+		by(IndexOrganisation, func(r *model.Resource) string { return r.Owner.ID }),
+	),
+	def(TableRooms, func(r *model.Room) string { return r.ID },
+		by(IndexOrganisation, func(r *model.Room) string { return r.Owner.ID }),
+	),
+}
+
+var programmes = kind[model.Programme]{
+	table: TableProgrammes,
+	id:    func(p *model.Programme) string { return p.ID },
+	meta:  func(p *model.Programme) *model.Meta { return &p.Meta },
+	refs: func(p *model.Programme) []ref {
+		var refs []ref
+		if p.ParentProgramme != nil {
+			refs = append(refs, ref{"parentProgramme.id", TableProgrammes, p.ParentProgramme.ID, -1})
+		}
+		for _, c := range p.Content {
+			for i, s := range c.Content {
+				refs = append(refs, ref{"content[].content[%d].id", TableSyllabuses, s.ID, i})
+			}
+		}
+		return refs
+	},
+}
+
+var studyPlans = kind[model.StudyPlan]{
+	table: TableStudyPlans,
+	id:    func(p *model.StudyPlan) string { return p.ID },
+	meta:  func(p *model.StudyPlan) *model.Meta { return &p.Meta },
+	refs: func(p *model.StudyPlan) []ref {
+		refs := []ref{{"student.id", TablePersons, p.Student.ID, -1}}
+		for _, c := range p.Content {
+			for i, s := range c.Syllabuses {
+				refs = append(refs, ref{"content[].syllabuses[%d].syllabus.id", TableSyllabuses, s.Syllabus.ID, i})
+			}
+		}
+		return refs
+	},
+}
+
+var schoolUnitOfferings = kind[model.SchoolUnitOffering]{
+	table: TableSchoolUnitOfferings,
+	id:    func(o *model.SchoolUnitOffering) string { return o.ID },
+	meta:  func(o *model.SchoolUnitOffering) *model.Meta { return &o.Meta },
+	refs: func(o *model.SchoolUnitOffering) []ref {
+		refs := []ref{{"offeredAt.id", TableOrganisations, o.OfferedAt.ID, -1}}
+		for i, s := range o.OfferedSyllabuses {
+			refs = append(refs, ref{"offeredSyllabuses[%d].id", TableSyllabuses, s.ID, i})
+		}
+		for i, p := range o.OfferedProgrammes {
+			refs = append(refs, ref{"offeredProgrammes[%d].id", TableProgrammes, p.ID, i})
+		}
+		return refs
+	},
+}
+
+var activities = kind[model.Activity]{
+	table: TableActivities,
+	id:    func(a *model.Activity) string { return a.ID },
+	meta:  func(a *model.Activity) *model.Meta { return &a.Meta },
+	refs: func(a *model.Activity) []ref {
+		refs := []ref{{"organisation.id", TableOrganisations, a.Organisation.ID, -1}}
+		for i, g := range a.Groups {
+			refs = append(refs, ref{"groups[%d].id", TableGroups, g.ID, i})
+		}
+		if a.Syllabus != nil {
+			refs = append(refs, ref{"syllabus.id", TableSyllabuses, a.Syllabus.ID, -1})
+		}
+		return refs
+	},
+}
+
+var attendanceEvents = kind[model.AttendanceEvent]{
+	table: TableAttendanceEvents,
+	id:    func(e *model.AttendanceEvent) string { return e.ID },
+	meta:  func(e *model.AttendanceEvent) *model.Meta { return &e.Meta },
+	refs: func(e *model.AttendanceEvent) []ref {
+		refs := []ref{{"person.id", TablePersons, e.Person.ID, -1}, {"group.id", TableGroups, e.Group.ID, -1}}
+		if e.RegisteredBy != nil {
+			refs = append(refs, ref{"registeredBy.id", TablePersons, e.RegisteredBy.ID, -1})
+		}
+		return refs
+	},
+}
+
+var attendanceSchedules = kind[model.AttendanceSchedule]{
+	table: TableAttendanceSchedules,
+	id:    func(s *model.AttendanceSchedule) string { return s.ID },
+	meta:  func(s *model.AttendanceSchedule) *model.Meta { return &s.Meta },
+	refs: func(s *model.AttendanceSchedule) []ref {
+		return []ref{{"placement.id", TablePlacements, s.Placement.ID, -1}}
+	},
+}
+
+var grades = kind[model.Grade]{
+	table: TableGrades,
+	id:    func(g *model.Grade) string { return g.ID },
+	meta:  func(g *model.Grade) *model.Meta { return &g.Meta },
+	refs: func(g *model.Grade) []ref {
+		refs := []ref{
+			{"student.id", TablePersons, g.Student.ID, -1},
+			{"registeredBy.id", TablePersons, g.RegisteredBy.ID, -1},
+			{"syllabus.id", TableSyllabuses, g.Syllabus.ID, -1},
+		}
+		if g.Organisation != nil {
+			refs = append(refs, ref{"organisation.id", TableOrganisations, g.Organisation.ID, -1})
+		}
+		if g.GradingTeacher != nil {
+			refs = append(refs, ref{"gradingTeacher.id", TablePersons, g.GradingTeacher.ID, -1})
+		}
+		if g.Group != nil {
+			refs = append(refs, ref{"group.id", TableGroups, g.Group.ID, -1})
+		}
+		return refs
+	},
+}
+
+var resources = kind[model.Resource]{
+	table: TableResources,
+	id:    func(r *model.Resource) string { return r.ID },
+	meta:  func(r *model.Resource) *model.Meta { return &r.Meta },
+	refs: func(r *model.Resource) []ref {
+		return []ref{{"owner.id", TableOrganisations, r.Owner.ID, -1}}
+	},
+}
+
+var rooms = kind[model.Room]{
+	table: TableRooms,
+	id:    func(r *model.Room) string { return r.ID },
+	meta:  func(r *model.Room) *model.Meta { return &r.Meta },
+	refs: func(r *model.Room) []ref {
+		return []ref{{"owner.id", TableOrganisations, r.Owner.ID, -1}}
+	},
+}
+
+// registerLoads prepares the SS 12000 tables of a load.
+func registerLoads(ds *Dataset, now time.Time) []func() *tableLoad {
+	return []func() *tableLoad{
+		func() *tableLoad { return prepareTable(programmes, ds.Programmes, now) },
+		func() *tableLoad { return prepareTable(studyPlans, ds.StudyPlans, now) },
+		func() *tableLoad { return prepareTable(schoolUnitOfferings, ds.SchoolUnitOfferings, now) },
+		func() *tableLoad { return prepareTable(activities, ds.Activities, now) },
+		func() *tableLoad { return prepareTable(attendanceEvents, ds.AttendanceEvents, now) },
+		func() *tableLoad { return prepareTable(attendanceSchedules, ds.AttendanceSchedules, now) },
+		func() *tableLoad { return prepareTable(grades, ds.Grades, now) },
+		func() *tableLoad { return prepareTable(resources, ds.Resources, now) },
+		func() *tableLoad { return prepareTable(rooms, ds.Rooms, now) },
+	}
+}
+
+// exportRegister fills the SS 12000 tables of an export.
+func exportRegister(sn *Snapshot, ds *Dataset) {
+	ds.Programmes = all(sn.t, programmes)
+	ds.StudyPlans = all(sn.t, studyPlans)
+	ds.SchoolUnitOfferings = all(sn.t, schoolUnitOfferings)
+	ds.Activities = all(sn.t, activities)
+	ds.AttendanceEvents = all(sn.t, attendanceEvents)
+	ds.AttendanceSchedules = all(sn.t, attendanceSchedules)
+	ds.Grades = all(sn.t, grades)
+	ds.Resources = all(sn.t, resources)
+	ds.Rooms = all(sn.t, rooms)
+}
+
+// registerReferrers names the SS 12000 records that still refer to a record
+// about to be deleted (see referrers) and are not deleted with it
+// (cascadeRegister): a delete must not leave them dangling, or the state
+// could not be loaded again.
+func registerReferrers(t *tx, table, id string) []string {
+	var out []string
+	count := func(tbl, ix, label string) {
+		n := 0
+		_ = t.scan(tableDefs[tbl], ix, id, func(any) bool { n++; return true })
+		if n > 0 {
+			out = append(out, fmt.Sprintf("%d %s", n, label))
+		}
+	}
+	scanCount := func(tbl, label string, refers func(obj any) bool) {
+		n := 0
+		_ = t.scan(tableDefs[tbl], IndexID, "", func(obj any) bool {
+			if refers(obj) {
+				n++
+			}
+			return true
+		})
+		if n > 0 {
+			out = append(out, fmt.Sprintf("%d %s", n, label))
+		}
+	}
+	switch table {
+	case TableGroups:
+		count(TableActivities, IndexGroup, "activit(y/ies)")
+		scanCount(TableGrades, "grade(s)", func(obj any) bool {
+			g := obj.(*model.Grade)
+			return g.Group != nil && g.Group.ID == id
+		})
+	case TablePersons:
+		scanCount(TableGrades, "grade(s) as registrar or grading teacher", func(obj any) bool {
+			g := obj.(*model.Grade)
+			return g.RegisteredBy.ID == id || (g.GradingTeacher != nil && g.GradingTeacher.ID == id)
+		})
+		scanCount(TableAttendanceEvents, "attendance event(s) as registrar", func(obj any) bool {
+			e := obj.(*model.AttendanceEvent)
+			return e.RegisteredBy != nil && e.RegisteredBy.ID == id
+		})
+	case TableOrganisations:
+		count(TableActivities, IndexOrganisation, "activit(y/ies)")
+		count(TableSchoolUnitOfferings, IndexOrganisation, "school unit offering(s)")
+		count(TableRooms, IndexOrganisation, "room(s)")
+		count(TableResources, IndexOrganisation, "resource(s)")
+		count(TableGrades, IndexOrganisation, "grade(s)")
+	}
+	return out
+}
+
+// cascadeRegister deletes the SS 12000 records that belong to a record being
+// deleted: a placement's attendance schedules, a person's study plans,
+// attendance events and grades (as the pupil), a group's attendance events.
+// Interface A's clients cannot see these records, so a delete through A
+// takes them along rather than failing on them (docs/decisions.md, BB19).
+func (w *Writer) cascadeRegister(table, id string) error {
+	type owned struct{ table, index string }
+	var own []owned
+	switch table {
+	case TablePlacements:
+		own = []owned{{TableAttendanceSchedules, IndexPlacement}}
+	case TablePersons:
+		own = []owned{{TableStudyPlans, IndexStudent}, {TableAttendanceEvents, IndexPerson}, {TableGrades, IndexStudent}}
+	case TableGroups:
+		own = []owned{{TableAttendanceEvents, IndexGroup}}
+	}
+	for _, o := range own {
+		var ids []string
+		td := tableDefs[o.table]
+		_ = w.t.scan(td, o.index, id, func(obj any) bool { ids = append(ids, td.id(obj)); return true })
+		for _, oid := range ids {
+			if err := w.Delete(o.table, oid); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
