@@ -157,6 +157,8 @@ var catalogue = sync.OnceValue(func() []*Check {
 		bFilterChecks(),
 		bRecordChecks(),
 		bResourceChecks(),
+		bWriteChecks(),
+		bSubscriptionChecks(),
 		exportChecks(),
 		ledgerChecks(),
 	} {

@@ -71,6 +71,14 @@ type Config struct {
 	Transport http.RoundTripper
 	// Now replaces the clock for dates the checks compute (tests).
 	Now func() time.Time
+	// CallbackListen and CallbackURL place the receiver of the
+	// subscription checks (checks_b_subscriptions.go): where it listens
+	// (default 127.0.0.1:0) and the URL the server is to call back
+	// (default: the listener's own address).
+	CallbackListen, CallbackURL string
+	// CallbackWait bounds the wait for a callback after a change (default
+	// DefaultCallbackWait).
+	CallbackWait time.Duration
 }
 
 // Defaults of the limits.
@@ -148,6 +156,9 @@ type env struct {
 	created  map[string]string // record path → check id, while the record exists
 	leftover []string
 	data     sharedData
+	// callbacks is the receiver of subscription callbacks, started by the
+	// first check that needs it (checks_b_subscriptions.go).
+	callbacks callbackState
 }
 
 func (e *env) token() (string, error) {
@@ -300,6 +311,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		e.runPhase(ctx, checks, idx, finish)
 	}
 	e.listLeftovers()
+	e.callbacks.close()
 	rep.Results = results
 	rep.Duration = time.Since(started)
 	rep.Waits = e.waits

@@ -59,6 +59,8 @@ const (
 	SecurityMarkingMissing = "security-marking-missing"
 	// lookup
 	LookupDropsFirst = "lookup-drops-first"
+	// subscriptions
+	CallbacksNotSent = "callbacks-not-sent"
 	// error bodies and statuses
 	ErrorBodyWrongShape = "error-body-wrong-shape"
 	UnknownIDNot404     = "unknown-id-not-404"
@@ -99,6 +101,7 @@ var all = []Deviation{
 	{ExpandChangesModified, "a response with expand reports meta.modified as now"},
 	{SecurityMarkingMissing, "person references have an empty securityMarking"},
 	{LookupDropsFirst, "groups/lookup leaves out the first existing group asked for"},
+	{CallbacksNotSent, "subscriptions are accepted, but their callbacks are never sent"},
 	{ErrorBodyWrongShape, "interface B's 404 body is {\"error\": ...} instead of {code, message}"},
 	{UnknownIDNot404, "interface B answers 400 instead of 404 for an unknown id"},
 }

@@ -147,7 +147,7 @@ type adminEndpoint struct {
 }
 
 func (s *Server) adminEndpoints() []adminEndpoint {
-	return []adminEndpoint{
+	return append(s.hookAdminEndpoints(), []adminEndpoint{
 		{method: http.MethodGet, path: "/openapi.json", open: true, handle: s.serveDoc(openapi.NameAdmin)},
 		{method: http.MethodPost, path: "/reset", handle: s.adminReset},
 		{method: http.MethodPut, path: "/scenario", handle: s.adminScenario},
@@ -164,7 +164,7 @@ func (s *Server) adminEndpoints() []adminEndpoint {
 		{method: http.MethodPost, path: "/clock/advance", handle: s.adminAdvanceClock},
 		{method: http.MethodPost, path: "/ratelimits/reset", handle: s.adminResetRateLimits},
 		{method: http.MethodDelete, path: "/records/{table}/{id}", handle: s.adminDeleteRecord},
-	}
+	}...)
 }
 
 // adminRoutes builds the control plane's router: one route per path, so
@@ -463,6 +463,7 @@ func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
 		})
 	}
 	s.ctl.rules.load(sc)
+	s.resetHooks(sc)
 	s.ctl.journal.clear()
 	s.limiter.reset()
 	return s.summary(sc, countRecords(&d)), nil

@@ -51,21 +51,20 @@ var loadSS12000 = sync.OnceValues(func() (*openapi3.T, error) {
 // not serve yet: the writes, subscriptions, the change log, log and
 // statistics belong to issue 12.
 var ss12000NotYetServed = map[string]string{
-	"POST /attendances":               "issue 12 (writes)",
-	"DELETE /attendances/{id}":        "issue 12 (writes)",
-	"POST /attendanceEvents":          "issue 12 (writes)",
-	"DELETE /attendanceEvents/{id}":   "issue 12 (writes)",
-	"POST /attendanceSchedule":        "issue 12 (writes)",
-	"DELETE /attendanceSchedule/{id}": "issue 12 (writes)",
-	"POST /absences":                  "issue 12 (writes)",
-	"GET /subscriptions":              "issue 12 (subscriptions)",
-	"POST /subscriptions":             "issue 12 (subscriptions)",
-	"GET /subscriptions/{id}":         "issue 12 (subscriptions)",
-	"PATCH /subscriptions/{id}":       "issue 12 (subscriptions)",
-	"DELETE /subscriptions/{id}":      "issue 12 (subscriptions)",
-	"GET /deletedEntities":            "issue 12 (change log)",
-	"POST /log/":                      "issue 12 (log)",
-	"POST /statistics/":               "issue 12 (statistics)",
+	// none: issue 12 serves the writes, subscriptions, the change log, log and
+	// statistics; TestWritesAgainstTheOfficialDocument sweeps them.
+}
+
+// ss12000SweptElsewhere are the operations of issue 12 (writes,
+// subscriptions, the change log, log and statistics): the read sweep
+// does not know their bodies; TestWritesAgainstTheOfficialDocument sends
+// and validates them.
+var ss12000SweptElsewhere = map[string]bool{
+	"POST /attendances": true, "DELETE /attendances/{id}": true, "POST /attendanceEvents": true,
+	"DELETE /attendanceEvents/{id}": true, "POST /attendanceSchedule": true, "DELETE /attendanceSchedule/{id}": true,
+	"POST /absences": true, "GET /subscriptions": true, "POST /subscriptions": true, "GET /subscriptions/{id}": true,
+	"PATCH /subscriptions/{id}": true, "DELETE /subscriptions/{id}": true, "GET /deletedEntities": true,
+	"POST /log/": true, "POST /statistics/": true,
 }
 
 // ss12000Deliberate are schema violations against the official document
@@ -334,7 +333,7 @@ func sweepSS12000(t *testing.T, scenario string) {
 	firstIDs := map[string][]string{} // list path → ids of its first page
 	for _, op := range ops {
 		key := op.method + " " + op.path
-		if _, ok := ss12000NotYetServed[key]; ok {
+		if _, ok := ss12000NotYetServed[key]; ok || ss12000SweptElsewhere[key] {
 			continue
 		}
 		switch {
@@ -404,7 +403,7 @@ func sweepSS12000(t *testing.T, scenario string) {
 	}
 	for _, op := range ops {
 		key := op.method + " " + op.path
-		if _, ok := ss12000NotYetServed[key]; ok {
+		if _, ok := ss12000NotYetServed[key]; ok || ss12000SweptElsewhere[key] {
 			continue
 		}
 		base := strings.Split(strings.TrimSuffix(strings.TrimSuffix(op.path, "/{id}"), "/lookup"), "?")[0]

@@ -76,6 +76,8 @@ type Options struct {
 	// by a byte. It is for the mock's own tests (their whole suite doubles
 	// as a check of the caches) and costs a second rendering per read.
 	SelfCheck bool
+	// Webhooks configure the callbacks of subscriptions (subscriptions.go).
+	Webhooks WebhookOptions
 }
 
 // Server is one mock of the service. Create it with New; it is an
@@ -110,6 +112,8 @@ type Server struct {
 	selfChecking bool
 	// bRoutes routes interface B's paths before mux (routes.go).
 	bRoutes pathRoutes
+	// hooks: subscriptions, callbacks, log and statistics (subscriptions.go).
+	hooks *hooks
 }
 
 // New builds a server: it loads the contract (a contract that cannot be
@@ -136,6 +140,7 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.contract = lc.c
+	s.initHooks(opts)
 	if err := s.routes(); err != nil {
 		return nil, err
 	}
@@ -472,6 +477,7 @@ func (s *Server) endpoints() ([]endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
+	eps = append(eps, s.hookEndpoints()...)
 	return append(eps, dir...), nil
 }
 

@@ -29,6 +29,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/mockserver/webhook"
+	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/openapi"
 	"github.com/skolkit/skolkit/scenarios"
 )
@@ -698,6 +700,12 @@ func sweepRealIDs(t testing.TB, p *inproc, ops []sweepOp) map[string]string {
 			if ids[o.tmpl] = firstID(PrefixA + "/" + res + "?limit=1"); ids[o.tmpl] == "" {
 				ids[o.tmpl] = create(res)
 			}
+		case strings.HasPrefix(o.tmpl, PrefixB+"/subscriptions/"):
+			// a subscription whose callbacks go nowhere (port 9, discard)
+			sub, err := p.srv.Webhooks().Create(webhook.CreateSubscription{Name: "sweep", Target: "http://127.0.0.1:9/hook",
+				ResourceTypes: []webhook.ResourceTypeRef{{Resource: model.ResourceSyllabus}}})
+			require.NoError(t, err)
+			ids[o.tmpl] = sub.ID
 		case strings.HasPrefix(o.tmpl, PrefixB+"/"):
 			res, _, _ := strings.Cut(strings.TrimPrefix(o.tmpl, PrefixB+"/"), "/")
 			q := "?limit=1"

@@ -58,6 +58,9 @@ func newValidator(c *openapi.Contract, name openapi.Name, method, fullPath strin
 			MultiError:              true,
 			AuthenticationFunc:      openapi3filter.NoopAuthenticationFunc,
 			SchemaValidationOptions: openapi.SchemaOptions(),
+			// Interface B's writes ignore the read-only properties (id, meta,
+			// securityMarking, displayName) a body carries (docs/decisions.md).
+			ExcludeReadOnlyValidations: name == openapi.NameRegister,
 		},
 		hasBody:    op.RequestBody != nil,
 		pathPrefix: prefix,

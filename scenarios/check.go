@@ -117,6 +117,7 @@ func (sc *Scenario) check(d *decoder) {
 	sc.checkGenerate(d)
 	checkRecords(d, &sc.Records)
 	sc.checkBehaviours(d)
+	sc.checkWebhooks(d)
 }
 
 func (sc *Scenario) checkGenerate(d *decoder) {

@@ -265,7 +265,7 @@ func TestParseReportsEachProblemWithItsPosition(t *testing.T) {
 		{
 			name: "unknown deviation",
 			src:  "name: t\nbehaviours:\n  deviations: [pagination-total-wong]\n",
-			want: []string{`s.yaml:3:16: behaviours.deviations[0]: unknown deviation "pagination-total-wong"; known: audit-event-missing, date-bounds-exclusive, delete-not-204, display-name-always, endDate-filter-drops-open-ended, error-body-wrong-shape, expand-changes-modified, expand-ignored, expired-token-accepted, identity-number-without-hyphen, limit-zero-accepted, list-limit-ignored, lookup-drops-first, meta-after-inclusive, nested-meta-filter-ignored, no-token-accepted, organisation-filter-ignored, pagetoken-repeats-last, pagetoken-with-filter-accepted, pagination-total-wrong, patch-replaces, ratelimit-headers-missing-on-204, ratelimit-reset-in-seconds, search-ignores-filter, security-marking-missing, sortkey-ignored, token-cacheable, unknown-id-not-404, wrong-secret-accepted`},
+			want: []string{`s.yaml:3:16: behaviours.deviations[0]: unknown deviation "pagination-total-wong"; known: audit-event-missing, callbacks-not-sent, date-bounds-exclusive, delete-not-204, display-name-always, endDate-filter-drops-open-ended, error-body-wrong-shape, expand-changes-modified, expand-ignored, expired-token-accepted, identity-number-without-hyphen, limit-zero-accepted, list-limit-ignored, lookup-drops-first, meta-after-inclusive, nested-meta-filter-ignored, no-token-accepted, organisation-filter-ignored, pagetoken-repeats-last, pagetoken-with-filter-accepted, pagination-total-wrong, patch-replaces, ratelimit-headers-missing-on-204, ratelimit-reset-in-seconds, search-ignores-filter, security-marking-missing, sortkey-ignored, token-cacheable, unknown-id-not-404, wrong-secret-accepted`},
 		},
 		{
 			name: "clock neither real nor a date-time",
@@ -351,8 +351,8 @@ colour: blue
 		`s.yaml:11:88: records.placements[0].endDate: 2026-01-01 is before startDate 2026-03-01`,
 		`s.yaml:13:36: behaviours.latency[0].delay: the range "3s-1s" runs backwards: 3s is more than 1s`,
 		`s.yaml:14:54: behaviours.faults[0].probability: -0.5 is not a probability from 0 to 1`,
-		`s.yaml:15:16: behaviours.deviations[0]: unknown deviation "nope"; known: audit-event-missing, date-bounds-exclusive, delete-not-204, display-name-always, endDate-filter-drops-open-ended, error-body-wrong-shape, expand-changes-modified, expand-ignored, expired-token-accepted, identity-number-without-hyphen, limit-zero-accepted, list-limit-ignored, lookup-drops-first, meta-after-inclusive, nested-meta-filter-ignored, no-token-accepted, organisation-filter-ignored, pagetoken-repeats-last, pagetoken-with-filter-accepted, pagination-total-wrong, patch-replaces, ratelimit-headers-missing-on-204, ratelimit-reset-in-seconds, search-ignores-filter, security-marking-missing, sortkey-ignored, token-cacheable, unknown-id-not-404, wrong-secret-accepted`,
-		`s.yaml:16:1: colour: unknown key "colour"; known keys: name, description, seed, clock, tokenLifetime, clients, generate, records, behaviours, listShape`,
+		`s.yaml:15:16: behaviours.deviations[0]: unknown deviation "nope"; known: audit-event-missing, callbacks-not-sent, date-bounds-exclusive, delete-not-204, display-name-always, endDate-filter-drops-open-ended, error-body-wrong-shape, expand-changes-modified, expand-ignored, expired-token-accepted, identity-number-without-hyphen, limit-zero-accepted, list-limit-ignored, lookup-drops-first, meta-after-inclusive, nested-meta-filter-ignored, no-token-accepted, organisation-filter-ignored, pagetoken-repeats-last, pagetoken-with-filter-accepted, pagination-total-wrong, patch-replaces, ratelimit-headers-missing-on-204, ratelimit-reset-in-seconds, search-ignores-filter, security-marking-missing, sortkey-ignored, token-cacheable, unknown-id-not-404, wrong-secret-accepted`,
+		`s.yaml:16:1: colour: unknown key "colour"; known keys: name, description, seed, clock, tokenLifetime, clients, generate, records, behaviours, listShape, webhooks`,
 	}
 	assert.Equal(t, want, got)
 }
@@ -407,6 +407,6 @@ func TestParseGuardsAgainstAliasBombs(t *testing.T) {
 	b.WriteString("behaviours:\n  faults:\n    - {route: /x, status: 500, body: *a39}\n")
 	got := problems(t, b.String())
 	require.Len(t, got, 2)
-	assert.Equal(t, `s.yaml:2:1: anchors: unknown key "anchors"; known keys: name, description, seed, clock, tokenLifetime, clients, generate, records, behaviours, listShape`, got[0])
+	assert.Equal(t, `s.yaml:2:1: anchors: unknown key "anchors"; known keys: name, description, seed, clock, tokenLifetime, clients, generate, records, behaviours, listShape, webhooks`, got[0])
 	assert.Contains(t, got[1], "s.yaml:45:38: behaviours.faults[0].body: cannot read the body: ")
 }

@@ -48,6 +48,8 @@ type Scenario struct {
 	Behaviours Behaviours `yaml:"behaviours,omitempty" json:"behaviours"`
 	// ListShape is where interface A list responses put their items.
 	ListShape ListShape `yaml:"listShape,omitempty" json:"listShape,omitempty"`
+	// Webhooks are SS 12000 subscriptions and delivery faults (webhooks.go).
+	Webhooks Webhooks `yaml:"webhooks,omitempty" json:"webhooks"`
 
 	// src keeps the file name and the nodes of the parsed document, so that
 	// Build can report its problems at their positions; nil for a scenario

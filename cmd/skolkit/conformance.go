@@ -103,6 +103,9 @@ func conformanceCmd(args []string, stdout, stderr io.Writer) int {
 	failOn := fs.String("fail-on", "must", "exit 1 when a check of this severity or stronger fails: must or should")
 	ids := idFlag{}
 	fs.Var(ids, "id", "a record id for interface B's by-id checks: KIND=UUID with KIND syllabus, attendance, absence, group or placement; repeatable")
+	fs.StringVar(&cfg.CallbackListen, "callback-listen", "", "where the receiver of the subscription checks listens (default 127.0.0.1:0, a free loopback port)")
+	fs.StringVar(&cfg.CallbackURL, "callback-url", "", "the URL the server under test is to call back, for a server that cannot reach this host's loopback address (default: the receiver's own address)")
+	fs.DurationVar(&cfg.CallbackWait, "callback-wait", conformance.DefaultCallbackWait, "how long the subscription checks wait for a callback after a change")
 	list := fs.Bool("list", false, "print the catalogue of checks and exit")
 	format := fs.String("format", "text", "format of --list: text, markdown or json")
 	quiet := fs.Bool("q", false, "no progress lines while the checks run")

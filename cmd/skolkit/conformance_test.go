@@ -157,7 +157,8 @@ func TestConformanceAgainstMockWriteLevel(t *testing.T) {
 	}
 	args = append(args, recordIDs(srv)...)
 	args = append(args, "--level", "write", "--include", "*",
-		"--include", "A.school.create", "--include", "A.school.update", "--include", "A.school.create-invalid", "--include", "A.school.update-invalid")
+		"--include", "A.school.create", "--include", "A.school.update", "--include", "A.school.create-invalid", "--include", "A.school.update-invalid",
+		"--include", "B.absences.create")
 	code, out, rep := runConformance(t, args...)
 	assertClean(t, rep, out)
 	assertExit(t, rep, code)
@@ -194,7 +195,7 @@ func TestConformanceCommandLine(t *testing.T) {
 	t.Run("help exits 0 and names every flag", func(t *testing.T) {
 		code, _, errOut := run("-h")
 		assert.Equal(t, 0, code)
-		for _, f := range []string{"base-url", "register-url", "auth-url", "export-url", "client-id", "client-secret", "legacy-auth", "level", "include", "exclude", "timeout", "concurrency", "max-pages", "spec", "report", "fail-on", "list"} {
+		for _, f := range []string{"base-url", "register-url", "auth-url", "export-url", "client-id", "client-secret", "legacy-auth", "level", "include", "exclude", "timeout", "concurrency", "max-pages", "spec", "report", "fail-on", "list", "callback-listen", "callback-url", "callback-wait"} {
 			assert.Contains(t, errOut, "-"+f)
 		}
 	})

@@ -154,6 +154,8 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	adminToken := fs.String("admin-token", "", "require this bearer token on the control plane (/__admin); needed to listen on a non-loopback address (default: env SKOLKIT_ADMIN_TOKEN)")
 	stateFile := fs.String("state-file", "", "load the state from this `FILE` at start when it exists, and write it there on shutdown and on POST /__admin/snapshot")
 	journalSize := fs.Int("journal-size", mockserver.DefaultJournalSize, "how many requests the journal (GET /__admin/requests) keeps; 0 keeps none")
+	var allowHosts multiFlag
+	fs.Var(&allowHosts, "webhook-allow-host", "a `HOST` subscription callbacks may go to besides loopback addresses and localhost (repeatable)")
 	if code, ok := parseFlags(fs, args, serveHelp, stdout, stderr); !ok {
 		return code
 	}
@@ -202,6 +204,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	srv, err := mockserver.New(mockserver.Options{
 		Scenario: sc, Seed: seed.v, ClientID: *clientID, ClientSecret: *clientSecret, TokenTTL: ttl.d, Logger: logger,
 		AdminToken: *adminToken, StateFile: *stateFile, JournalSize: *journalSize,
+		Webhooks: mockserver.WebhookOptions{AllowHosts: []string(allowHosts)},
 	})
 	if err != nil {
 		ln.Close()
@@ -257,6 +260,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "state written to %s (%d bytes)\n", info.File, info.Bytes)
 	}
+	srv.Close()
 	fmt.Fprintln(stdout, "skolkit mock stopped")
 	return 0
 }

@@ -178,6 +178,12 @@ func (ts *TestServer) setURLs() {
 // certificate after StartTLS).
 func (ts *TestServer) Client() *http.Client { return ts.HTTP.Client() }
 
-// Close stops the server and waits for the requests in flight. It is
-// called when the test ends; calling it earlier is fine.
-func (ts *TestServer) Close() { ts.HTTP.Close() }
+// Close stops the server and waits for the requests in flight and the
+// callbacks under way. It is called when the test ends; calling it earlier
+// is fine.
+func (ts *TestServer) Close() {
+	ts.HTTP.Close()
+	if ts.Server != nil {
+		ts.Server.Close()
+	}
+}

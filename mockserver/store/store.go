@@ -41,6 +41,8 @@ type Store struct {
 	now   func() time.Time
 	walks *walkRegistry
 	kinds func(table string, rec any) []string
+	// observer is told what each committed write changed (changes.go).
+	observer atomic.Pointer[func(Change)]
 }
 
 // newDB returns an empty database. It is a snapshot database: go-memdb tracks
@@ -133,6 +135,7 @@ func (s *Store) Load(ds *Dataset) error {
 	}
 	txn.Commit()
 	s.dbp.Store(db)
+	s.publish(Change{At: now, All: true})
 	return nil
 }
 
@@ -542,6 +545,9 @@ func putIn[T any](w *Writer, k kind[T], rec T) (T, bool, error) {
 	if err := t.insert(tableDefs[k.table], &stored); err != nil {
 		return zero, false, err
 	}
+	if !exists || !m.Modified.Equal(k.meta(old).Modified) {
+		w.note(k.table, k.id(&stored), false)
+	}
 	return stored, !exists, nil
 }
 
@@ -555,6 +561,8 @@ type Writer struct {
 	by  *string // who writes: meta.createdBy / updatedBy of what it puts
 	// kinds names what a record that Delete removes was (SetDeletionKinds).
 	kinds func(table string, rec any) []string
+	// change is what the transaction changed (changes.go).
+	change Change
 }
 
 // Write runs fn in one write transaction and commits it when fn returns nil.
@@ -576,6 +584,8 @@ func (s *Store) WriteBy(by string, fn func(w *Writer) error) error {
 		return err
 	}
 	t.txn.Commit()
+	w.change.At = w.now
+	s.publish(w.change)
 	return nil
 }
 
@@ -649,6 +659,7 @@ func (w *Writer) Delete(table, id string) error {
 	if err := w.t.delete(td, id); err != nil {
 		return err
 	}
+	w.note(table, id, true)
 	for _, k := range kinds {
 		if err := w.Tombstone(table, id, k); err != nil {
 			return err

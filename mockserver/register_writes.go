@@ -1,0 +1,120 @@
+package mockserver
+
+// The SS 12000 writes of interface B (issue 12): POST /attendances,
+// DELETE /attendances/{id}, POST /absences. The contract has validated the
+// body; the server assigns id and meta, ignores the read-only properties a
+// body carries (displayName, securityMarking), and checks every reference
+// in the same transaction that stores the record, so a record never
+// dangles. Records are visible at once to every read of both interfaces and
+// the data export.
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/skolkit/skolkit/mockserver/store"
+	"github.com/skolkit/skolkit/model"
+)
+
+// refOf is the stored form of a reference: its id alone, in lower case.
+func refOf(r model.ObjectReference) model.ObjectReference {
+	return model.ObjectReference{ID: strings.ToLower(r.ID)}
+}
+
+func personRefOf(r model.PersonReference) model.PersonReference {
+	return model.PersonReference{ID: strings.ToLower(r.ID)}
+}
+
+// writeFailed answers a write the store refused: a dangling reference or a
+// conflict is the client's mistake (400), anything else the server's.
+func (s *Server) writeFailed(w http.ResponseWriter, err error) {
+	var re *store.RefError
+	var ce *store.ConflictError
+	switch {
+	case errors.As(err, &re):
+		registerError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("%s: no record with id %s", re.Field, re.ID))
+	case errors.As(err, &ce):
+		registerError(w, http.StatusBadRequest, CodeBadRequest, ce.Message)
+	default:
+		s.log.Error("interface B write", "err", err)
+		registerError(w, http.StatusInternalServerError, CodeInternal, "unexpected server error")
+	}
+}
+
+func (s *Server) createAttendance(w http.ResponseWriter, r *http.Request) {
+	var a model.Attendance
+	if err := decodeWhole(r.Body, &a); err != nil {
+		registerError(w, http.StatusBadRequest, CodeBadRequest, "the request body is not an Attendance: "+err.Error())
+		return
+	}
+	a.ID, a.Meta = uuid.NewString(), model.Meta{}
+	a.CalendarEvent = refOf(a.CalendarEvent)
+	a.Student = personRefOf(a.Student)
+	if a.Reporter != nil {
+		rep := personRefOf(*a.Reporter)
+		a.Reporter = &rep
+	}
+	var stored model.Attendance
+	err := s.store.Write(func(wr *store.Writer) error {
+		var err error
+		stored, _, err = wr.PutAttendance(a)
+		return err
+	})
+	if err != nil {
+		s.writeFailed(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, s.renderer(s.store.Read(), false).attendance(&stored))
+}
+
+func (s *Server) deleteAttendance(w http.ResponseWriter, r *http.Request) {
+	id := pathID(r)
+	err := s.store.Delete(store.TableAttendances, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		s.notFoundRecord(w, "attendance record", id)
+	case err != nil:
+		s.writeFailed(w, err)
+	default:
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+func (s *Server) createAbsence(w http.ResponseWriter, r *http.Request) {
+	var a model.Absence
+	if err := decodeWhole(r.Body, &a); err != nil {
+		registerError(w, http.StatusBadRequest, CodeBadRequest, "the request body is not an Absence: "+err.Error())
+		return
+	}
+	if a.EndTime.Before(a.StartTime) {
+		registerError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("endTime %s is before startTime %s", a.EndTime.Format(timeLayout), a.StartTime.Format(timeLayout)))
+		return
+	}
+	a.ID, a.Meta = uuid.NewString(), model.Meta{}
+	a.Student = personRefOf(a.Student)
+	a.Organisation = refOf(a.Organisation)
+	if a.RegisteredBy != nil {
+		rb := personRefOf(*a.RegisteredBy)
+		a.RegisteredBy = &rb
+	}
+	var stored model.Absence
+	err := s.store.Write(func(wr *store.Writer) error {
+		if o, ok := wr.Read().Organisation(a.Organisation.ID); ok && o.OrganisationType != model.OrganisationTypeSchoolUnit {
+			return &store.ConflictError{Message: fmt.Sprintf("organisation.id: %s is a %s, not a school unit (Skolenhet)", o.ID, o.OrganisationType)}
+		}
+		var err error
+		stored, _, err = wr.PutAbsence(a)
+		return err
+	})
+	if err != nil {
+		s.writeFailed(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, s.renderer(s.store.Read(), false).absence(&stored))
+}
+
+const timeLayout = "2006-01-02T15:04:05Z07:00"

@@ -1,0 +1,90 @@
+package store
+
+import (
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/skolkit/skolkit/model"
+)
+
+// Change is what one committed write changed: the ids of the records it
+// created or changed and of those it deleted, by table. A Load replaces the
+// whole content and is reported as All. Subscriptions (webhook deliveries)
+// and the change log are derived from it, so that every surface that writes
+// (interface A, interface B, the control plane, Go code holding the store)
+// is covered by the one place where writes are committed.
+type Change struct {
+	// At is the instant the write stamped on what it changed.
+	At time.Time
+	// Put lists, by table, the records created or changed (an unchanged
+	// record that was put again is not listed).
+	Put map[string][]string
+	// Deleted lists, by table, the records deleted.
+	Deleted map[string][]string
+	// All is set when the whole content was replaced (Load).
+	All bool
+}
+
+// Empty reports whether the change changed nothing.
+func (c Change) Empty() bool { return !c.All && len(c.Put) == 0 && len(c.Deleted) == 0 }
+
+// Tables lists the tables the change touched, in name order.
+func (c Change) Tables() []string {
+	set := map[string]bool{}
+	for t := range c.Put {
+		set[t] = true
+	}
+	for t := range c.Deleted {
+		set[t] = true
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
+// OnCommit registers fn to be called after every committed write, with what
+// it changed, in commit order for the writes of one goroutine. fn runs
+// synchronously in the writing goroutine after the data is visible, so it
+// must be quick and must not write to the store; nil removes the observer.
+func (s *Store) OnCommit(fn func(Change)) {
+	if fn == nil {
+		s.observer.Store(nil)
+		return
+	}
+	s.observer.Store(&fn)
+}
+
+// publish hands a committed change to the observer.
+func (s *Store) publish(c Change) {
+	if c.Empty() {
+		return
+	}
+	if fn := s.observer.Load(); fn != nil {
+		(*fn)(c)
+	}
+}
+
+// note records that the transaction put (deleted = false) or deleted a
+// record.
+func (w *Writer) note(table, id string, deleted bool) {
+	m := &w.change.Put
+	if deleted {
+		m = &w.change.Deleted
+	}
+	if *m == nil {
+		*m = map[string][]string{}
+	}
+	(*m)[table] = append((*m)[table], id)
+}
+
+// PutAttendance creates or replaces an attendance record; see putIn.
+func (w *Writer) PutAttendance(r model.Attendance) (model.Attendance, bool, error) {
+	return putIn(w, attendances, r)
+}
+
+// PutAbsence creates or replaces an absence record; see putIn.
+func (w *Writer) PutAbsence(r model.Absence) (model.Absence, bool, error) {
+	return putIn(w, absences, r)
+}
+
+// Has reports whether the table holds a record with the id.
+func (sn *Snapshot) Has(table, id string) bool { return sn.t.get(table, id) != nil }

@@ -1,0 +1,317 @@
+package mockserver
+
+// SS 12000 subscriptions with real callbacks (issue 12). The webhook
+// package owns the subscriptions and their delivery; this file connects it
+// to the server: every committed write of the store (store.OnCommit, the
+// one place every surface writes through) is turned into the SS 12000
+// resource types it changed, the subscription operations of interface B
+// are served from the hub, and the control plane shows every delivery
+// attempt.
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/store"
+	"github.com/skolkit/skolkit/mockserver/webhook"
+	"github.com/skolkit/skolkit/model"
+	"github.com/skolkit/skolkit/openapi"
+	"github.com/skolkit/skolkit/scenarios"
+)
+
+// Scopes of the SS 12000 writes, subscriptions and reports.
+const (
+	ScopeAttendancesWrite   = "attendances:write"
+	ScopeAbsencesWrite      = "absences:write"
+	ScopeSubscriptionsRead  = "subscriptions:read"
+	ScopeSubscriptionsWrite = "subscriptions:write"
+	ScopeLogWrite           = "log:write"
+	ScopeStatisticsWrite    = "statistics:write"
+)
+
+func init() {
+	AllScopes = append(AllScopes, ScopeAttendancesWrite, ScopeAbsencesWrite, ScopeSubscriptionsRead,
+		ScopeSubscriptionsWrite, ScopeLogWrite, ScopeStatisticsWrite)
+}
+
+// WebhookOptions configure the callbacks of subscriptions (Options.Webhooks).
+// The zero value uses the webhook package's defaults: a 50 ms coalescing
+// window, retries after 1 s, 5 s and 30 s, 5 s per attempt, subscriptions
+// that live 30 days.
+type WebhookOptions struct {
+	// AllowHosts are hosts callbacks may go to besides loopback addresses
+	// and localhost (skolkit serve --webhook-allow-host).
+	AllowHosts []string
+	// Retry is the back-off schedule: the waits before the second, third,
+	// ... attempt. Nil means the default; an empty slice means no retries.
+	Retry []time.Duration
+	// Coalesce is how long a notification waits for more changes; negative
+	// sends at once.
+	Coalesce time.Duration
+	// Timeout bounds one attempt.
+	Timeout time.Duration
+	// Lifetime is how long a subscription lives unless renewed.
+	Lifetime time.Duration
+	// Records is how many delivery attempts the control plane keeps.
+	Records int
+}
+
+// hooks is the server's part of issue 12: the subscription hub and the
+// bounded stores of log and statistics entries.
+type hooks struct {
+	hub   *webhook.Hub
+	logs  *reportRing
+	stats *reportRing
+}
+
+// initHooks creates the hub, installs the scenario's subscriptions and
+// connects the store's commits to it.
+func (s *Server) initHooks(opts Options) {
+	w := opts.Webhooks
+	s.hooks = &hooks{
+		hub: webhook.New(webhook.Options{
+			Now: s.now, AllowHosts: w.AllowHosts, Retry: w.Retry, Coalesce: w.Coalesce,
+			Timeout: w.Timeout, Lifetime: w.Lifetime, Records: w.Records,
+		}),
+		logs:  newReportRing(MaxReports),
+		stats: newReportRing(MaxReports),
+	}
+	s.resetHooks(s.scenario)
+	s.store.OnCommit(s.committed)
+}
+
+// resetHooks puts the subscriptions, delivery faults, records and reports
+// back to what the scenario declares (reset and loading a scenario).
+func (s *Server) resetHooks(sc *scenarios.Scenario) {
+	var subs []webhook.Subscription
+	for _, r := range sc.Webhooks.Subscriptions {
+		sub := webhook.Subscription{ID: sc.SubscriptionID(r), Name: r.Name, Target: r.Target}
+		for _, rt := range r.ResourceTypes {
+			sub.ResourceTypes = append(sub.ResourceTypes, webhook.ResourceTypeRef{Resource: model.ResourceType(rt)})
+		}
+		subs = append(subs, sub)
+	}
+	var faults []webhook.Fault
+	for _, f := range sc.Webhooks.Faults {
+		wf := webhook.Fault{Kind: f.Fault, Target: f.Target, FirstN: f.FirstN}
+		if f.Delay != nil {
+			wf.Delay, wf.DelayMax = f.Delay.Min, f.Delay.Max
+		}
+		faults = append(faults, wf)
+	}
+	s.hooks.hub.Reset(subs, faults, sc.Webhooks.AllowHosts)
+	s.hooks.logs.clear()
+	s.hooks.stats.clear()
+}
+
+// Close stops the deliveries of callbacks under way and waits for them.
+// The server still serves requests, but sends no more callbacks.
+func (s *Server) Close() { s.hooks.hub.Close() }
+
+// Webhooks returns the subscription hub: subscriptions, delivery records
+// (Attempts) and whether deliveries are under way (Idle).
+func (s *Server) Webhooks() *webhook.Hub { return s.hooks.hub }
+
+// tableTypes maps the store's tables to the SS 12000 resource types whose
+// endpoints show them.
+var tableTypes = map[string]model.ResourceType{
+	store.TableOrganisations:        model.ResourceOrganisation,
+	store.TablePersons:              model.ResourcePerson,
+	store.TableGroups:               model.ResourceGroup,
+	store.TablePlacements:           model.ResourcePlacement,
+	store.TableSyllabuses:           model.ResourceSyllabus,
+	store.TableCalendarEvents:       model.ResourceCalendarEvent,
+	store.TableAttendances:          model.ResourceAttendance,
+	store.TableAbsences:             model.ResourceAbsence,
+	store.TableEmployeePlacements:   model.ResourceDuty,
+	store.TableGradesElementary:     model.ResourceGrade,
+	store.TableGradesUpperSecondary: model.ResourceGrade,
+	store.TableGrades:               model.ResourceGrade,
+	store.TableProgrammes:           model.ResourceProgramme,
+	store.TableStudyPlans:           model.ResourceStudyPlan,
+	store.TableSchoolUnitOfferings:  model.ResourceSchoolUnitOffering,
+	store.TableActivities:           model.ResourceActivity,
+	store.TableAttendanceEvents:     model.ResourceAttendanceEvent,
+	store.TableAttendanceSchedules:  model.ResourceAttendanceSchedule,
+	store.TableResources:            model.ResourceResource,
+	store.TableRooms:                model.ResourceRoom,
+}
+
+// committed is the store's commit hook: it tells the hub which resource
+// types a committed write changed. A replaced content (an imported state)
+// changes every type.
+func (s *Server) committed(c store.Change) {
+	notify := func(modified, deleted []model.ResourceType) {
+		if !s.deviates(deviation.CallbacksNotSent) {
+			s.hooks.hub.Changed(modified, deleted)
+		}
+	}
+	if c.All {
+		notify(model.ResourceTypes, model.ResourceTypes)
+		return
+	}
+	var modified, deleted []model.ResourceType
+	add := func(list *[]model.ResourceType, table string) {
+		if rt, ok := tableTypes[table]; ok && !slices.Contains(*list, rt) {
+			*list = append(*list, rt)
+		}
+	}
+	for table := range c.Put {
+		add(&modified, table)
+	}
+	for table := range c.Deleted {
+		add(&deleted, table)
+	}
+	if len(modified) > 0 || len(deleted) > 0 {
+		notify(modified, deleted)
+	}
+}
+
+// hookEndpoints are the operations of interface B that issue 12 adds.
+func (s *Server) hookEndpoints() []endpoint {
+	b := func(method, path, scope string, h http.HandlerFunc) endpoint {
+		return endpoint{method: method, path: PrefixB + path, surface: surfaceRegister, scope: scope, doc: openapi.NameRegister, handle: h}
+	}
+	eps := []endpoint{
+		b(http.MethodPost, "/attendances", ScopeAttendancesWrite, s.createAttendance),
+		b(http.MethodDelete, "/attendances/{id}", ScopeAttendancesWrite, s.deleteAttendance),
+		b(http.MethodPost, "/absences", ScopeAbsencesWrite, s.createAbsence),
+		b(http.MethodGet, "/subscriptions", ScopeSubscriptionsRead, s.listSubscriptions),
+		b(http.MethodPost, "/subscriptions", ScopeSubscriptionsWrite, s.createSubscription),
+		b(http.MethodGet, "/subscriptions/{id}", ScopeSubscriptionsRead, s.getSubscription),
+		b(http.MethodPatch, "/subscriptions/{id}", ScopeSubscriptionsWrite, s.renewSubscription),
+		b(http.MethodDelete, "/subscriptions/{id}", ScopeSubscriptionsWrite, s.deleteSubscription),
+		b(http.MethodPost, "/log/", ScopeLogWrite, s.postLog),
+		b(http.MethodPost, "/log", ScopeLogWrite, s.postLog),
+		b(http.MethodPost, "/statistics/", ScopeStatisticsWrite, s.postStatistics),
+		b(http.MethodPost, "/statistics", ScopeStatisticsWrite, s.postStatistics),
+		b(http.MethodGet, "/deletedEntities", ScopeDeletedEntitiesRead, s.listDeletedEntities),
+	}
+	eps = append(eps, s.eventWriteEndpoints()...)
+	return eps
+}
+
+// subscriptionsPage is the body of GET /subscriptions.
+type subscriptionsPage struct {
+	Data      []webhook.Subscription `json:"data"`
+	PageToken *string                `json:"pageToken"`
+}
+
+const subscriptionTokenPrefix = "subscriptions:"
+
+func (s *Server) listSubscriptions(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	all := s.hooks.hub.List()
+	from := 0
+	if tok := q.Get(paramPageToken); q.Has(paramPageToken) {
+		raw, err := base64.RawURLEncoding.DecodeString(tok)
+		n, err2 := strconv.Atoi(strings.TrimPrefix(string(raw), subscriptionTokenPrefix))
+		if err != nil || err2 != nil || !strings.HasPrefix(string(raw), subscriptionTokenPrefix) || n < 0 {
+			registerError(w, http.StatusBadRequest, CodeBadRequest, "pageToken: not a token this server issued for GET /subscriptions")
+			return
+		}
+		from = min(n, len(all))
+	}
+	to := len(all)
+	if v := q.Get(paramLimit); v != "" {
+		limit, _ := strconv.Atoi(v) // the contract has checked it is an integer ≥ 1
+		to = min(from+limit, len(all))
+	}
+	page := subscriptionsPage{Data: all[from:to]}
+	if to < len(all) {
+		t := base64.RawURLEncoding.EncodeToString([]byte(subscriptionTokenPrefix + strconv.Itoa(to)))
+		page.PageToken = &t
+	}
+	writeJSON(w, http.StatusOK, page)
+}
+
+func (s *Server) createSubscription(w http.ResponseWriter, r *http.Request) {
+	var req webhook.CreateSubscription
+	if err := decodeWhole(r.Body, &req); err != nil {
+		registerError(w, http.StatusBadRequest, CodeBadRequest, "the request body is not a CreateSubscription: "+err.Error())
+		return
+	}
+	sub, err := s.hooks.hub.Create(req)
+	if err != nil {
+		registerError(w, http.StatusBadRequest, CodeBadRequest, err.Error())
+		return
+	}
+	w.Header().Set("Location", PrefixB+"/subscriptions/"+sub.ID)
+	writeJSON(w, http.StatusCreated, sub)
+}
+
+func (s *Server) getSubscription(w http.ResponseWriter, r *http.Request) {
+	id := pathID(r)
+	sub, err := s.hooks.hub.Get(id)
+	if err != nil {
+		s.notFoundRecord(w, "subscription", id)
+		return
+	}
+	writeJSON(w, http.StatusOK, sub)
+}
+
+func (s *Server) renewSubscription(w http.ResponseWriter, r *http.Request) {
+	id := pathID(r)
+	sub, err := s.hooks.hub.Renew(id)
+	if err != nil {
+		s.notFoundRecord(w, "subscription", id)
+		return
+	}
+	writeJSON(w, http.StatusOK, sub)
+}
+
+func (s *Server) deleteSubscription(w http.ResponseWriter, r *http.Request) {
+	id := pathID(r)
+	if err := s.hooks.hub.Delete(id); err != nil {
+		s.notFoundRecord(w, "subscription", id)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// DeliveryPage is the answer of GET /__admin/deliveries: every recorded
+// attempt to deliver a callback, oldest first.
+type DeliveryPage struct {
+	Deliveries []webhook.Attempt `json:"deliveries"`
+	Capacity   int               `json:"capacity"`
+	Dropped    uint64            `json:"dropped"`
+	// Idle is true when no notification is pending or being delivered.
+	Idle bool `json:"idle"`
+}
+
+// hookAdminEndpoints are the control-plane operations of issue 12.
+func (s *Server) hookAdminEndpoints() []adminEndpoint {
+	return []adminEndpoint{
+		{method: http.MethodGet, path: "/deliveries", query: []string{"subscriptionID", "target", "outcome"}, handle: s.adminDeliveries},
+		{method: http.MethodDelete, path: "/deliveries", handle: s.adminClearDeliveries},
+		{method: http.MethodGet, path: "/logs", handle: s.adminReports(func() *reportRing { return s.hooks.logs })},
+		{method: http.MethodDelete, path: "/logs", handle: s.adminClearReports(func() *reportRing { return s.hooks.logs })},
+		{method: http.MethodGet, path: "/statistics", handle: s.adminReports(func() *reportRing { return s.hooks.stats })},
+		{method: http.MethodDelete, path: "/statistics", handle: s.adminClearReports(func() *reportRing { return s.hooks.stats })},
+	}
+}
+
+var outcomes = []string{webhook.OutcomeDelivered, webhook.OutcomeRetrying, webhook.OutcomeFailed, webhook.OutcomeDropped}
+
+func (s *Server) adminDeliveries(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f := webhook.Filter{SubscriptionID: strings.ToLower(q.Get("subscriptionID")), Target: q.Get("target"), Outcome: q.Get("outcome")}
+	if f.Outcome != "" && !slices.Contains(outcomes, f.Outcome) {
+		adminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("outcome: %q is not one of %s", f.Outcome, strings.Join(outcomes, ", ")))
+		return
+	}
+	hub := s.hooks.hub
+	idle := hub.Idle()
+	list, dropped := hub.Attempts(f)
+	writeJSON(w, http.StatusOK, DeliveryPage{Deliveries: list, Capacity: hub.Capacity(), Dropped: dropped, Idle: idle})
+}
+
+func (s *Server) adminClearDeliveries(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, Cleared{Cleared: s.hooks.hub.ClearAttempts()})
+}
