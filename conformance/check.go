@@ -48,6 +48,9 @@ const (
 	SHOULD Severity = "SHOULD"
 )
 
+// Off is the severity of a check that is not part of a profile.
+const Off Severity = "-"
+
 // ParseSeverity reads "must" or "should" (any case).
 func ParseSeverity(s string) (Severity, error) {
 	switch strings.ToUpper(s) {
@@ -82,6 +85,36 @@ func (s Surface) flag() string {
 	default:
 		return "--export-url"
 	}
+}
+
+// Profile says what a run judges the server by.
+type Profile string
+
+// The profiles.
+const (
+	// ProfileService judges the whole service (interface A, interface B, the
+	// data export, the token endpoint) by the service's spec, and interface B
+	// no more strictly than the SS 12000 standard unless the service's spec
+	// says more (and the check then quotes the sentence).
+	ProfileService Profile = "service"
+	// ProfileSS12000 judges interface B and the token endpoint by the
+	// official SS 12000 2.1.0 document and the RFCs it builds on only:
+	// skolkit's own choices are SHOULD at most, and responses are validated
+	// against the standard-mode contract (openapi.Contract.Standard).
+	ProfileSS12000 Profile = "ss12000"
+)
+
+// Profiles lists the profiles, the default first.
+var Profiles = []Profile{ProfileService, ProfileSS12000}
+
+// ParseProfile reads a profile name.
+func ParseProfile(s string) (Profile, error) {
+	for _, p := range Profiles {
+		if string(p) == s {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("profile %q: want service or ss12000", s)
 }
 
 // SpecRef is the sentence a check enforces and where it stands.
@@ -119,18 +152,98 @@ type Check struct {
 	Spec SpecRef
 	// Level is read or write.
 	Level Level
-	// Severity is MUST or SHOULD.
+	// Severity is MUST or SHOULD: the severity under --profile service.
 	Severity Severity
+	// Standard is the severity under --profile ss12000: MUST, SHOULD, or Off
+	// (the check is not part of that profile). Empty derives it: checks that
+	// need only interface B and the token endpoint keep Severity (at most
+	// SHOULD when Choice is set), every other check is Off.
+	Standard Severity
+	// Choice, when set, says that what the check enforces is skolkit's own
+	// choice where the standard leaves the behaviour open (and names the
+	// decision); reports and the catalogue label the check with it.
+	Choice string
 	// Needs are the surfaces that must be configured; the check is skipped
 	// with the reason otherwise.
 	Needs []Surface
 	// OptIn, when set, keeps the check out of every run whose --include does
 	// not name its id exactly, and says why.
 	OptIn string
+	// Evidence, when set, says what the check must have seen before it can
+	// pass; empty derives it from the check's kind (EvidenceRule).
+	Evidence string
 	// Run performs the check.
 	Run func(*T)
 
 	phase phase
+}
+
+// SeverityIn returns the check's severity under a profile (Off: the check
+// is not part of it).
+func (c *Check) SeverityIn(p Profile) Severity {
+	if p != ProfileSS12000 {
+		return c.Severity
+	}
+	return c.Standard
+}
+
+// EvidenceRule says what the check must have seen before it can pass:
+// without it, it skips with the reason.
+func (c *Check) EvidenceRule() string {
+	id := c.ID
+	has := func(parts ...string) bool {
+		for _, p := range parts {
+			if strings.Contains(id, p) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case c.Evidence != "":
+		return c.Evidence
+	case c.phase == phaseLedger:
+		return "at least one answer of its kind in this run"
+	case has(".unknown-id", ".malformed-id"):
+		return "a known id answers 2xx on the same route first"
+	case has(".no-token", ".no-credentials", ".garbage-token", ".expired-token", ".www-authenticate", ".legacy-wrong-secret", ".legacy-id-only"):
+		return "the same request with the run's credentials answers 2xx first"
+	case strings.HasPrefix(id, "auth.token."):
+		return "the spec's token request answers 200 with a token first"
+	case strings.HasPrefix(id, "auth.") && strings.HasSuffix(id, ".token-accepted"):
+		return "a token from the token endpoint; the request with it must answer 2xx"
+	case strings.HasPrefix(id, "B.") && has(".list."):
+		return "the resource's list answers 200 with records (a 404, 405 or 501 list: the server does not offer it)"
+	case strings.HasPrefix(id, "B.placements"):
+		return "the unfiltered placement list walked to its end, with records"
+	case strings.HasPrefix(id, "B.groups.lookup"):
+		return "a group id (from --id, GET /groups or the placements) and a lookup of it answering 200"
+	case strings.HasPrefix(id, "B."):
+		return "a record id (from --id, the resource's list, or the placements)"
+	case strings.HasPrefix(id, "A.") || strings.HasPrefix(id, "export."):
+		return "the records or answers it reads (an empty list or a failed walk: skip)"
+	}
+	return "what the check reads (nothing to look at: skip)"
+}
+
+// deriveStandard fills in Standard where the check leaves it empty.
+func (c *Check) deriveStandard() {
+	if c.Standard != "" {
+		return
+	}
+	c.Standard = Off
+	if len(c.Needs) == 0 {
+		return
+	}
+	for _, s := range c.Needs {
+		if s != SurfaceB && s != SurfaceAuth {
+			return
+		}
+	}
+	c.Standard = c.Severity
+	if c.Choice != "" {
+		c.Standard = SHOULD
+	}
 }
 
 func (c *Check) phaseOf() phase {
@@ -156,6 +269,7 @@ var catalogue = sync.OnceValue(func() []*Check {
 		bPlacementChecks(),
 		bFilterChecks(),
 		bRecordChecks(),
+		bGenericChecks(),
 		bResourceChecks(),
 		bWriteChecks(),
 		bSubscriptionChecks(),
@@ -166,13 +280,18 @@ var catalogue = sync.OnceValue(func() []*Check {
 	}
 	seen := map[string]bool{}
 	for _, c := range all {
+		c.deriveStandard()
 		switch {
 		case seen[c.ID]:
 			panic("conformance: duplicate check id " + c.ID)
 		case c.ID == "" || c.Title == "" || c.Area == "" || c.Spec.Quote == "" || c.Spec.Section == "" || c.Run == nil:
 			panic("conformance: incomplete check " + c.ID)
-		case c.Severity != MUST && c.Severity != SHOULD:
+		case c.Severity != MUST && c.Severity != SHOULD && c.Severity != Off:
 			panic("conformance: check " + c.ID + " has no severity")
+		case c.Standard != MUST && c.Standard != SHOULD && c.Standard != Off:
+			panic("conformance: check " + c.ID + " has a bad standard severity")
+		case c.Severity == Off && c.Standard == Off:
+			panic("conformance: check " + c.ID + " is in no profile")
 		}
 		seen[c.ID] = true
 	}
@@ -220,9 +339,12 @@ func matchID(pattern, id string) bool {
 // selectChecks applies --include and --exclude. Checks filtered out are not
 // reported at all; the level and opt-in rules are applied later, by the
 // runner, which reports those checks as skipped with the reason.
-func selectChecks(include, exclude []string) []*Check {
+func selectChecks(p Profile, include, exclude []string) []*Check {
 	var out []*Check
 	for _, c := range catalogue() {
+		if c.SeverityIn(p) == Off {
+			continue
+		}
 		if len(include) > 0 && !slices.ContainsFunc(include, func(p string) bool { return matchID(p, c.ID) }) {
 			continue
 		}

@@ -46,23 +46,28 @@ func authChecks() []*Check {
 	return []*Check{
 		{ID: "auth.token.success", Title: "the token endpoint issues a bearer token of the documented shape", Area: "auth", Severity: MUST, Needs: auth, Spec: specTokenResp, Run: checkTokenSuccess},
 		{ID: "auth.token.form-request", Title: "the form-encoded client-credentials request of the spec is answered 200", Area: "auth", Severity: MUST, Needs: auth, Spec: specTokenRequest, Run: checkTokenForm},
-		{ID: "auth.token.no-refresh-token", Title: "no refresh token is issued", Area: "auth", Severity: MUST, Needs: auth, Spec: specNoRefresh, Run: checkTokenNoRefresh},
-		{ID: "auth.token.lifetime", Title: "expires_in is a positive whole number of seconds", Area: "auth", Severity: MUST, Needs: auth, Spec: specLifetime, Run: checkTokenLifetime},
+		{ID: "auth.token.no-refresh-token", Title: "no refresh token is issued (SHOULD under --profile ss12000: RFC 6749 §4.4.3 says a refresh token SHOULD NOT be included)", Area: "auth", Severity: MUST, Standard: SHOULD, Needs: auth, Spec: specNoRefresh, Run: checkTokenNoRefresh},
+		{ID: "auth.token.lifetime", Title: "expires_in is a positive whole number of seconds (SHOULD under --profile ss12000: RFC 6749 §5.1 makes it RECOMMENDED)", Area: "auth", Severity: MUST, Standard: SHOULD, Needs: auth, Spec: specLifetime, Run: checkTokenLifetime},
+		{ID: "auth.token.form-charset", Title: "a token request sent as application/x-www-form-urlencoded; charset=UTF-8 is answered like one without the parameter", Area: "auth", Severity: MUST, Needs: auth,
+			Spec: SpecRef{Section: "RFC 9110 §8.3.1", Quote: "The type/subtype MAY be followed by semicolon-delimited parameters (Section 5.6.6) in the form of name/value pairs."}, Run: checkTokenFormCharset},
+		{ID: "auth.token.method", Title: "the token endpoint issues no token to a GET", Area: "auth", Severity: MUST, Needs: auth,
+			Spec: SpecRef{Section: "RFC 6749 §3.2", Quote: "The client MUST use the HTTP \"POST\" method when making access token requests."}, Run: checkTokenMethod},
 		{ID: "auth.token.no-store", Title: "token responses carry Cache-Control: no-store", Area: "auth", Severity: MUST, Needs: auth, Spec: specNoStore, Run: checkTokenNoStore},
 		{ID: "auth.token.pragma-no-cache", Title: "token responses carry Pragma: no-cache", Area: "auth", Severity: SHOULD, Needs: auth, Spec: specNoStore, Run: checkTokenPragma},
-		{ID: "auth.token.wrong-secret", Title: "a wrong client secret is 401 invalid_client", Area: "auth", Severity: MUST, Needs: auth, Spec: specTokenErrors, Run: checkTokenWrongSecret},
-		{ID: "auth.token.unknown-client", Title: "an unknown client id is 401 invalid_client", Area: "auth", Severity: MUST, Needs: auth, Spec: specTokenErrors, Run: checkTokenUnknownClient},
+		{ID: "auth.token.wrong-secret", Title: "a wrong client secret is 401 (or 400) invalid_client", Area: "auth", Severity: MUST, Needs: auth, Spec: specTokenErrors, Run: checkTokenWrongSecret},
+		{ID: "auth.token.unknown-client", Title: "an unknown client id is 401 (or 400) invalid_client", Area: "auth", Severity: MUST, Needs: auth, Spec: specTokenErrors, Run: checkTokenUnknownClient},
 		{ID: "auth.token.unsupported-grant", Title: "a grant other than client_credentials is 400 unsupported_grant_type", Area: "auth", Severity: MUST, Needs: auth,
 			Spec: SpecRef{Section: "RFC 6749 §5.2", Quote: "unsupported_grant_type: The authorization grant type is not supported by the authorization server.", Decision: "B14"}, Run: checkTokenUnsupportedGrant},
 		{ID: "auth.token.missing-grant", Title: "a token request without grant_type is 400 invalid_request", Area: "auth", Severity: SHOULD, Needs: auth,
 			Spec: SpecRef{Section: "RFC 6749 §5.2", Quote: "invalid_request: The request is missing a required parameter, includes an unsupported parameter value (other than grant type), repeats a parameter, includes multiple credentials, utilizes more than one mechanism for authenticating the client, or is otherwise malformed.", Decision: "B14"}, Run: checkTokenMissingGrant},
 		{ID: "auth.token.basic-client-auth", Title: "HTTP Basic client authentication is accepted too", Area: "auth", Severity: SHOULD, Needs: auth, Spec: specBasic, Run: checkTokenBasic},
-		{ID: "auth.token.reissue", Title: "a new token can be requested with the same credentials, and it works", Area: "auth", Severity: MUST, Needs: auth, Spec: specNoRefresh, Run: checkTokenReissue},
+		{ID: "auth.token.reissue", Title: "a new token can be requested with the same credentials, and both tokens are answered 2xx", Area: "auth", Severity: MUST, Needs: auth, Spec: specNoRefresh, Run: checkTokenReissue,
+			Evidence: "two tokens from the token endpoint, each answered 2xx by an interface (the first of B, A, export given)"},
 
 		{ID: "auth.B.token-accepted", Title: "interface B accepts a token from the token endpoint", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceAuth, SurfaceB}, Spec: specBToken, Run: tokenAccepted(SurfaceB)},
-		{ID: "auth.B.no-token", Title: "interface B answers 401 without a bearer token", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceB}, Spec: specB401, Run: noCredentials(SurfaceB)},
-		{ID: "auth.B.garbage-token", Title: "interface B answers 401 to a token it never issued", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceB}, Spec: specB401, Run: garbageTokenRejected(SurfaceB)},
-		{ID: "auth.B.expired-token", Title: "interface B answers 401 to an expired token", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceAuth, SurfaceB}, Spec: specNoRefresh, Run: expiredTokenRejected(SurfaceB)},
+		{ID: "auth.B.no-token", Title: "interface B answers 401 without a bearer token (after the same request with a token answered 200; under --profile ss12000 401 or 403)", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceB}, Spec: specB401, Run: noCredentials(SurfaceB)},
+		{ID: "auth.B.garbage-token", Title: "interface B answers 401 to a token it never issued (after a good token answered 200; under --profile ss12000 401 or 403)", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceB}, Spec: specB401, Run: garbageTokenRejected(SurfaceB)},
+		{ID: "auth.B.expired-token", Title: "interface B answers 401 to an expired token (after a good token answered 200; under --profile ss12000 401 or 403)", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceAuth, SurfaceB}, Spec: specNoRefresh, Run: expiredTokenRejected(SurfaceB)},
 		{ID: "auth.B.www-authenticate", Title: "interface B's 401 carries a Bearer WWW-Authenticate challenge", Area: "auth", Severity: SHOULD, Needs: []Surface{SurfaceB},
 			Spec: SpecRef{Section: "RFC 6750 §3", Quote: "If the protected resource request does not include authentication credentials or does not contain an access token that enables access to the protected resource, the resource server MUST include the HTTP \"WWW-Authenticate\" response header field", Decision: "B9"}, Run: checkWWWAuthenticate},
 
@@ -144,7 +149,41 @@ func checkTokenSuccess(t *T) {
 		t.Failf(resp, "token_type: Bearer", "token_type is %s", compact(body["token_type"]))
 	}
 	if _, ok := intOf(body["expires_in"]); !ok {
+		if _, present := body["expires_in"]; !present && t.standard() {
+			t.Notef("no expires_in: RFC 6749 §5.1 makes it RECOMMENDED, not required")
+			return
+		}
 		t.Failf(resp, "expires_in: an integer", "expires_in is %s", compact(body["expires_in"]))
+	}
+}
+
+func checkTokenFormCharset(t *T) {
+	t.goodToken() // evidence: the plain form is answered 200
+	resp := t.Do(Request{Surface: SurfaceAuth, Method: http.MethodPost, Path: pathToken, Body: []byte(t.env.tokenForm().Encode()), ContentType: mimeForm + "; charset=UTF-8", Auth: authNone})
+	t.RequireStatus(resp, http.StatusOK)
+	if tok := str(t.RequireObject(resp), "access_token"); tok == "" {
+		t.Failf(resp, "an access_token", "no access_token in the answer")
+	} else {
+		t.env.red.addToken(tok)
+		resp.ex.ResponseBody = t.env.red.redact(resp.ex.ResponseBody)
+	}
+}
+
+func checkTokenMethod(t *T) {
+	t.goodToken() // evidence: the endpoint issues tokens to the POST of the spec
+	cred := url.QueryEscape(t.env.cfg.ClientID) + ":" + url.QueryEscape(t.env.cfg.ClientSecret)
+	h := http.Header{headerAuthorization: {"Basic " + base64.StdEncoding.EncodeToString([]byte(cred))}}
+	resp := t.Do(Request{Surface: SurfaceAuth, Method: http.MethodGet, Path: pathToken, Query: url.Values{"grant_type": {"client_credentials"}}, Header: h, Auth: authHeaders, Outside: true})
+	if resp.Status/100 == 2 {
+		t.Failf(resp, "a 4xx (405 with Allow: POST is usual), and no token", "GET %s answered %d", pathToken, resp.Status)
+	} else if resp.Status/100 != 4 {
+		t.Failf(resp, "a 4xx (405 with Allow: POST is usual)", "GET %s answered %d", pathToken, resp.Status)
+	}
+	if body, err := resp.Object(); err == nil {
+		if tok := str(body, "access_token"); tok != "" {
+			t.env.red.addToken(tok)
+			t.Failf(resp, "no access_token", "GET %s issued a token", pathToken)
+		}
 	}
 }
 
@@ -199,9 +238,15 @@ func hasDirective(values []string, want string) bool {
 }
 
 // expectOAuthError checks a token-endpoint error: the status and the §5.2
-// error code.
+// error code. invalid_client may be 400 or 401 (RFC 6749 §5.2: 401 is
+// required only when the client authenticated with the Authorization
+// header; these requests send the credentials in the form).
 func (t *T) expectOAuthError(resp *Response, status int, code string) {
-	if !t.ExpectStatus(resp, status) {
+	want := []int{status}
+	if code == "invalid_client" {
+		want = []int{http.StatusUnauthorized, http.StatusBadRequest}
+	}
+	if !t.ExpectStatus(resp, want...) {
 		return
 	}
 	body, err := resp.Object()
@@ -214,27 +259,34 @@ func (t *T) expectOAuthError(resp *Response, status int, code string) {
 	}
 }
 
+// The refusal checks first prove that the endpoint issues a token to the
+// right request (goodToken): an endpoint that refuses everything proves
+// nothing by refusing a wrong one.
+
 func checkTokenWrongSecret(t *T) {
-	t.requireCredentials()
+	t.goodToken()
 	form := t.env.tokenForm()
 	form.Set("client_secret", t.env.wrongSecret())
 	t.expectOAuthError(t.requestToken(form, nil), http.StatusUnauthorized, "invalid_client")
 }
 
 func checkTokenUnknownClient(t *T) {
+	t.goodToken()
 	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {unknownClient}, "client_secret": {t.env.wrongSecret()}}
 	t.expectOAuthError(t.requestToken(form, nil), http.StatusUnauthorized, "invalid_client")
 }
 
 func checkTokenUnsupportedGrant(t *T) {
-	t.requireCredentials()
+	t.goodToken()
 	form := t.env.tokenForm()
-	form.Set("grant_type", "password")
+	// A grant no server supports: "password" could be unauthorized_client
+	// for a server that supports it for other clients (RFC 6749 §5.2).
+	form.Set("grant_type", "urn:skolkit:conformance:no-such-grant")
 	t.expectOAuthError(t.requestToken(form, nil), http.StatusBadRequest, "unsupported_grant_type")
 }
 
 func checkTokenMissingGrant(t *T) {
-	t.requireCredentials()
+	t.goodToken()
 	form := t.env.tokenForm()
 	form.Del("grant_type")
 	t.expectOAuthError(t.requestToken(form, nil), http.StatusBadRequest, "invalid_request")
@@ -282,10 +334,32 @@ func checkTokenReissue(t *T) {
 	for i, tok := range []string{str(first, "access_token"), str(second, "access_token")} {
 		path, q := probe(s)
 		resp := t.Do(Request{Surface: s, Method: http.MethodGet, Path: path, Query: q, Auth: authToken, Token: tok})
-		if resp.Status == http.StatusUnauthorized {
-			t.Failf(resp, "status 200", "token %d of two requested with the same credentials is refused", i+1)
+		if resp.Status/100 != 2 {
+			t.Failf(resp, "status 200", "token %d of two requested with the same credentials: %s %s answered %d", i+1, http.MethodGet, path, resp.Status)
 		}
 	}
+}
+
+// requireProbe proves that the probe request of a surface answers 2xx with
+// the run's credentials: a 401 to the same request without them (or with a
+// bad token) then says something about authentication, not about a route
+// that does not exist or a server that refuses everything.
+func (t *T) requireProbe(s Surface) {
+	path, q := probe(s)
+	resp := t.Get(s, path, q)
+	if resp.Status/100 != 2 {
+		t.Skipf("GET %s with the run's credentials answered %d, so a refusal without them proves nothing (see auth.%s.token-accepted)", path, resp.Status, s)
+	}
+}
+
+// expectRefused expects 401 (under --profile ss12000 also 403: the
+// standard documents 403 for a refused request and no 401).
+func (t *T) expectRefused(resp *Response) {
+	if t.standard() {
+		t.ExpectStatus(resp, http.StatusUnauthorized, http.StatusForbidden)
+		return
+	}
+	t.ExpectStatus(resp, http.StatusUnauthorized)
 }
 
 func tokenAccepted(s Surface) func(*T) {
@@ -307,15 +381,17 @@ func tokenAccepted(s Surface) func(*T) {
 
 func noCredentials(s Surface) func(*T) {
 	return func(t *T) {
+		t.requireProbe(s)
 		path, q := probe(s)
-		t.ExpectStatus(t.Do(Request{Surface: s, Method: http.MethodGet, Path: path, Query: q, Auth: authNone}), http.StatusUnauthorized)
+		t.expectRefused(t.Do(Request{Surface: s, Method: http.MethodGet, Path: path, Query: q, Auth: authNone}))
 	}
 }
 
 func garbageTokenRejected(s Surface) func(*T) {
 	return func(t *T) {
+		t.requireProbe(s)
 		path, q := probe(s)
-		t.ExpectStatus(t.Do(Request{Surface: s, Method: http.MethodGet, Path: path, Query: q, Auth: authToken, Token: garbageToken}), http.StatusUnauthorized)
+		t.expectRefused(t.Do(Request{Surface: s, Method: http.MethodGet, Path: path, Query: q, Auth: authToken, Token: garbageToken}))
 	}
 }
 
@@ -364,12 +440,14 @@ func (t *T) expiredTokenFor() string {
 func expiredTokenRejected(s Surface) func(*T) {
 	return func(t *T) {
 		tok := t.expiredTokenFor()
+		t.requireProbe(s)
 		path, q := probe(s)
-		t.ExpectStatus(t.Do(Request{Surface: s, Method: http.MethodGet, Path: path, Query: q, Auth: authToken, Token: tok}), http.StatusUnauthorized)
+		t.expectRefused(t.Do(Request{Surface: s, Method: http.MethodGet, Path: path, Query: q, Auth: authToken, Token: tok}))
 	}
 }
 
 func checkWWWAuthenticate(t *T) {
+	t.requireProbe(SurfaceB)
 	path, q := probe(SurfaceB)
 	resp := t.Do(Request{Surface: SurfaceB, Method: http.MethodGet, Path: path, Query: q, Auth: authNone})
 	t.RequireStatus(resp, http.StatusUnauthorized)

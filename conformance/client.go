@@ -78,6 +78,10 @@ type Request struct {
 	Token  string
 	// NoRetry returns a 429 to the check instead of waiting it out.
 	NoRetry bool
+	// Outside marks a request to an operation the contract may not have (a
+	// list the runner tries for ids, a method the endpoint must refuse): when
+	// the contract has no such operation, the answer is not a violation.
+	Outside bool
 }
 
 // Response is what came back.
@@ -384,6 +388,9 @@ func (e *env) do(ctx context.Context, check string, req Request) (*Response, err
 			return resp, err
 		}
 		e.ledger.record(ctx, check, &req, resp)
+		if resp.Status/100 == 2 && (req.Auth == authDefault || req.Auth == authLegacy || (req.Auth == authToken && req.Surface != SurfaceAuth)) {
+			e.noteEvidence(req.Surface)
+		}
 		return resp, nil
 	}
 }
@@ -401,7 +408,9 @@ func (e *env) send(ctx context.Context, method, target string, header http.Heade
 		return nil, 0, err
 	}
 	hreq.Header = header.Clone()
-	hreq.Header.Set("Accept", mimeJSON)
+	if hreq.Header.Get("Accept") == "" {
+		hreq.Header.Set("Accept", mimeJSON)
+	}
 	hreq.Header.Set("User-Agent", "skolkit-conformance")
 	start := time.Now()
 	hresp, err := e.http.Do(hreq)

@@ -45,6 +45,8 @@ func (k *keyed[V]) get(key string, f func() V) V {
 // sharedData is what checks fetch once and share.
 type sharedData struct {
 	placements memo[*bWalk]       // GET /placements, all pages, no parameters
+	listed     keyed[[]string]    // ids from the first page of an interface B list
+	lists      keyed[*listWalk]   // GET /{resource} of the standard, all pages
 	aLists     keyed[*offsetWalk] // GET /{resource}, all pages of 50
 	expired    memo[expiredToken] // a token that has run out
 }

@@ -188,6 +188,11 @@ func (f *fake) render(p fakePlacement, q url.Values) map[string]any {
 		m := map[string]any{"id": id}
 		if names {
 			m["displayName"] = "Namn " + id[len(id)-3:]
+			for i := 0; i < 4; i++ {
+				if uuidN(3, i) == id {
+					m["displayName"] = fmt.Sprintf("Avdelning %d", i)
+				}
+			}
 		}
 		if person {
 			m["securityMarking"] = "Ingen"
@@ -320,6 +325,8 @@ func (f *fake) serveB(w http.ResponseWriter, r *http.Request, path string) {
 			}
 		}
 		writeJSON(w, 200, out)
+	case path == "/groups":
+		f.listGroups(w, q)
 	case strings.HasPrefix(path, "/groups/"):
 		id := strings.TrimPrefix(path, "/groups/")
 		if !isUUID(id) {
@@ -332,12 +339,11 @@ func (f *fake) serveB(w http.ResponseWriter, r *http.Request, path string) {
 		}
 		bErr(w, 404, "no such group")
 	default:
+		id := path[strings.LastIndex(path, "/")+1:]
 		if strings.Count(path, "/") == 1 {
-			// a list the fake does not serve (the spec's slice of SS 12000)
-			bErr(w, 404, "no operation at "+path)
+			bErr(w, 404, "no such resource")
 			return
 		}
-		id := path[strings.LastIndex(path, "/")+1:]
 		if !isUUID(id) {
 			bErr(w, 400, "bad id")
 			return
@@ -346,16 +352,83 @@ func (f *fake) serveB(w http.ResponseWriter, r *http.Request, path string) {
 	}
 }
 
+// listGroups is the standard's group list, paged with an offset token:
+// limit, meta.modified.before/after, sortkey=ModifiedDesc,
+// expandReferenceNames.
+func (f *fake) listGroups(w http.ResponseWriter, q url.Values) {
+	offset := 0
+	if v := q.Get("pageToken"); v != "" {
+		// The token carries the query of its walk and the offset.
+		tq, err := url.ParseQuery(v)
+		if err != nil {
+			bErr(w, 400, "bad pageToken")
+			return
+		}
+		offset, _ = strconv.Atoi(tq.Get("offset"))
+		tq.Del("offset")
+		if l := q.Get("limit"); l != "" {
+			tq.Set("limit", l)
+		}
+		if n := q.Get("expandReferenceNames"); n != "" {
+			tq.Set("expandReferenceNames", n)
+		}
+		q = tq
+	}
+	var all []map[string]any
+	for i := 0; i < 4; i++ {
+		g := f.bGroup(uuidN(3, i), q)
+		if orgs := q["organisation"]; len(orgs) > 0 && !f.dev[deviation.MultiValueFirstOnly] && !slices.Contains(orgs, g["organisation"].(map[string]any)["id"].(string)) {
+			continue
+		}
+		if orgs := q["organisation"]; len(orgs) > 0 && f.dev[deviation.MultiValueFirstOnly] && orgs[0] != g["organisation"].(map[string]any)["id"].(string) {
+			continue
+		}
+		mod, _ := time.Parse(time.RFC3339, g["meta"].(map[string]any)["modified"].(string))
+		if v := q.Get("meta.modified.before"); v != "" {
+			b, _ := time.Parse(time.RFC3339Nano, v)
+			if mod.After(b) {
+				continue
+			}
+		}
+		if v := q.Get("meta.modified.after"); v != "" {
+			a, _ := time.Parse(time.RFC3339Nano, v)
+			if mod.Before(a) || (mod.Equal(a) && !f.dev[deviation.MetaAfterInclusive]) {
+				continue
+			}
+		}
+		all = append(all, g)
+	}
+	if q.Get("sortkey") == "ModifiedDesc" && !f.dev[deviation.SortKeyIgnored] {
+		slices.Reverse(all)
+	}
+	limit := 2
+	if v := q.Get("limit"); v != "" {
+		limit, _ = strconv.Atoi(v)
+	}
+	end := min(offset+limit, len(all))
+	var tok any
+	if end < len(all) {
+		next := url.Values{}
+		for k, v := range q {
+			next[k] = v
+		}
+		next.Del("limit")
+		next.Set("offset", strconv.Itoa(end))
+		tok = next.Encode()
+	}
+	writeJSON(w, 200, map[string]any{"data": all[min(offset, len(all)):end], "pageToken": tok})
+}
+
 func (f *fake) bGroup(id string, q url.Values) map[string]any {
 	for i := 0; i < 4; i++ {
 		if uuidN(3, i) == id {
 			org := map[string]any{"id": uuidN(2, i%3)}
 			member := map[string]any{"id": uuidN(4, i), "securityMarking": "Ingen"}
-			if q.Get("expandReferenceNames") == "true" {
+			if q.Get("expandReferenceNames") == "true" || f.dev[deviation.DisplayNameAlways] {
 				org["displayName"] = "Förskolan"
 				member["displayName"] = "Barn"
 			}
-			return map[string]any{"id": id, "meta": fakeMeta(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)), "displayName": fmt.Sprintf("Avdelning %d", i),
+			return map[string]any{"id": id, "meta": fakeMeta(time.Date(2024, 1, 1+i, 0, 0, 0, 0, time.UTC)), "displayName": fmt.Sprintf("Avdelning %d", i),
 				"startDate": "2024-01-01", "groupType": "Avdelning", "organisation": org,
 				"groupMemberships": []any{map[string]any{"person": member, "startDate": "2024-01-01"}}}
 		}

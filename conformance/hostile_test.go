@@ -54,7 +54,7 @@ func TestHugeBodyIsCutAtTheCap(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	cfg := hostileConfig(srv.URL, "B.placements.walk", "B.placements.pagetoken-unknown")
+	cfg := hostileConfig(srv.URL, "B.placements.walk", "auth.B.token-accepted")
 	cfg.MaxBodyBytes = 1 << 20
 	start := time.Now()
 	rep, err := Run(context.Background(), cfg)

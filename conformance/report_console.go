@@ -54,9 +54,24 @@ func WriteConsole(w io.Writer, rep *Report) {
 		}
 	}
 	if len(skips) > 0 {
+		// Checks skipped for the same reason (every check of a resource the
+		// server does not offer) share one line.
 		fmt.Fprintf(w, "\nSKIPPED (%d)\n", len(skips))
+		var reasons []string
+		ids := map[string][]string{}
 		for _, r := range skips {
-			fmt.Fprintf(w, "  %s: %s\n", r.ID, oneLine(r.Reason, 300))
+			if _, ok := ids[r.Reason]; !ok {
+				reasons = append(reasons, r.Reason)
+			}
+			ids[r.Reason] = append(ids[r.Reason], r.ID)
+		}
+		for _, reason := range reasons {
+			list := ids[reason]
+			names := strings.Join(first(list, 4), ", ")
+			if len(list) > 4 {
+				names += fmt.Sprintf(" and %d more", len(list)-4)
+			}
+			fmt.Fprintf(w, "  %s: %s\n", names, oneLine(reason, 300))
 		}
 	}
 	if len(rep.Waits) > 0 {
@@ -88,6 +103,9 @@ func writeConsoleResult(w io.Writer, r Result) {
 		fmt.Fprintf(w, " [decision %s]", r.Spec.Decision)
 	}
 	fmt.Fprintln(w)
+	if r.Choice != "" {
+		fmt.Fprintf(w, "    skolkit's choice, not the standard's: %s\n", r.Choice)
+	}
 	for i, f := range r.Failures {
 		if i == 10 {
 			fmt.Fprintf(w, "    … and %d more failures (see the JSON or HTML report)\n", len(r.Failures)-10)
@@ -137,6 +155,13 @@ func writeSummary(w io.Writer, rep *Report) {
 	case 2:
 		verdict = "ERROR"
 	}
-	fmt.Fprintf(w, "\n%s: %d MUST and %d SHOULD checks failed (failing on %s), %d errors, in %s\n", verdict, must, should, rep.FailOn, c.Error, rep.Duration.Round(time.Millisecond))
+	profile := rep.Profile
+	if profile == "" {
+		profile = ProfileService
+	}
+	fmt.Fprintf(w, "\n%s: %d MUST and %d SHOULD checks failed (failing on %s, profile %s), %d errors, in %s\n", verdict, must, should, rep.FailOn, profile, c.Error, rep.Duration.Round(time.Millisecond))
 	fmt.Fprintf(w, "%d passed, %d failed, %d skipped\n", c.Pass, c.Fail, c.Skip)
+	for _, m := range rep.Incomplete {
+		fmt.Fprintf(w, "INCOMPLETE: %s\n", m)
+	}
 }

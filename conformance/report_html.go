@@ -39,7 +39,8 @@ pre{white-space:pre-wrap;word-break:break-all;background:#f7f7f9;border:1px soli
 </head>
 <body>
 <h1>skolkit conformance report</h1>
-<p class="meta">Started {{.Rep.Started.UTC.Format "2006-01-02 15:04:05"}} UTC · took {{dur .Rep.Duration}} · level {{.Rep.Level}} · failing on {{.Rep.FailOn}}</p>
+<p class="meta">Started {{.Rep.Started.UTC.Format "2006-01-02 15:04:05"}} UTC · took {{dur .Rep.Duration}} · level {{.Rep.Level}} · profile {{if .Rep.Profile}}{{.Rep.Profile}}{{else}}service{{end}} · failing on {{.Rep.FailOn}}</p>
+{{if .Rep.Incomplete}}<h2>Incomplete run</h2><ul>{{range .Rep.Incomplete}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <p><span class="verdict v-{{verdict .Rep}}">{{verdict .Rep}}</span> {{.Counts.Pass}} passed, {{.Counts.Fail}} failed, {{.Counts.Skip}} skipped, {{.Counts.Error}} errors</p>
 <table>{{range $k, $v := .Rep.URLs}}<tr><th>{{$k}}</th><td><code>{{$v}}</code></td></tr>{{end}}</table>
 
@@ -55,6 +56,7 @@ pre{white-space:pre-wrap;word-break:break-all;background:#f7f7f9;border:1px soli
 {{range .Results}}<details{{if eq .Status "fail" "error"}} open{{end}}>
 <summary><span class="badge b-{{.Status}}">{{upper .Status}}</span> <code>{{.ID}}</code> — {{.Title}} <span class="meta">({{.Severity}}, {{.Level}}, {{dur .Duration}})</span></summary>
 <p class="q">“{{.Spec.Quote}}” — {{.Spec.Section}}{{if .Spec.Decision}}; decision {{.Spec.Decision}}{{end}}</p>
+{{if .Choice}}<p class="meta">skolkit's choice, not the standard's: {{.Choice}}</p>{{end}}
 {{if .Reason}}<p>{{.Reason}}</p>{{end}}
 {{range .Notes}}<p class="meta">{{.}}</p>{{end}}
 {{range .Failures}}<div class="fl"><p><b>{{.Message}}</b></p>{{if .Expected}}<p>expected: {{.Expected}}</p>{{end}}

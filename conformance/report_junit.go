@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -72,6 +73,9 @@ func WriteJUnit(w io.Writer, rep *Report) error {
 			s.Properties = append(s.Properties, junitProperty{Name: k, Value: v})
 		}
 		s.Properties = append(s.Properties, junitProperty{Name: "level", Value: rep.Level})
+		if rep.Profile != "" {
+			s.Properties = append(s.Properties, junitProperty{Name: "profile", Value: string(rep.Profile)})
+		}
 		slices.SortFunc(s.Properties, func(a, b junitProperty) int { return strings.Compare(a.Name, b.Name) })
 		var d time.Duration
 		for _, r := range rep.Results {
@@ -106,6 +110,20 @@ func WriteJUnit(w io.Writer, rep *Report) error {
 		doc.Failures += s.Failures
 		doc.Errors += s.Errors
 		doc.Skipped += s.Skipped
+		doc.Suites = append(doc.Suites, s)
+	}
+	if len(rep.Incomplete) > 0 {
+		// A run that could not test what it was given is an error a CI
+		// test view shows, not only an exit status.
+		s := junitSuite{Name: "run", Timestamp: rep.Started.UTC().Format("2006-01-02T15:04:05"), Time: seconds(0)}
+		for i, m := range rep.Incomplete {
+			s.Cases = append(s.Cases, junitCase{Name: fmt.Sprintf("run.incomplete.%d", i+1), Classname: "run", Time: seconds(0),
+				Error: &junitMessage{Message: oneLine(m, 300), Type: "incomplete", Text: m}})
+			s.Tests++
+			s.Errors++
+		}
+		doc.Tests += s.Tests
+		doc.Errors += s.Errors
 		doc.Suites = append(doc.Suites, s)
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
@@ -172,3 +190,27 @@ func WriteReportFile(format, path string, rep *Report) error {
 
 // ReportFormats are the formats --report accepts.
 var ReportFormats = []string{"junit", "json", "html"}
+
+// CheckReportPath reports whether a report can be written to path: its
+// directory exists and takes a new file, and path is not a directory. The
+// command checks every --report path before the first request.
+func CheckReportPath(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a directory", path)
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("the directory %s: %w", dir, err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	f, err := os.CreateTemp(dir, ".skolkit-report-check-*")
+	if err != nil {
+		return fmt.Errorf("the directory %s does not take a new file: %w", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}

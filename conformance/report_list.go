@@ -16,13 +16,17 @@ func WriteList(w io.Writer, format string) error {
 	switch format {
 	case "text":
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tLEVEL\tSEVERITY\tTITLE")
+		fmt.Fprintln(tw, "ID\tLEVEL\tSERVICE\tSS12000\tTITLE")
 		for _, c := range Catalogue() {
 			level := c.Level.String()
 			if c.OptIn != "" {
 				level += " (opt-in)"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.ID, level, c.Severity, c.Title)
+			title := c.Title
+			if c.Choice != "" {
+				title += " [skolkit's choice: " + c.Choice + "]"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.ID, level, c.SeverityIn(ProfileService), c.SeverityIn(ProfileSS12000), title)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -39,13 +43,16 @@ func WriteList(w io.Writer, format string) error {
 			Area     string   `json:"area"`
 			Level    string   `json:"level"`
 			Severity Severity `json:"severity"`
+			Standard Severity `json:"severitySS12000"`
+			Choice   string   `json:"choice,omitempty"`
+			Evidence string   `json:"evidence"`
 			OptIn    string   `json:"optIn,omitempty"`
 			Needs    []string `json:"needs,omitempty"`
 			Spec     SpecRef  `json:"spec"`
 		}
 		var out []entry
 		for _, c := range Catalogue() {
-			e := entry{ID: c.ID, Title: c.Title, Area: c.Area, Level: c.Level.String(), Severity: c.Severity, OptIn: c.OptIn, Spec: c.Spec}
+			e := entry{ID: c.ID, Title: c.Title, Area: c.Area, Level: c.Level.String(), Severity: c.Severity, Standard: c.SeverityIn(ProfileSS12000), Choice: c.Choice, Evidence: c.EvidenceRule(), OptIn: c.OptIn, Spec: c.Spec}
 			for _, s := range c.Needs {
 				e.Needs = append(e.Needs, string(s))
 			}
@@ -79,17 +86,52 @@ decision (` + "`docs/decisions.md`" + `) and names it.
 - **Level**: ` + "`read`" + ` checks only read and are safe against production data; ` + "`write`" + ` checks
   (` + "`--level write`" + `) create records named ` + "`skolkit-conformance …`" + `, change and delete only those, and
   remove them when they end. Opt-in checks run only when ` + "`--include`" + ` names their id exactly.
-- **Severity**: MUST is required by the spec (or the RFC it builds on); SHOULD is a recommendation or a
-  choice of the contract where the spec is silent. ` + "`--fail-on must|should`" + ` sets which failures fail the run.
+- **Profiles** (` + "`--profile`" + `): ` + "`service`" + ` (the default) judges the whole service — interface A,
+  interface B, the data export, the token endpoint — by the service's spec, and interface B no more strictly
+  than the SS 12000 standard unless the service's spec says more (the check then quotes that sentence).
+  ` + "`ss12000`" + ` judges interface B and the token endpoint by the official SS 12000 2.1.0 document and the
+  RFCs it builds on only: MUST only where they say must; skolkit's own choices (the page-size cap,
+  references that always carry ` + "`securityMarking`" + `, error bodies on 404, the lookup cap, exactly 400
+  where a 4xx will do) are SHOULD at most, and the checks that depend on them accept what the standard
+  allows (any 4xx, 401 or 403, a lookup answered 503, a reference without ` + "`securityMarking`" + `). Under
+  ` + "`ss12000`" + ` every response is validated against the *standard mode* of the contract
+  (` + "`openapi.Standard`" + `): the same documents with our stricter choices relaxed — any status with the
+  standard's Error body, 404 without content, open objects, no required ` + "`securityMarking`" + ` or
+  ` + "`pageToken`" + `, a token response needing only ` + "`access_token`" + ` and ` + "`token_type`" + ` (any case).
+  Under ` + "`service`" + ` interface B and the token endpoint are validated against the *service mode*
+  (` + "`openapi.Service`" + `): the same relaxations except where the spec says more (person references keep
+  ` + "`securityMarking`" + ` required; the token response keeps its three fields and ` + "`Bearer`" + `).
+  Checks outside a profile (interface A, the export; ` + "`-`" + ` below) are not run under it.
+- **Severity**: MUST is required by the spec (or the standard and RFC it builds on); SHOULD is a
+  recommendation or a choice of ours where the spec is silent. The two severity columns are the severity
+  under ` + "`--profile service`" + ` and under ` + "`--profile ss12000`" + `; *skolkit's choice* labels a check
+  whose expectation is our own where the standard leaves the behaviour open.
+  ` + "`--fail-on must|should`" + ` sets which failures fail the run.
+- **Evidence before a pass**: a check passes only on something it saw. A check about an id that does
+  not exist (` + "`*.unknown-id`" + `, ` + "`*.malformed-id`" + `) first proves the route exists: a known id answers
+  2xx (ids come from ` + "`--id`" + `, from the resource's own list, and for groups from the placements).
+  A check of a refusal (` + "`auth.*.no-token`" + `, ` + "`*.garbage-token`" + `, ` + "`*.expired-token`" + `,
+  ` + "`*.www-authenticate`" + `) first proves the same request with the run's token answers 2xx; a check that
+  uses a token proves the token works with a 2xx (` + "`auth.token.reissue`" + `); a lookup refusal first proves a
+  lookup of a known group answers 200; a bad ` + "`limit`" + ` or ` + "`pageToken`" + ` is sent only after the placement
+  list was walked. The ledger checks (` + "`*.contract`" + `, ` + "`*.errors.body`" + `, ` + "`all.dates-rfc3339`" + `) skip
+  when the run received no answer of their kind (for the dates: no answer carrying a date or timestamp).
+  A check with nothing to look at is skipped with the reason, never passed.
+- **A run that tested nothing fails**: exit status 2 when a surface was given but no check could send it an
+  authenticated request answered 2xx (missing credentials, a wrong URL, a token endpoint that issues no
+  token, a token the surface refuses), with a message that says what to fix; ` + "`--min-checks N`" + ` sets a
+  floor of checks that must pass or fail. ` + "`--report`" + ` paths are checked before the first request, and
+  ` + "`--wait-for DURATION`" + ` waits for a server that is still starting.
 - **Outcome**: pass, fail (with the request, an excerpt of the response, what was expected and a curl line,
   secrets shown as ` + "`$CLIENT_SECRET`" + ` and ` + "`$TOKEN`" + `), skip (always with the reason: a check the data
   or the configuration cannot decide is skipped, never passed), or error (the server could not be reached).
 - Every response is also validated against the contract (` + "`openapi/*.yaml`" + `) with kin-openapi; the
   ` + "`*.contract`" + ` checks report the violations. ` + "`--spec FILE`" + ` adds a second document (for example the
   official SS 12000 one), matched by path relative to the surface URL.
-- Interface B has no list of syllabuses, attendance or absence records: give ids with
-  ` + "`--id syllabus=UUID`" + ` (also ` + "`attendance=`" + `, ` + "`absence=`" + `, ` + "`group=`" + `, ` + "`placement=`" + `), else those
-  checks are skipped. Group ids are taken from the placements' group references.
+- Ids for interface B's by-id checks come from ` + "`--id syllabus=UUID`" + ` (also ` + "`attendance=`" + `, ` + "`absence=`" + `,
+  ` + "`group=`" + `, ` + "`placement=`" + `), from the first page of the resource's own list (` + "`GET /syllabuses`" + `, …: the
+  standard has a list for every resource; a server without one is not failed for it), and for groups from
+  the placements' group references; a check without an id is skipped with the reason.
 - JUnit XML (` + "`--report junit=FILE`" + `) is checked in the tests against the structure of the Ant/Jenkins
   JUnit schema (elements testsuites/testsuite/testcase/failure/error/skipped and their required attributes
   and types) with encoding/xml: Go has no XSD validator in its standard library.
@@ -97,7 +139,7 @@ decision (` + "`docs/decisions.md`" + `) and names it.
 `)
 	fmt.Fprintf(&b, "%d checks in %d areas.\n", len(all), len(Areas()))
 	for _, area := range Areas() {
-		fmt.Fprintf(&b, "\n## %s\n\n| id | level | severity | what | spec |\n|---|---|---|---|---|\n", area)
+		fmt.Fprintf(&b, "\n## %s\n\n| id | level | service | ss12000 | what | evidence before a pass | spec |\n|---|---|---|---|---|---|---|\n", area)
 		for _, c := range all {
 			if c.Area != area {
 				continue
@@ -110,7 +152,11 @@ decision (` + "`docs/decisions.md`" + `) and names it.
 			if c.Spec.Decision != "" {
 				spec += "; decision " + c.Spec.Decision
 			}
-			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", c.ID, mdCell(level), c.Severity, mdCell(c.Title), mdCell(spec))
+			what := c.Title
+			if c.Choice != "" {
+				what += " — *skolkit's choice*: " + c.Choice
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s |\n", c.ID, mdCell(level), c.SeverityIn(ProfileService), c.SeverityIn(ProfileSS12000), mdCell(what), mdCell(c.EvidenceRule()), mdCell(spec))
 		}
 	}
 	b.WriteString("\n## Deviations and the checks that catch them\n\n| kind of deviation | how it is caught | checks |\n|---|---|---|\n")

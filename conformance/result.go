@@ -23,6 +23,7 @@ type Result struct {
 	Area     string        `json:"area"`
 	Level    string        `json:"level"`
 	Severity Severity      `json:"severity"`
+	Choice   string        `json:"choice,omitempty"` // skolkit's own choice where the standard is open
 	Spec     SpecRef       `json:"spec"`
 	Status   Status        `json:"status"`
 	Reason   string        `json:"reason,omitempty"` // why skipped, or the error
@@ -62,6 +63,7 @@ type Report struct {
 	Started  time.Time         `json:"started"`
 	Duration time.Duration     `json:"durationNs"`
 	Level    string            `json:"level"`
+	Profile  Profile           `json:"profile,omitempty"`
 	FailOn   Severity          `json:"failOn"`
 	URLs     map[string]string `json:"urls"`
 	Results  []Result          `json:"results"`
@@ -71,6 +73,10 @@ type Report struct {
 	// Notes are run-wide remarks (a --spec document loaded without
 	// example validation, a derived auth URL, ...).
 	Notes []string `json:"notes,omitempty"`
+	// Incomplete says why the run could not test what it was asked to (a
+	// surface no check could reach with credentials, fewer decided checks
+	// than --min-checks); any entry makes the exit status 2.
+	Incomplete []string `json:"incomplete,omitempty"`
 	// Leftovers are records the runner created and could not delete.
 	Leftovers []string `json:"leftovers,omitempty"`
 }
@@ -155,11 +161,11 @@ func (r *Report) Errored() bool {
 }
 
 // ExitCode is the process exit code for the report: 2 when a check could
-// not reach the server, 1 when a check at the chosen severity failed, 0
+// not reach the server or the run was incomplete (Incomplete), 1 when a check at the chosen severity failed, 0
 // otherwise.
 func (r *Report) ExitCode() int {
 	switch {
-	case r.Errored():
+	case r.Errored(), len(r.Incomplete) > 0:
 		return 2
 	case r.Failed(r.FailOn):
 		return 1

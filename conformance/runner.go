@@ -33,6 +33,14 @@ type Config struct {
 	LegacyAuth bool
 	// Level is read (safe against production data) or write.
 	Level Level
+	// Profile is what the server is judged by (default ProfileService).
+	Profile Profile
+	// MinChecks, when positive, is the least number of checks that must
+	// pass or fail (not skip) for the run to count: fewer is exit 2.
+	MinChecks int
+	// WaitFor, when positive, is how long the runner waits for every
+	// configured surface to answer HTTP before it gives up (exit 2).
+	WaitFor time.Duration
 	// Include and Exclude are check-id patterns (see matchID). Opt-in checks
 	// run only when Include names them exactly.
 	Include, Exclude []string
@@ -120,6 +128,9 @@ func (c *Config) setDefaults() {
 	if c.FailOn == "" {
 		c.FailOn = MUST
 	}
+	if c.Profile == "" {
+		c.Profile = ProfileService
+	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -156,9 +167,26 @@ type env struct {
 	created  map[string]string // record path → check id, while the record exists
 	leftover []string
 	data     sharedData
+	// authed counts, per surface, the authenticated requests answered 2xx:
+	// the evidence that the run could test the surface at all.
+	authed map[Surface]int
+	// issued counts the access tokens the token endpoint issued.
+	issued int
 	// callbacks is the receiver of subscription callbacks, started by the
 	// first check that needs it (checks_b_subscriptions.go).
 	callbacks callbackState
+}
+
+func (e *env) noteEvidence(s Surface) {
+	e.mu.Lock()
+	e.authed[s]++
+	e.mu.Unlock()
+}
+
+func (e *env) noteIssued() {
+	e.mu.Lock()
+	e.issued++
+	e.mu.Unlock()
 }
 
 func (e *env) token() (string, error) {
@@ -168,7 +196,11 @@ func (e *env) token() (string, error) {
 	if e.tokens == nil {
 		return "", fmt.Errorf("%w: no token endpoint (--auth-url)", errNoToken)
 	}
-	return e.tokens.token()
+	tok, err := e.tokens.token()
+	if err == nil {
+		e.noteIssued()
+	}
+	return tok, err
 }
 
 func (e *env) has(s Surface) bool { _, ok := e.urls[s]; return ok }
@@ -187,7 +219,7 @@ func parseSurfaceURL(s Surface, raw string) (*url.URL, error) {
 // newEnv checks the configuration and builds the run's state.
 func newEnv(ctx context.Context, cfg Config) (*env, error) {
 	cfg.setDefaults()
-	e := &env{cfg: cfg, urls: map[Surface]*url.URL{}, red: &redactor{secret: cfg.ClientSecret}, created: map[string]string{}}
+	e := &env{cfg: cfg, urls: map[Surface]*url.URL{}, red: &redactor{secret: cfg.ClientSecret}, created: map[string]string{}, authed: map[Surface]int{}}
 	for s, raw := range map[Surface]string{SurfaceA: cfg.BaseURL, SurfaceB: cfg.RegisterURL, SurfaceAuth: cfg.AuthURL, SurfaceExport: cfg.ExportURL} {
 		if raw == "" {
 			continue
@@ -223,48 +255,144 @@ func newEnv(ctx context.Context, cfg Config) (*env, error) {
 	if u, ok := e.urls[SurfaceAuth]; ok {
 		e.tokens = newTokenSource(ctx, &e.cfg, e.http, u.String()+pathToken, e.red)
 	}
+	if _, err := ParseProfile(string(e.cfg.Profile)); err != nil {
+		return nil, &UsageError{"--profile: " + err.Error()}
+	}
+	if cfg.MinChecks < 0 {
+		return nil, &UsageError{"--min-checks must not be negative"}
+	}
 	contract, err := openapi.Shared()
 	if err != nil {
 		return nil, fmt.Errorf("contract: %w", err)
 	}
+	// Interface B and the token endpoint are validated against our contract
+	// relaxed to the standard (--profile ss12000), or relaxed where the
+	// service's spec says no more than the standard (--profile service).
+	mode := openapi.Service
+	if e.cfg.Profile == ProfileSS12000 {
+		mode = openapi.Standard
+	}
+	authDoc, err := mode(openapi.NameAuth)
+	if err != nil {
+		return nil, fmt.Errorf("contract: %w", err)
+	}
+	registerDoc, err := mode(openapi.NameRegister)
+	if err != nil {
+		return nil, fmt.Errorf("contract: %w", err)
+	}
 	validators := map[Surface]*docValidator{
-		SurfaceAuth:   newDocValidator(string(openapi.NameAuth), contract.Doc(openapi.NameAuth)),
+		SurfaceAuth:   newDocValidator(string(openapi.NameAuth), authDoc),
 		SurfaceA:      newDocValidator(string(openapi.NameDirectory), contract.Doc(openapi.NameDirectory)),
-		SurfaceB:      newDocValidator(string(openapi.NameRegister), contract.Doc(openapi.NameRegister)),
+		SurfaceB:      newDocValidator(string(openapi.NameRegister), registerDoc),
 		SurfaceExport: newDocValidator(string(openapi.NameExport), contract.Doc(openapi.NameExport)),
 	}
 	var user *docValidator
 	if cfg.UserSpec != nil {
 		user = newDocValidator(cfg.UserSpecName, cfg.UserSpec)
 	}
-	e.ledger = newLedger(validators, user)
+	e.ledger = newLedger(validators, user, e.cfg.Profile)
 	return e, nil
 }
 
 // preflight makes sure every configured surface answers HTTP at all, so that
 // a wrong URL is one clear error instead of a hundred failed checks, and that
-// the token endpoint accepts the credentials.
+// the token endpoint accepts the credentials. With WaitFor it retries every
+// half second until the surfaces answer or the time is up.
 func (e *env) preflight(ctx context.Context) error {
+	deadline := time.Now().Add(e.cfg.WaitFor)
 	for _, s := range []Surface{SurfaceAuth, SurfaceA, SurfaceB, SurfaceExport} {
 		u, ok := e.urls[s]
 		if !ok {
 			continue
 		}
-		ctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
-		req, _ := http.NewRequestWithContext(ctx, http.MethodHead, u.String()+"/", nil)
-		resp, err := e.http.Do(req)
-		cancel()
-		if err != nil {
-			return &ConnectionError{Surface: s, Err: errors.New(e.red.redact(err.Error()))}
+		for {
+			rctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
+			req, _ := http.NewRequestWithContext(rctx, http.MethodHead, u.String()+"/", nil)
+			resp, err := e.http.Do(req)
+			cancel()
+			if err == nil {
+				resp.Body.Close()
+				// A gateway before a server still starting answers 502 to 504:
+				// with --wait-for that is not up yet.
+				starting := resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusGatewayTimeout
+				if !starting || e.cfg.WaitFor <= 0 || !time.Now().Before(deadline) {
+					break
+				}
+				err = fmt.Errorf("HEAD %s answered %d", u, resp.StatusCode)
+			}
+			if e.cfg.WaitFor <= 0 || !time.Now().Before(deadline) || ctx.Err() != nil {
+				if e.cfg.WaitFor > 0 {
+					err = fmt.Errorf("still unreachable after waiting %s (--wait-for): %w", e.cfg.WaitFor, err)
+				}
+				return &ConnectionError{Surface: s, Err: errors.New(e.red.redact(err.Error()))}
+			}
+			if sleep(ctx, 500*time.Millisecond) != nil {
+				return &ConnectionError{Surface: s, Err: ctx.Err()}
+			}
 		}
-		resp.Body.Close()
 	}
 	if e.tokens != nil && e.cfg.ClientID != "" && e.cfg.ClientSecret != "" {
 		if _, err := e.token(); err != nil && strings.Contains(err.Error(), "invalid_client") {
-			return &UsageError{fmt.Sprintf("the token endpoint rejected the client credentials: %v", err)}
+			return &UsageError{fmt.Sprintf("the token endpoint rejected the client credentials: %v; check --client-id and --client-secret (or SKOLKIT_CLIENT_ID, SKOLKIT_CLIENT_SECRET)", err)}
 		}
 	}
 	return nil
+}
+
+// incomplete says, for each surface the selected checks needed, why no
+// check could test it with credentials (no authenticated request answered
+// 2xx, or no token was ever issued), and whether fewer checks decided than
+// --min-checks asks: a run that tested nothing must not look green.
+func (e *env) incomplete(checks []*Check, results []Result) []string {
+	requested := map[Surface]bool{}
+	for i, c := range checks {
+		if results[i].Status == StatusSkip && e.gate(c) != "" {
+			continue
+		}
+		for _, s := range c.Needs {
+			requested[s] = true
+		}
+	}
+	var out []string
+	creds := e.cfg.ClientID != "" && e.cfg.ClientSecret != ""
+	why := func(s Surface) string {
+		switch {
+		case !creds:
+			return "no client credentials were given: set --client-id and --client-secret (or SKOLKIT_CLIENT_ID and SKOLKIT_CLIENT_SECRET)"
+		case s == SurfaceA && e.cfg.LegacyAuth:
+			return "no request with the Client-ID and Client-Secret headers was answered 2xx: check --base-url and the credentials"
+		case e.tokens == nil:
+			return "no token endpoint was given: set --auth-url"
+		}
+		if _, err := e.tokens.token(); err != nil {
+			return fmt.Sprintf("the token endpoint issued no token (%v): check --auth-url and the credentials", err)
+		}
+		return fmt.Sprintf("no authenticated request was answered 2xx: check %s (%s) and that the token is accepted (see the failed checks)", s.flag(), e.urls[s])
+	}
+	for _, s := range []Surface{SurfaceAuth, SurfaceA, SurfaceB, SurfaceExport} {
+		if !e.has(s) || !requested[s] {
+			continue
+		}
+		if s == SurfaceAuth {
+			if e.issued == 0 {
+				out = append(out, "the token endpoint was not tested: "+why(s))
+			}
+			continue
+		}
+		if e.authed[s] == 0 {
+			out = append(out, surfaceName(s)+" was not tested: "+why(s))
+		}
+	}
+	decided := 0
+	for _, r := range results {
+		if r.Status == StatusPass || r.Status == StatusFail {
+			decided++
+		}
+	}
+	if decided < e.cfg.MinChecks {
+		out = append(out, fmt.Sprintf("only %d checks passed or failed, fewer than --min-checks %d: see the skip reasons", decided, e.cfg.MinChecks))
+	}
+	return out
 }
 
 // Run runs the selected checks and returns the report. It returns a
@@ -279,11 +407,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := e.preflight(ctx); err != nil {
 		return nil, err
 	}
-	rep := &Report{Started: started, Level: e.cfg.Level.String(), FailOn: e.cfg.FailOn, URLs: map[string]string{}}
+	rep := &Report{Started: started, Level: e.cfg.Level.String(), Profile: e.cfg.Profile, FailOn: e.cfg.FailOn, URLs: map[string]string{}}
 	for s, u := range e.urls {
 		rep.URLs[s.flag()[2:]] = u.String()
 	}
-	checks := selectChecks(e.cfg.Include, e.cfg.Exclude)
+	checks := selectChecks(e.cfg.Profile, e.cfg.Include, e.cfg.Exclude)
 	results := make([]Result, len(checks))
 	var done int
 	var progressMu sync.Mutex
@@ -303,7 +431,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				continue
 			}
 			if reason := e.gate(c); reason != "" {
-				finish(i, newResult(c, StatusSkip, reason))
+				finish(i, e.newResult(c, StatusSkip, reason))
 				continue
 			}
 			idx = append(idx, i)
@@ -312,10 +440,18 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	e.listLeftovers()
 	e.callbacks.close()
+	rep.Incomplete = e.incomplete(checks, results)
 	rep.Results = results
 	rep.Duration = time.Since(started)
 	rep.Waits = e.waits
 	rep.Notes = e.cfg.Notes
+	if e.cfg.Profile == ProfileSS12000 {
+		for _, s := range []Surface{SurfaceA, SurfaceExport} {
+			if e.has(s) {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("--profile ss12000 judges interface B and the token endpoint only: %s (%s) was not tested; run --profile service for it", surfaceName(s), s.flag()))
+			}
+		}
+	}
 	rep.Leftovers = e.leftover
 	return rep, nil
 }
@@ -349,8 +485,8 @@ func surfaceName(s Surface) string {
 	}
 }
 
-func newResult(c *Check, s Status, reason string) Result {
-	return Result{ID: c.ID, Title: c.Title, Area: c.Area, Level: c.Level.String(), Severity: c.Severity, Spec: c.Spec, Status: s, Reason: reason}
+func (e *env) newResult(c *Check, s Status, reason string) Result {
+	return Result{ID: c.ID, Title: c.Title, Area: c.Area, Level: c.Level.String(), Severity: c.SeverityIn(e.cfg.Profile), Choice: c.Choice, Spec: c.Spec, Status: s, Reason: reason}
 }
 
 // runPhase runs the checks at idx with at most Concurrency at once.
@@ -371,7 +507,7 @@ func (e *env) runPhase(ctx context.Context, checks []*Check, idx []int, finish f
 
 // runCheck runs one check and turns its recorded outcome into a Result.
 func (e *env) runCheck(ctx context.Context, c *Check) Result {
-	res := newResult(c, "", "")
+	res := e.newResult(c, "", "")
 	t := &T{ctx: ctx, env: e, check: c, res: &res}
 	start := time.Now()
 	func() {

@@ -24,6 +24,9 @@ type T struct {
 // stop is the panic value that ends a check early (Skipf, Fatalf, errors).
 type stop struct{}
 
+// standard reports whether the run judges by the SS 12000 standard.
+func (t *T) standard() bool { return t.env.cfg.Profile == ProfileSS12000 }
+
 // Skipf ends the check as skipped, with the reason. A check skips when the
 // server's data or the configuration does not allow it to decide.
 func (t *T) Skipf(format string, args ...any) {

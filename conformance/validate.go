@@ -168,6 +168,7 @@ type ledger struct {
 	dates     *tally
 	a422      *tally // 422 answers to operations other than create, search, update
 	errorBody map[Surface]*tally
+	profile   Profile
 }
 
 // tally counts responses and keeps the first violations.
@@ -197,9 +198,9 @@ func (t *tally) add(v violation) {
 	}
 }
 
-func newLedger(contract map[Surface]*docValidator, user *docValidator) *ledger {
+func newLedger(contract map[Surface]*docValidator, user *docValidator, profile Profile) *ledger {
 	l := &ledger{
-		contract: contract, user: user,
+		contract: contract, user: user, profile: profile,
 		surfaces: map[Surface]*tally{}, dates: newTally(), a422: newTally(),
 		errorBody: map[Surface]*tally{},
 	}
@@ -230,8 +231,10 @@ func (l *ledger) record(ctx context.Context, check string, req *Request, resp *R
 	if l.user != nil {
 		userOp, userMatched, userProblems = l.user.validate(ctx, req.Method, req.Path, req.Query, resp.Status, resp.Header, body)
 	}
-	dateProblems := scanDates(resp)
+	dateProblems, dated := scanDates(resp)
 	errProblems := errorBodyProblems(req.Surface, resp)
+	// The standard's 404 declares no content: any body, or none, will do.
+	emptyAllowed := l.profile == ProfileSS12000 && req.Surface == SurfaceB && resp.Status == http.StatusNotFound
 
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -242,7 +245,7 @@ func (l *ledger) record(ctx context.Context, check string, req *Request, resp *R
 			if len(contractProblems) > 0 {
 				t.add(violation{Check: check, Operation: contractOp, Problems: contractProblems, Exchange: resp.ex})
 			}
-		} else {
+		} else if !req.Outside {
 			op := req.Method + " " + req.Path
 			t.unmatched[op]++
 			t.add(violation{Check: check, Operation: op, Problems: []string{"the contract has no operation " + op}, Exchange: resp.ex})
@@ -259,7 +262,9 @@ func (l *ledger) record(ctx context.Context, check string, req *Request, resp *R
 			l.userTally.unmatched[string(req.Surface)+" "+req.Method+" "+req.Path]++
 		}
 	}
-	l.dates.responses++
+	if dated > 0 {
+		l.dates.responses++
+	}
 	if len(dateProblems) > 0 {
 		l.dates.add(violation{Check: check, Operation: req.Method + " " + req.Path, Problems: dateProblems, Exchange: resp.ex})
 	}
@@ -269,7 +274,7 @@ func (l *ledger) record(ctx context.Context, check string, req *Request, resp *R
 			l.a422.add(violation{Check: check, Operation: req.Method + " " + req.Path, Problems: []string{"422 on an operation that is neither a create, a search nor an update"}, Exchange: resp.ex})
 		}
 	}
-	if t := l.errorBody[req.Surface]; t != nil && resp.Status >= 400 {
+	if t := l.errorBody[req.Surface]; t != nil && resp.Status >= 400 && !emptyAllowed {
 		t.responses++
 		if len(errProblems) > 0 {
 			t.add(violation{Check: check, Operation: req.Method + " " + req.Path, Problems: errProblems, Exchange: resp.ex})
@@ -316,23 +321,20 @@ var (
 	dateTimeFields = []string{"created", "modified", "startTime", "endTime", "reportedTimestamp", "archivedAt", "timestamp"}
 )
 
-// timeOfDay reports whether the object at ptr is an SS 12000 attendance
-// schedule entry, whose startTime and endTime are times of day (HH:MM).
-func timeOfDay(ptr string) bool {
-	return strings.Contains(ptr, "/scheduleEntries/") || strings.Contains(ptr, "/scheduleDays/")
-}
-
 // scanDates checks every string value under a date or date-time field name
-// of a successful JSON response: RFC 3339 full-date or date-time.
-func scanDates(resp *Response) []string {
+// of a successful JSON response: RFC 3339 full-date or date-time. It also
+// returns how many such values it saw (a response without any is no
+// evidence for the check).
+func scanDates(resp *Response) ([]string, int) {
 	if resp.Status < 200 || resp.Status >= 300 || len(resp.Body) == 0 {
-		return nil
+		return nil, 0
 	}
 	v, err := resp.JSON()
 	if err != nil {
-		return nil
+		return nil, 0
 	}
 	var out []string
+	seen := 0
 	var walk func(ptr string, v any)
 	walk = func(ptr string, v any) {
 		switch x := v.(type) {
@@ -340,10 +342,13 @@ func scanDates(resp *Response) []string {
 			for k, c := range x {
 				p := ptr + "/" + k
 				if s, ok := c.(string); ok {
+					if slices.Contains(dateFields, k) || slices.Contains(dateTimeFields, k) {
+						seen++
+					}
 					switch {
 					case slices.Contains(dateFields, k) && !isDate(s):
 						out = append(out, fmt.Sprintf("at %s: %q is not an RFC 3339 full-date", p, s))
-					case slices.Contains(dateTimeFields, k) && !isDateTime(s) && !timeOfDay(ptr):
+					case slices.Contains(dateTimeFields, k) && !isDateTime(s) && !isTimeOfDay(s):
 						out = append(out, fmt.Sprintf("at %s: %q is not an RFC 3339 date-time", p, s))
 					}
 					continue
@@ -361,12 +366,23 @@ func scanDates(resp *Response) []string {
 	if len(out) > 10 {
 		out = append(out[:10], fmt.Sprintf("… and %d more", len(out)-10))
 	}
-	return out
+	return out, seen
 }
 
 func isDate(s string) bool {
 	t, err := time.Parse(time.DateOnly, s)
 	return err == nil && t.Format(time.DateOnly) == s
+}
+
+// isTimeOfDay reports whether s is a time of day (15:04 or 15:04:05): the
+// standard's attendance schedules give startTime and endTime so.
+func isTimeOfDay(s string) bool {
+	for _, layout := range []string{"15:04", "15:04:05"} {
+		if _, err := time.Parse(layout, s); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 func isDateTime(s string) bool {

@@ -64,6 +64,17 @@ const (
 	// error bodies and statuses
 	ErrorBodyWrongShape = "error-body-wrong-shape"
 	UnknownIDNot404     = "unknown-id-not-404"
+	// on the wire (the request or the answer is changed around the handlers)
+	TokenGetAccepted        = "token-get-accepted"
+	JSONCharsetRefused      = "json-charset-refused"
+	LimitAboveMaxRefused    = "limit-above-max-refused"
+	CombinedFiltersDropDate = "combined-filters-drop-dates"
+	ReferenceMarkingDiffers = "reference-marking-differs"
+	LaterPageDropsExpand    = "later-page-drops-expand"
+	LegacyAuthRefused       = "legacy-auth-refused"
+	FormCharsetRefused      = "form-charset-refused"
+	AcceptParamsRefused     = "accept-params-refused"
+	MultiValueFirstOnly     = "multi-value-first-only"
 )
 
 // Deviation is one named deviation and what the mock then does.
@@ -104,6 +115,16 @@ var all = []Deviation{
 	{CallbacksNotSent, "subscriptions are accepted, but their callbacks are never sent"},
 	{ErrorBodyWrongShape, "interface B's 404 body is {\"error\": ...} instead of {code, message}"},
 	{UnknownIDNot404, "interface B answers 400 instead of 404 for an unknown id"},
+	{TokenGetAccepted, "the token endpoint issues a token to a GET with the credentials in the Authorization header"},
+	{JSONCharsetRefused, "interface B refuses a JSON request body sent as application/json; charset=utf-8 (415)"},
+	{LimitAboveMaxRefused, "the placement list answers 400 to a limit above its page size of 1000 instead of serving a page"},
+	{CombinedFiltersDropDate, "the placement list ignores the date filters when an organisation, group, child or owner filter is given too"},
+	{ReferenceMarkingDiffers, "person references carry a securityMarking other than the person's own"},
+	{LaterPageDropsExpand, "expand and expandReferenceNames sent with a pageToken are ignored"},
+	{LegacyAuthRefused, "interface A ignores the Client-ID and Client-Secret headers (the older authentication) and answers 401"},
+	{FormCharsetRefused, "the token endpoint refuses a form sent as application/x-www-form-urlencoded; charset=UTF-8 (400 invalid_request)"},
+	{AcceptParamsRefused, "interface B answers 406 to an Accept header whose media range has parameters or several ranges"},
+	{MultiValueFirstOnly, "interface B reads only the first value of a repeated query parameter (expand=child&expand=owners, groupType=A&groupType=B)"},
 }
 
 // All returns every deviation, sorted by name.

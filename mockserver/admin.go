@@ -425,6 +425,10 @@ func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
 		}
 		devs[d] = true
 	}
+	vars, err := checkVariants(sc.Behaviours.Variants)
+	if err != nil {
+		return Summary{}, &scenarios.LoadError{File: sc.Name, Problems: []scenarios.Problem{{File: sc.Name, Path: "behaviours.variants", Message: err.Error()}}}
+	}
 	ds, err := sc.Build(s.clock.startOf(sc.Clock.Now))
 	if err != nil {
 		return Summary{}, err
@@ -447,6 +451,7 @@ func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
 		// A new scenario brings its own deviations (Options.Deviations
 		// apply to the start-up scenario, like the other start-up overrides).
 		s.deviations = devs
+		s.variants = vars
 		// A token survives while its client is still there with the same
 		// secret and every scope of the token; it keeps its expiry.
 		s.tokens.retain(func(g grant) bool {

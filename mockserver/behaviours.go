@@ -274,6 +274,8 @@ func parseRules(body []byte) (scenarios.Behaviours, *scenarios.LoadError) {
 	switch {
 	case len(b.Deviations) > 0:
 		return b, fail("deviations cannot be switched at run time; load a scenario that names them with PUT /__admin/scenario")
+	case len(b.Variants) > 0:
+		return b, fail("variants cannot be switched at run time; load a scenario that names them with PUT /__admin/scenario")
 	case len(b.Faults) == 0 && len(b.Latency) == 0:
 		return b, fail("no rules: send {\"faults\": [...]} or {\"latency\": [...]}")
 	}

@@ -202,8 +202,10 @@ func (res *resource) pageWith(s *Server, sn *store.Snapshot, p params, after sto
 	}
 	index, spans := "", []store.Span(nil)
 	for _, f := range filters {
-		if v, ok := p.get(f.param); ok && f.index != "" {
-			index, spans = f.index, []store.Span{store.ValueSpan(v)}
+		// An index serves a filter of one value; the values of an array
+		// filter are alternatives, which match evaluates.
+		if vs := p.all(f.param); len(vs) == 1 && f.index != "" {
+			index, spans = f.index, []store.Span{store.ValueSpan(vs[0])}
 			break
 		}
 	}
@@ -293,15 +295,13 @@ func (s *Server) serveList(res *resource) http.HandlerFunc {
 			st = pageState{R: res.name, P: p, Expand: q[paramExpand], Names: refNames(q), Limit: limit}
 			sn, v = s.readView(true)
 		}
-		if limit == 0 {
-			limit = DefaultPageSize
-		}
+		limit = s.pageSize(limit) // the paging variants' hook (variants.go)
 		rd := s.renderer(sn, st.Names)
 		if res.compute != nil {
 			s.serveComputed(w, r, res, sn, v, key, st, rd, limit)
 			return
 		}
-		items, next, err := res.pageOf(s, sn, st.P, st.Cursor, min(limit, MaxPageSize))
+		items, next, err := res.pageOf(s, sn, st.P, st.Cursor, limit)
 		if err != nil {
 			s.log.Error("list query", "resource", res.name, "err", err)
 			registerError(w, http.StatusInternalServerError, CodeInternal, "unexpected server error")
@@ -403,7 +403,7 @@ func (s *Server) serveComputed(w http.ResponseWriter, r *http.Request, res *reso
 		from, _ = strconv.Atoi(string(st.Cursor))
 	}
 	from = min(from, len(all))
-	to := min(from+min(limit, MaxPageSize), len(all))
+	to := min(from+limit, len(all))
 	var tok *string
 	if to < len(all) {
 		if st.Walk == "" && st.Gen == 0 {
@@ -603,6 +603,13 @@ func (s *Server) registerEndpoints() []endpoint {
 }
 
 // Filters shared by many resources.
+
+// anyOf marks a filter whose parameter SS 12000 declares an array ("en
+// eller flera"): its values are alternatives.
+func anyOf(f filter) filter {
+	f.anyOf = true
+	return f
+}
 
 // idFilter is an equality filter on identifiers, served by an index.
 func idFilter(param, index string, get func(obj any) []string) filter {

@@ -86,10 +86,10 @@ func buildResources() []*resource {
 func organisationsResource() *resource {
 	meta := func(o any) *model.Meta { return &asOrg(o).Meta }
 	f := []filter{
-		idFilter("parent", store.IndexParent, func(o any) []string { return oneID(optRefID(asOrg(o).ParentOrganisation)) }),
+		anyOf(idFilter("parent", store.IndexParent, func(o any) []string { return oneID(optRefID(asOrg(o).ParentOrganisation)) })),
 		{param: "schoolUnitCode", index: store.IndexSchoolUnitCode, match: func(o any, v string) bool { return asOrg(o).SchoolUnitCode == v }},
 		{param: "organisationCode", index: store.IndexOrganisationCode, match: func(o any, v string) bool { return asOrg(o).OrganisationCode == v }},
-		{param: "type", index: store.IndexOrganisationType, match: func(o any, v string) bool { return string(asOrg(o).OrganisationType) == v }},
+		{param: "type", index: store.IndexOrganisationType, anyOf: true, match: func(o any, v string) bool { return string(asOrg(o).OrganisationType) == v }},
 		evalFilter("municipalityCode", func(o any, v string) bool { return asOrg(o).MunicipalityCode == v }),
 		{param: "schoolTypes", anyOf: true, match: func(o any, v string) bool { return slices.Contains(asOrg(o).SchoolTypes, model.SchoolType(v)) }},
 	}
@@ -616,8 +616,8 @@ func dutiesResource() *resource {
 func groupsResource() *resource {
 	meta := func(o any) *model.Meta { return &asGroup(o).Meta }
 	f := []filter{
-		idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(asGroup(o).Organisation.ID) }),
-		evalFilter("groupType", func(o any, v string) bool { return string(asGroup(o).GroupType) == v }),
+		anyOf(idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(asGroup(o).Organisation.ID) })),
+		anyOf(evalFilter("groupType", func(o any, v string) bool { return string(asGroup(o).GroupType) == v })),
 		{param: "schoolTypes", anyOf: true, match: func(o any, v string) bool { return string(asGroup(o).SchoolType) == v }},
 	}
 	f = append(f, dateFilters(func(o any) model.Date { return asGroup(o).StartDate }, func(o any) model.Date { return asGroup(o).EndDate })...)
@@ -661,7 +661,7 @@ func programmesResource() *resource {
 		func(p *model.Programme) *model.Meta { return &p.Meta },
 		[]filter{
 			{param: "code", index: store.IndexCode, match: func(o any, v string) bool { return pr(o).Code == v }},
-			evalFilter("schoolType", func(o any, v string) bool { return string(pr(o).SchoolType) == v }),
+			anyOf(evalFilter("schoolType", func(o any, v string) bool { return string(pr(o).SchoolType) == v })),
 			{param: "parentProgramme", id: true, match: func(o any, v string) bool { return optRefID(pr(o).ParentProgramme) == v }},
 		},
 		map[string]sorting{

@@ -267,6 +267,21 @@ func TestPlacementsHaveOnlyPreschoolAndAfterSchoolTypes(t *testing.T) {
 	}
 }
 
+// The standard sets no upper bound on limit: a larger one is a full page and
+// a pageToken, never a 400.
+func TestLimitAboveThePageSizeIsAPage(t *testing.T) {
+	h := newHarness(t)
+	var page struct {
+		Data      []model.Placement `json:"data"`
+		PageToken *string           `json:"pageToken"`
+	}
+	r := h.get(PrefixB + "/placements?limit=100000")
+	require.Equal(t, http.StatusOK, r.status, r)
+	r.decode(&page)
+	assert.LessOrEqual(t, len(page.Data), MaxPageSize)
+	assert.NotEmpty(t, page.Data)
+}
+
 func TestRequestsAreValidatedAgainstTheContract(t *testing.T) {
 	h := newHarness(t)
 	gid := h.srv.Store().Export().Groups[0].ID

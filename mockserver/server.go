@@ -58,6 +58,9 @@ type Options struct {
 	Now func() time.Time
 	// Deviations switches on named deviations in addition to the scenario's.
 	Deviations []string
+	// Variants switches on legal variants (variants.go) in addition to the
+	// scenario's.
+	Variants []string
 	// Logger receives one line per request at debug level and errors; nil
 	// discards.
 	Logger *slog.Logger
@@ -97,7 +100,9 @@ type Server struct {
 	limiter  *rateLimiter
 	// deviations switched on (see deviations.go)
 	deviations map[string]bool
-	clock      *Clock
+	// variants switched on (see variants.go)
+	variants map[string]bool
+	clock    *Clock
 	// listShape is how interface-A lists nest their items.
 	listShape string
 	// ctl is the control plane: admin API, journal, faults (admin.go).
@@ -199,6 +204,9 @@ func newServer(opts Options) (*Server, error) {
 			return nil, fmt.Errorf("unknown deviation %q; known: %s", d, strings.Join(deviation.Names(), ", "))
 		}
 		s.deviations[d] = true
+	}
+	if s.variants, err = checkVariants(append(slices.Clone(sc.Behaviours.Variants), opts.Variants...)); err != nil {
+		return nil, err
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -337,6 +345,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if isAdminPath(r.URL.Path) {
 		s.serveAdmin(w, r)
+		return
+	}
+	// The wire hooks read the scenario's variants and deviations once,
+	// under the scenario lock (a scenario load replaces them).
+	s.ctl.mu.RLock()
+	vars, devs := s.variants, s.deviations
+	s.ctl.mu.RUnlock()
+	if vw := s.variantWriter(w, r, vars, devs); vw != nil {
+		defer vw.flush()
+		w = vw
+	}
+	if !s.deviateRequest(w, r, devs) {
 		return
 	}
 	start := time.Now()

@@ -214,6 +214,22 @@ func (sc *Scenario) checkBehaviours(d *decoder) {
 		}
 		seen[name] = true
 	}
+	seenVar := map[string]bool{}
+	for i, name := range b.Variants {
+		p := fmt.Sprintf("behaviours.variants[%d]", i)
+		switch {
+		case seenVar[name]:
+			d.problem(p, "variant %q is listed twice", name)
+		case KnownVariants[name] == "":
+			names := make([]string, 0, len(KnownVariants))
+			for n := range KnownVariants {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			d.problem(p, "unknown variant %q; known: %s", name, strings.Join(names, ", "))
+		}
+		seenVar[name] = true
+	}
 }
 
 var reHeaderName = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")

@@ -265,7 +265,15 @@ func TestParseReportsEachProblemWithItsPosition(t *testing.T) {
 		{
 			name: "unknown deviation",
 			src:  "name: t\nbehaviours:\n  deviations: [pagination-total-wong]\n",
-			want: []string{`s.yaml:3:16: behaviours.deviations[0]: unknown deviation "pagination-total-wong"; known: audit-event-missing, callbacks-not-sent, date-bounds-exclusive, delete-not-204, display-name-always, endDate-filter-drops-open-ended, error-body-wrong-shape, expand-changes-modified, expand-ignored, expired-token-accepted, identity-number-without-hyphen, limit-zero-accepted, list-limit-ignored, lookup-drops-first, meta-after-inclusive, nested-meta-filter-ignored, no-token-accepted, organisation-filter-ignored, pagetoken-repeats-last, pagetoken-with-filter-accepted, pagination-total-wrong, patch-replaces, ratelimit-headers-missing-on-204, ratelimit-reset-in-seconds, search-ignores-filter, security-marking-missing, sortkey-ignored, token-cacheable, unknown-id-not-404, wrong-secret-accepted`},
+			want: []string{`s.yaml:3:16: behaviours.deviations[0]: unknown deviation "pagination-total-wong"; known: accept-params-refused, audit-event-missing, callbacks-not-sent, combined-filters-drop-dates, date-bounds-exclusive, delete-not-204, display-name-always, endDate-filter-drops-open-ended, error-body-wrong-shape, expand-changes-modified, expand-ignored, expired-token-accepted, form-charset-refused, identity-number-without-hyphen, json-charset-refused, later-page-drops-expand, legacy-auth-refused, limit-above-max-refused, limit-zero-accepted, list-limit-ignored, lookup-drops-first, meta-after-inclusive, multi-value-first-only, nested-meta-filter-ignored, no-token-accepted, organisation-filter-ignored, pagetoken-repeats-last, pagetoken-with-filter-accepted, pagination-total-wrong, patch-replaces, ratelimit-headers-missing-on-204, ratelimit-reset-in-seconds, reference-marking-differs, search-ignores-filter, security-marking-missing, sortkey-ignored, token-cacheable, token-get-accepted, unknown-id-not-404, wrong-secret-accepted`},
+		},
+		{
+			name: "unknown and repeated variants",
+			src:  "name: t\nbehaviours:\n  variants: [empty-404, empty-404, pagetoken-wobble]\n",
+			want: []string{
+				`s.yaml:3:25: behaviours.variants[1]: variant "empty-404" is listed twice`,
+				`s.yaml:3:36: behaviours.variants[2]: unknown variant "pagetoken-wobble"; known: clamped-limit, empty-404, extra-properties, extra-token-fields, pagetoken-encoding, references-without-security-marking, small-default-page, token-type-lowercase`,
+			},
 		},
 		{
 			name: "clock neither real nor a date-time",
@@ -351,7 +359,7 @@ colour: blue
 		`s.yaml:11:88: records.placements[0].endDate: 2026-01-01 is before startDate 2026-03-01`,
 		`s.yaml:13:36: behaviours.latency[0].delay: the range "3s-1s" runs backwards: 3s is more than 1s`,
 		`s.yaml:14:54: behaviours.faults[0].probability: -0.5 is not a probability from 0 to 1`,
-		`s.yaml:15:16: behaviours.deviations[0]: unknown deviation "nope"; known: audit-event-missing, callbacks-not-sent, date-bounds-exclusive, delete-not-204, display-name-always, endDate-filter-drops-open-ended, error-body-wrong-shape, expand-changes-modified, expand-ignored, expired-token-accepted, identity-number-without-hyphen, limit-zero-accepted, list-limit-ignored, lookup-drops-first, meta-after-inclusive, nested-meta-filter-ignored, no-token-accepted, organisation-filter-ignored, pagetoken-repeats-last, pagetoken-with-filter-accepted, pagination-total-wrong, patch-replaces, ratelimit-headers-missing-on-204, ratelimit-reset-in-seconds, search-ignores-filter, security-marking-missing, sortkey-ignored, token-cacheable, unknown-id-not-404, wrong-secret-accepted`,
+		`s.yaml:15:16: behaviours.deviations[0]: unknown deviation "nope"; known: accept-params-refused, audit-event-missing, callbacks-not-sent, combined-filters-drop-dates, date-bounds-exclusive, delete-not-204, display-name-always, endDate-filter-drops-open-ended, error-body-wrong-shape, expand-changes-modified, expand-ignored, expired-token-accepted, form-charset-refused, identity-number-without-hyphen, json-charset-refused, later-page-drops-expand, legacy-auth-refused, limit-above-max-refused, limit-zero-accepted, list-limit-ignored, lookup-drops-first, meta-after-inclusive, multi-value-first-only, nested-meta-filter-ignored, no-token-accepted, organisation-filter-ignored, pagetoken-repeats-last, pagetoken-with-filter-accepted, pagination-total-wrong, patch-replaces, ratelimit-headers-missing-on-204, ratelimit-reset-in-seconds, reference-marking-differs, search-ignores-filter, security-marking-missing, sortkey-ignored, token-cacheable, token-get-accepted, unknown-id-not-404, wrong-secret-accepted`,
 		`s.yaml:16:1: colour: unknown key "colour"; known keys: name, description, seed, clock, tokenLifetime, clients, generate, records, behaviours, listShape, webhooks`,
 	}
 	assert.Equal(t, want, got)

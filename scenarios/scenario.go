@@ -189,6 +189,10 @@ type Behaviours struct {
 	// Deviations name deviations from the spec to switch on (names of
 	// package deviation).
 	Deviations []string `yaml:"deviations,omitempty" json:"deviations,omitempty"`
+	// Variants name legal variants to switch on (keys of KnownVariants):
+	// behaviours the SS 12000 standard allows that the mock does not do by
+	// default.
+	Variants []string `yaml:"variants,omitempty" json:"variants,omitempty"`
 }
 
 // Builtin returns the embedded scenario with the name.

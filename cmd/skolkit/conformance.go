@@ -34,8 +34,16 @@ The client secret is read from --client-secret or SKOLKIT_CLIENT_SECRET, is
 sent only to the token endpoint (and, with --legacy-auth, to interface A), and
 is never printed: reports show it as $CLIENT_SECRET and tokens as $TOKEN.
 
+--profile service (the default) judges the whole service by its spec;
+--profile ss12000 judges interface B and the token endpoint by the official
+SS 12000 2.1.0 document and the RFCs it builds on only (skolkit's own choices
+count as SHOULD at most).
+
 Exit status: 0 when no check at the --fail-on severity failed, 1 when one
-did, 2 for usage errors and when the server could not be reached.
+did, 2 for usage errors, when the server could not be reached, and when the
+run could not test what it was given (a surface no check could reach with
+credentials, a token endpoint that issued no token, fewer decided checks than
+--min-checks): the message says what to fix.
 
 Flags:
 `
@@ -90,6 +98,9 @@ func conformanceCmd(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.ClientID, "client-id", "", "client id (default: env SKOLKIT_CLIENT_ID)")
 	fs.StringVar(&cfg.ClientSecret, "client-secret", "", "client secret (default: env SKOLKIT_CLIENT_SECRET; prefer the environment, command lines are visible to other users)")
 	fs.BoolVar(&cfg.LegacyAuth, "legacy-auth", false, "authenticate interface A with the Client-ID and Client-Secret headers instead of a bearer token")
+	profile := fs.String("profile", string(conformance.ProfileService), "what to judge by: service (the service's spec, every surface) or ss12000 (interface B and the token endpoint by the SS 12000 2.1.0 standard and its RFCs only)")
+	fs.IntVar(&cfg.MinChecks, "min-checks", 0, "exit 2 unless at least `N` checks passed or failed (not skipped): a floor for CI")
+	fs.DurationVar(&cfg.WaitFor, "wait-for", 0, "wait up to `DURATION` for the surfaces to answer before giving up (a server still starting in CI)")
 	level := fs.String("level", "read", "read (safe against production data) or write (creates, changes and deletes only records it made, and removes them)")
 	var include, exclude multiFlag
 	fs.Var(&include, "include", "run only checks whose id matches `PATTERN` (glob like B.placements.*, or an id prefix); repeatable; opt-in checks must be named exactly")
@@ -147,6 +158,19 @@ func conformanceCmd(args []string, stdout, stderr io.Writer) int {
 	if cfg.FailOn, err = conformance.ParseSeverity(*failOn); err != nil {
 		return usageErr("--fail-on: %v", err)
 	}
+	if cfg.Profile, err = conformance.ParseProfile(*profile); err != nil {
+		return usageErr("--profile: %v", err)
+	}
+	if cfg.MinChecks < 0 || cfg.WaitFor < 0 {
+		return usageErr("--min-checks and --wait-for must not be negative")
+	}
+	// Report files are checked before the first request: a run of many
+	// minutes must not end in a report it cannot write.
+	for _, r := range reports {
+		if err := conformance.CheckReportPath(r[1]); err != nil {
+			return usageErr("--report %s=%s: %v", r[0], r[1], err)
+		}
+	}
 	if cfg.Timeout <= 0 || cfg.Concurrency <= 0 || cfg.MaxPages <= 0 {
 		return usageErr("--timeout, --concurrency and --max-pages must be positive")
 	}
@@ -173,6 +197,9 @@ func conformanceCmd(args []string, stdout, stderr io.Writer) int {
 		return usageErr("%v", err)
 	}
 	conformance.WriteConsole(stdout, rep)
+	for _, m := range rep.Incomplete {
+		fmt.Fprintf(stderr, "skolkit conformance: incomplete run: %s\n", m)
+	}
 	for _, r := range reports {
 		if err := conformance.WriteReportFile(r[0], r[1], rep); err != nil {
 			return usageErr("--report %s=%s: %v", r[0], r[1], err)

@@ -195,21 +195,23 @@ func TestConformanceCommandLine(t *testing.T) {
 	t.Run("help exits 0 and names every flag", func(t *testing.T) {
 		code, _, errOut := run("-h")
 		assert.Equal(t, 0, code)
-		for _, f := range []string{"base-url", "register-url", "auth-url", "export-url", "client-id", "client-secret", "legacy-auth", "level", "include", "exclude", "timeout", "concurrency", "max-pages", "spec", "report", "fail-on", "list", "callback-listen", "callback-url", "callback-wait"} {
+		for _, f := range []string{"base-url", "register-url", "auth-url", "export-url", "client-id", "client-secret", "legacy-auth", "level", "include", "exclude", "timeout", "concurrency", "max-pages", "spec", "report", "fail-on", "list", "profile", "min-checks", "wait-for", "callback-listen", "callback-url", "callback-wait"} {
 			assert.Contains(t, errOut, "-"+f)
 		}
 	})
 	for name, args := range map[string][]string{
-		"no URL":             {},
-		"bad level":          {"--register-url", "http://127.0.0.1:1/api/v1", "--level", "admin"},
-		"bad fail-on":        {"--register-url", "http://127.0.0.1:1/api/v1", "--fail-on", "may"},
-		"bad report":         {"--register-url", "http://127.0.0.1:1/api/v1", "--report", "pdf=x.pdf"},
-		"bad pattern":        {"--register-url", "http://127.0.0.1:1/api/v1", "--include", "B.[x"},
-		"bad id":             {"--register-url", "http://127.0.0.1:1/api/v1", "--id", "syllabus=nope"},
-		"relative URL":       {"--register-url", "/api/v1"},
-		"unreachable server": {"--register-url", "http://127.0.0.1:1/api/v1", "--timeout", "2s"},
-		"missing spec file":  {"--register-url", "http://127.0.0.1:1/api/v1", "--spec", "/nonexistent.yaml"},
-		"stray argument":     {"--register-url", "http://127.0.0.1:1/api/v1", "extra"},
+		"no URL":              {},
+		"bad level":           {"--register-url", "http://127.0.0.1:1/api/v1", "--level", "admin"},
+		"bad fail-on":         {"--register-url", "http://127.0.0.1:1/api/v1", "--fail-on", "may"},
+		"bad report":          {"--register-url", "http://127.0.0.1:1/api/v1", "--report", "pdf=x.pdf"},
+		"bad pattern":         {"--register-url", "http://127.0.0.1:1/api/v1", "--include", "B.[x"},
+		"bad id":              {"--register-url", "http://127.0.0.1:1/api/v1", "--id", "syllabus=nope"},
+		"relative URL":        {"--register-url", "/api/v1"},
+		"unreachable server":  {"--register-url", "http://127.0.0.1:1/api/v1", "--timeout", "2s"},
+		"missing spec file":   {"--register-url", "http://127.0.0.1:1/api/v1", "--spec", "/nonexistent.yaml"},
+		"stray argument":      {"--register-url", "http://127.0.0.1:1/api/v1", "extra"},
+		"bad profile":         {"--register-url", "http://127.0.0.1:1/api/v1", "--profile", "ss12001"},
+		"negative min-checks": {"--register-url", "http://127.0.0.1:1/api/v1", "--min-checks", "-1"},
 	} {
 		t.Run(name+" is exit 2", func(t *testing.T) {
 			code, _, errOut := run(args...)

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skolkit/skolkit/conformance"
+	"github.com/skolkit/skolkit/mockserver"
+)
+
+// TestConformanceSS12000ProfileAgainstMock: the mock passes the suite judged
+// by the standard too, and only checks of that profile are run.
+func TestConformanceSS12000ProfileAgainstMock(t *testing.T) {
+	t.Parallel()
+	srv, args := mockUnderTest(t, mockserver.Options{})
+	args = append(args, recordIDs(srv)...)
+	code, out, rep := runConformance(t, append(args, "--profile", "ss12000")...)
+	assertClean(t, rep, out)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, conformance.ProfileSS12000, rep.Profile)
+	byID := map[string]*conformance.Check{}
+	for _, c := range conformance.Catalogue() {
+		byID[c.ID] = c
+	}
+	for _, r := range rep.Results {
+		assert.NotEqual(t, conformance.Off, byID[r.ID].SeverityIn(conformance.ProfileSS12000), "%s is not in the ss12000 profile", r.ID)
+		assert.Equal(t, byID[r.ID].SeverityIn(conformance.ProfileSS12000), r.Severity, r.ID)
+	}
+	assert.Greater(t, rep.Counts().Pass, 50)
+}
+
+// TestConformanceIncompleteRunsExit2: a run that could not test what it was
+// given is exit 2 with a message saying what to fix, never a green run of
+// skips.
+func TestConformanceIncompleteRunsExit2(t *testing.T) {
+	t.Parallel()
+	srv, err := mockserver.New(mockserver.Options{})
+	require.NoError(t, err)
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	id, secret := srv.Credentials()
+	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/oauth/token" {
+			http.Error(w, `{"error":"server_error"}`, http.StatusInternalServerError)
+			return
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	t.Cleanup(broken.Close)
+	reg := hs.URL + "/api/v1"
+	for _, tc := range []struct {
+		name string
+		args []string
+		says string
+	}{
+		{"missing credentials", []string{"--auth-url", hs.URL, "--register-url", reg}, "--client-id"},
+		{"missing token URL", []string{"--register-url", reg, "--client-id", id, "--client-secret", secret}, "--auth-url"},
+		{"token endpoint that issues no token", []string{"--auth-url", broken.URL, "--register-url", broken.URL + "/api/v1", "--client-id", id, "--client-secret", secret}, "issued no token"},
+		{"fewer decided checks than --min-checks", []string{"--auth-url", hs.URL, "--register-url", reg, "--client-id", id, "--client-secret", secret, "--include", "auth.token.success", "--min-checks", "5"}, "--min-checks"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := conformanceCmd(append([]string{"-q"}, tc.args...), &out, &errOut)
+			assert.Equal(t, 2, code, "%s\n%s", out.String(), errOut.String())
+			assert.Contains(t, errOut.String(), tc.says)
+			assert.Contains(t, out.String(), "INCOMPLETE")
+			junit := filepath.Join(t.TempDir(), "r.xml")
+			require.Equal(t, 2, conformanceCmd(append([]string{"-q", "--report", "junit=" + junit}, tc.args...), &bytes.Buffer{}, &bytes.Buffer{}))
+			data, err := os.ReadFile(junit)
+			require.NoError(t, err)
+			assert.Contains(t, string(data), `type="incomplete"`, "the JUnit report shows the incomplete run as an error")
+		})
+	}
+	t.Run("a wrong secret is exit 2 before any check", func(t *testing.T) {
+		var out, errOut bytes.Buffer
+		code := conformanceCmd([]string{"-q", "--auth-url", hs.URL, "--register-url", reg, "--client-id", id, "--client-secret", "wrong"}, &out, &errOut)
+		assert.Equal(t, 2, code)
+		assert.Contains(t, errOut.String(), "rejected the client credentials")
+	})
+	t.Run("a report path that cannot be written is exit 2 before the first request", func(t *testing.T) {
+		var hits atomic.Int64
+		counting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1); srv.ServeHTTP(w, r) }))
+		defer counting.Close()
+		var out, errOut bytes.Buffer
+		code := conformanceCmd([]string{"-q", "--register-url", counting.URL + "/api/v1", "--report", "json=" + filepath.Join(t.TempDir(), "no", "such", "dir", "r.json")}, &out, &errOut)
+		assert.Equal(t, 2, code)
+		assert.Contains(t, errOut.String(), "--report json=")
+		assert.Zero(t, hits.Load(), "no request was sent")
+	})
+	t.Run("--wait-for waits out a gateway's 503", func(t *testing.T) {
+		var heads atomic.Int64
+		gateway := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodHead && heads.Add(1) <= 2 {
+				w.WriteHeader(http.StatusServiceUnavailable)
+				return
+			}
+			srv.ServeHTTP(w, r)
+		}))
+		defer gateway.Close()
+		var out, errOut bytes.Buffer
+		code := conformanceCmd([]string{"-q", "--wait-for", "20s", "--auth-url", gateway.URL, "--register-url", gateway.URL + "/api/v1", "--client-id", id, "--client-secret", secret, "--include", "auth.B.token-accepted"}, &out, &errOut)
+		assert.Equal(t, 0, code, "%s\n%s", out.String(), errOut.String())
+		assert.Greater(t, heads.Load(), int64(2), "the runner asked again after the 503s")
+	})
+	t.Run("--wait-for waits for a server that comes up", func(t *testing.T) {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		addr := l.Addr().String()
+		l.Close()
+		late := &http.Server{Addr: addr, Handler: srv}
+		go func() {
+			time.Sleep(700 * time.Millisecond)
+			ln, err := net.Listen("tcp", addr)
+			if err == nil {
+				late.Serve(ln)
+			}
+		}()
+		t.Cleanup(func() { late.Close() })
+		var out, errOut bytes.Buffer
+		code := conformanceCmd([]string{"-q", "--wait-for", "20s", "--auth-url", "http://" + addr, "--register-url", "http://" + addr + "/api/v1", "--client-id", id, "--client-secret", secret, "--include", "auth.B.token-accepted"}, &out, &errOut)
+		assert.Equal(t, 0, code, "%s\n%s", out.String(), errOut.String())
+	})
+}
+
+// TestConformanceLegacyAuthAgainstMock: the older authentication's positive
+// path, which runs only with --legacy-auth (it sends the secret to
+// interface A).
+func TestConformanceLegacyAuthAgainstMock(t *testing.T) {
+	t.Parallel()
+	_, args := mockUnderTest(t, mockserver.Options{})
+	code, out, rep := runConformance(t, append(args, "--legacy-auth", "--include", "auth.A", "--include", "A.school.list")...)
+	assertClean(t, rep, out)
+	assert.Equal(t, 0, code)
+	for _, r := range rep.Results {
+		if r.ID == "auth.A.legacy-headers" {
+			assert.Equal(t, conformance.StatusPass, r.Status, r.Reason)
+		}
+	}
+}
+
+// TestConformanceFindsIDsItself: against the mock, which has a list for
+// every resource, no interface B check skips for want of an id when no
+// --id is given.
+func TestConformanceFindsIDsItself(t *testing.T) {
+	t.Parallel()
+	_, args := mockUnderTest(t, mockserver.Options{})
+	code, out, rep := runConformance(t, append(args, "--include", "B")...)
+	assertClean(t, rep, out)
+	assert.Equal(t, 0, code)
+	for _, r := range rep.Results {
+		assert.NotContains(t, r.Reason, "id to test with", "%s skipped for want of an id", r.ID)
+		assert.NotContains(t, r.Reason, "does not offer this resource", "%s: the mock offers every resource of the standard", r.ID)
+	}
+}

@@ -1,0 +1,93 @@
+package mockserver
+
+import (
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/skolkit/skolkit/deviation"
+)
+
+// The deviations that change a request or an answer around the handlers
+// (the "on the wire" group of deviations.go), kept here so that the
+// handlers stay free of them.
+
+// deviateRequest applies the request-side wire deviations. It reports false
+// when it has answered the request itself.
+func (s *Server) deviateRequest(w http.ResponseWriter, r *http.Request, devs map[string]bool) bool {
+	if len(devs) == 0 {
+		return true
+	}
+	deviates := func(name string) bool { return devs[name] }
+	b := strings.HasPrefix(r.URL.Path, PrefixB+"/")
+	switch {
+	case strings.HasPrefix(r.URL.Path, PrefixA+"/") && deviates(deviation.LegacyAuthRefused):
+		r.Header.Del(headerClientID)
+		r.Header.Del(headerClientSecret)
+	case r.URL.Path == PathToken && r.Method == http.MethodGet && deviates(deviation.TokenGetAccepted):
+		// Serve the GET as the POST of the spec, with the query as the form.
+		form := r.URL.Query()
+		r.Method = http.MethodPost
+		r.Header.Set("Content-Type", contentTypeForm)
+		r.Body = readCloser{strings.NewReader(form.Encode())}
+		r.ContentLength = int64(len(form.Encode()))
+		r.URL.RawQuery = ""
+	case r.URL.Path == PathToken && r.Method == http.MethodPost && deviates(deviation.FormCharsetRefused):
+		if _, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && len(params) > 0 {
+			oauthError(w, http.StatusBadRequest, "invalid_request", "Content-Type must be exactly application/x-www-form-urlencoded")
+			return false
+		}
+	case b && r.Method == http.MethodPost && deviates(deviation.JSONCharsetRefused):
+		if _, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && len(params) > 0 {
+			registerError(w, http.StatusUnsupportedMediaType, CodeBadRequest, "Content-Type must be exactly application/json")
+			return false
+		}
+	case b && deviates(deviation.AcceptParamsRefused) && strings.ContainsAny(r.Header.Get("Accept"), ";,"):
+		registerError(w, http.StatusNotAcceptable, CodeBadRequest, "Accept must be exactly application/json")
+		return false
+	case b && r.Method == http.MethodGet && deviates(deviation.MultiValueFirstOnly) && strings.Contains(r.URL.RawQuery, "&"):
+		q := r.URL.Query()
+		for k, vs := range q {
+			q[k] = vs[:1]
+		}
+		r.URL.RawQuery = q.Encode()
+	case b && r.Method == http.MethodGet && r.URL.Path == PrefixB+"/placements":
+		q := r.URL.Query()
+		changed := false
+		if deviates(deviation.LimitAboveMaxRefused) {
+			if n, err := strconv.Atoi(q.Get(paramLimit)); err == nil && n > MaxPageSize {
+				registerError(w, http.StatusBadRequest, CodeBadRequest, "limit: at most 1000")
+				return false
+			}
+		}
+		if deviates(deviation.CombinedFiltersDropDate) && (q.Has("organisation") || q.Has("group") || q.Has("child") || q.Has("owner")) {
+			for _, k := range []string{"startDate.onOrBefore", "startDate.onOrAfter", "endDate.onOrBefore", "endDate.onOrAfter"} {
+				changed = changed || q.Has(k)
+				q.Del(k)
+			}
+		}
+		if deviates(deviation.LaterPageDropsExpand) && q.Has(paramPageToken) {
+			changed = changed || q.Has(paramExpand) || q.Has(paramRefNames)
+			q.Del(paramExpand)
+			q.Del(paramRefNames)
+		}
+		if changed {
+			r.URL.RawQuery = q.Encode()
+		}
+	}
+	return true
+}
+
+type readCloser struct{ *strings.Reader }
+
+func (readCloser) Close() error { return nil }
+
+// flipMarking is deviation.ReferenceMarkingDiffers: another allowed value than the
+// person's own.
+func flipMarking(v any) any {
+	if v == "Ingen" {
+		return "Sekretessmarkering"
+	}
+	return "Ingen"
+}
