@@ -193,10 +193,11 @@ func TestConformanceCommandLine(t *testing.T) {
 		assert.Contains(t, out, "B.placements.pagetoken-with-filter")
 	})
 	t.Run("help exits 0 and names every flag", func(t *testing.T) {
-		code, _, errOut := run("-h")
+		code, out, errOut := run("-h")
 		assert.Equal(t, 0, code)
+		assert.Empty(t, errOut, "help goes to stdout")
 		for _, f := range []string{"base-url", "register-url", "auth-url", "export-url", "client-id", "client-secret", "legacy-auth", "level", "include", "exclude", "timeout", "concurrency", "max-pages", "spec", "report", "fail-on", "list", "profile", "min-checks", "wait-for", "callback-listen", "callback-url", "callback-wait"} {
-			assert.Contains(t, errOut, "-"+f)
+			assert.Contains(t, out, "-"+f)
 		}
 	})
 	for name, args := range map[string][]string{
