@@ -1,6 +1,6 @@
 module github.com/skolkit/skolkit
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/brianvoe/gofakeit/v7 v7.18.1

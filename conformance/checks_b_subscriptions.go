@@ -30,7 +30,6 @@ import (
 var (
 	specSubscriptions   = SpecRef{Section: "SS 12000 2.1.0, /subscriptions", Quote: "Vid ändringar i informationsmängden hos informationsägaren ska det konsumerande systemet notifieras via den URL som anges i `target`."}
 	specSubNotify       = SpecRef{Section: "SS 12000 2.1.0, CreateSubscription", Quote: "Informationsägaren ska skicka en notis för varje registrerad prenumeration så fort en förändring identifieras."}
-	specSubDeleted      = SpecRef{Section: "SS 12000 2.1.0, subscriptionEvent", Quote: "True indikerar att det finns information om borttagna entiteter att hämta från ändpunkten `deletedEntitites`."}
 	specSubRenew        = SpecRef{Section: "SS 12000 2.1.0, PATCH /subscriptions/{id}", Quote: "Uppdatera expire time på prenumerationen baserat på ID"}
 	specDeletedEntities = SpecRef{Section: "SS 12000 2.1.0, GET /deletedEntities", Quote: "Hämta borttag som inträffat efter specificerad tidpunkt"}
 	specSubDelete       = SpecRef{Section: "SS 12000 2.1.0, DELETE /subscriptions/{id}", Quote: "Prenumeration borttagen."}

@@ -2,11 +2,14 @@ package conformance
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/skolkit/skolkit/deviation"
 )
 
 // notOnFake are checks the small fake does not serve the operations for
@@ -69,33 +72,31 @@ func TestDeviationsAreCaught(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string
-		dev    deviations
 		checks []string
 	}{
-		{"pagination-total-wrong", deviations{totalWrong: true}, []string{"A.school.list.total", "A.group.list.total", "A.school.search.total"}},
-		{"audit-event-missing", deviations{auditMissing: true}, []string{"A.audit.delete-recorded"}},
-		{"endDate-filter-drops-open-ended", deviations{dropOpenEnded: true}, []string{"B.placements.filter.endDate-keeps-open-ended", "B.placements.filter.endDate-onOrBefore", "B.placements.filter.endDate-onOrAfter", "B.placements.filter.active-on-day"}},
-		{"ratelimit-reset-in-seconds", deviations{resetSeconds: true}, []string{"A.ratelimit.reset-epoch-ms", "A.ratelimit.headers-on-204"}},
-		{"ratelimit-headers-missing-on-204", deviations{no204Headers: true}, []string{"A.ratelimit.headers-on-204"}},
-		{"meta-after-inclusive", deviations{afterInclusive: true}, []string{"B.placements.filter.created-after", "B.placements.filter.modified-after", "B.groups.list.meta-modified"}},
-		{"sort-ignored (generic)", deviations{sortIgnored: true}, []string{"B.groups.list.sort-modified"}},
-		{"filter-values-first-only (generic)", deviations{filterValuesFirstOnly: true}, []string{"B.groups.list.filter-values"}},
-		{"pagetoken-with-filter-accepted", deviations{pageTokenFilter: true}, []string{"B.placements.pagetoken-with-filter"}},
-		{"pagetoken-duplicates", deviations{duplicatePage: true}, []string{"B.placements.walk", "B.placements.limit-walk"}},
-		{"display-name-always (generic)", deviations{displayNames: true}, []string{"B.groups.list.reference-names"}},
-		{"lookup-returns-unknown (generic)", deviations{lookupUnknown: true}, []string{"B.groups.list.lookup"}},
-		{"limit-ignored", deviations{limitIgnored: true}, []string{"B.placements.limit-honoured", "B.placements.limit-walk"}},
-		{"token-cacheable", deviations{noStore: true}, []string{"auth.token.no-store"}},
-		{"display-name-always", deviations{displayNames: true}, []string{"B.placements.reference-names"}},
-		{"expand-changes-modified", deviations{modifiedExpand: true}, []string{"B.placements.modified-unchanged-by-expand"}},
-		{"lookup-returns-unknown", deviations{lookupUnknown: true}, []string{"B.groups.lookup"}},
-		{"patch-replaces", deviations{patchReplaces: true}, []string{"A.group.update"}},
-		{"delete-not-204", deviations{delete200: true}, []string{"A.group.delete"}},
+		{deviation.PaginationTotalWrong, []string{"A.school.list.total", "A.group.list.total", "A.school.search.total"}},
+		{deviation.AuditEventMissing, []string{"A.audit.delete-recorded"}},
+		{deviation.ListLimitIgnored, []string{"A.school.list.limit", "A.group.list.limit"}},
+		{deviation.EndDateFilterDropsOpenEnded, []string{"B.placements.filter.endDate-keeps-open-ended", "B.placements.filter.endDate-onOrBefore", "B.placements.filter.endDate-onOrAfter", "B.placements.filter.active-on-day"}},
+		{deviation.RateLimitResetInSeconds, []string{"A.ratelimit.reset-epoch-ms", "A.ratelimit.headers-on-204"}},
+		{deviation.RateLimitHeadersMissingOn204, []string{"A.ratelimit.headers-on-204"}},
+		{deviation.MetaAfterInclusive, []string{"B.placements.filter.created-after", "B.placements.filter.modified-after", "B.groups.list.meta-modified"}},
+		{deviation.SortKeyIgnored, []string{"B.groups.list.sort-modified"}},
+		{deviation.MultiValueFirstOnly, []string{"B.groups.list.filter-values"}},
+		{deviation.PageTokenWithFilterAccepted, []string{"B.placements.pagetoken-with-filter"}},
+		{deviation.PageTokenRepeatsLast, []string{"B.placements.walk", "B.placements.limit-walk"}},
+		{deviation.TokenCacheable, []string{"auth.token.no-store"}},
+		{deviation.DisplayNameAlways, []string{"B.placements.reference-names", "B.groups.list.reference-names"}},
+		{deviation.ExpandChangesModified, []string{"B.placements.modified-unchanged-by-expand"}},
+		{deviation.LookupDropsFirst, []string{"B.groups.lookup", "B.groups.list.lookup"}},
+		{deviation.PatchReplaces, []string{"A.group.update"}},
+		{deviation.DeleteNot204, []string{"A.group.delete"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			clean := runFake(t, deviations{}, tc.checks...)
-			bad := runFake(t, tc.dev, tc.checks...)
+			require.True(t, deviation.Known(tc.name), "%s is not a named deviation", tc.name)
+			bad := runFake(t, deviations{tc.name: true}, tc.checks...)
 			for _, id := range tc.checks {
 				c := resultOf(t, clean, id)
 				assert.Equal(t, StatusPass, c.Status, "%s on the clean fake: %s %v", id, c.Reason, c.Failures)
@@ -115,8 +116,10 @@ func TestDeviationsAreCaught(t *testing.T) {
 	}
 }
 
-// TestDeviationTableNamesRealChecks keeps the Deviations table honest.
-func TestDeviationTableNamesRealChecks(t *testing.T) {
+// TestDeviationTableNamesEveryDeviationAndRealChecks keeps the Deviations
+// table honest: it names only checks that exist, and every named deviation
+// of the mock appears in a row's Kind.
+func TestDeviationTableNamesEveryDeviationAndRealChecks(t *testing.T) {
 	ids := map[string]bool{}
 	for _, c := range Catalogue() {
 		ids[c.ID] = true
@@ -128,5 +131,14 @@ func TestDeviationTableNamesRealChecks(t *testing.T) {
 			}
 			assert.True(t, ids[id], "deviation %s names unknown check %s", d.Kind, id)
 		}
+	}
+	for _, name := range deviation.Names() {
+		found := slices.ContainsFunc(Deviations, func(d struct {
+			Kind, How string
+			Checks    []string
+		}) bool {
+			return slices.Contains(strings.FieldsFunc(d.Kind, func(r rune) bool { return r == ' ' || r == ',' || r == '(' || r == ')' }), name)
+		})
+		assert.True(t, found, "no row of the Deviations table names the deviation %s", name)
 	}
 }

@@ -21,6 +21,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/skolkit/skolkit/deviation"
 )
 
 const (
@@ -29,26 +31,11 @@ const (
 	fakeToken  = "fake-access-token-abcdef"
 )
 
-// deviations the fake can be told to make.
-type deviations struct {
-	totalWrong            bool // A: pagination.total one more than exists
-	dropOpenEnded         bool // B: endDate filters drop placements without endDate
-	resetSeconds          bool // A: RateLimit-Reset in epoch seconds
-	afterInclusive        bool // B: meta.*.after keeps the bound
-	pageTokenFilter       bool // B: pageToken combined with a filter is accepted
-	duplicatePage         bool // B: the second page repeats the first record
-	limitIgnored          bool // B: limit is ignored
-	noStore               bool // token: no Cache-Control
-	displayNames          bool // B: displayName always sent
-	modifiedExpand        bool // B: expand changes meta.modified
-	lookupUnknown         bool // B: lookup returns a group for an unknown id
-	patchReplaces         bool // A: PATCH drops the fields it did not send
-	delete200             bool // A: DELETE answers 200 with a body
-	no204Headers          bool // A: the 204 has no RateLimit headers
-	sortIgnored           bool // B: the group list ignores sortkey
-	filterValuesFirstOnly bool // B: an array filter keeps only its first value
-	auditMissing          bool // A: a delete records no audit event
-}
+// deviations the fake can be told to make: names of package deviation
+// (the mock's named deviations), each switched on when true. The fake
+// implements only some of them: the kill matrix of cmd/skolkit proves the
+// suite against the mock's own.
+type deviations map[string]bool
 
 type fakePlacement struct {
 	id, placedAt, group, child, start, end string
@@ -176,7 +163,7 @@ func (f *fake) token(w http.ResponseWriter, r *http.Request) {
 	if u, p, ok := r.BasicAuth(); ok {
 		id, secret = u, p
 	}
-	if !f.dev.noStore {
+	if !f.dev[deviation.TokenCacheable] {
 		w.Header().Set("Cache-Control", "no-store")
 	}
 	w.Header().Set("Pragma", "no-cache")
@@ -196,7 +183,7 @@ func (f *fake) token(w http.ResponseWriter, r *http.Request) {
 // --- interface B ---
 
 func (f *fake) render(p fakePlacement, q url.Values) map[string]any {
-	names := q.Get("expandReferenceNames") == "true" || f.dev.displayNames
+	names := q.Get("expandReferenceNames") == "true" || f.dev[deviation.DisplayNameAlways]
 	ref := func(id string, person bool) map[string]any {
 		m := map[string]any{"id": id}
 		if names {
@@ -237,7 +224,7 @@ func (f *fake) render(p fakePlacement, q url.Values) map[string]any {
 			emb["owners"] = os
 		}
 		m["_embedded"] = emb
-		if f.dev.modifiedExpand {
+		if f.dev[deviation.ExpandChangesModified] {
 			modified = modified.Add(time.Minute)
 		}
 	}
@@ -262,7 +249,7 @@ func (f *fake) keep(p fakePlacement, q url.Values) bool {
 			continue
 		}
 		if open {
-			if f.dev.dropOpenEnded {
+			if f.dev[deviation.EndDateFilterDropsOpenEnded] {
 				return false
 			}
 			continue
@@ -288,7 +275,7 @@ func (f *fake) keep(p fakePlacement, q url.Values) bool {
 		}
 		if x := q.Get(k + ".after"); x != "" {
 			a, _ := time.Parse(time.RFC3339Nano, x)
-			if tm.Before(a) || (tm.Equal(a) && !f.dev.afterInclusive) {
+			if tm.Before(a) || (tm.Equal(a) && !f.dev[deviation.MetaAfterInclusive]) {
 				return false
 			}
 		}
@@ -323,15 +310,18 @@ func (f *fake) serveB(w http.ResponseWriter, r *http.Request, path string) {
 			return
 		}
 		out := []any{}
+		drop := f.dev[deviation.LookupDropsFirst]
 		for _, id := range body.IDs {
 			if !isUUID(id) {
 				bErr(w, 400, "bad id")
 				return
 			}
 			if g := f.bGroup(id, q); g != nil {
+				if drop {
+					drop = false // leave out the first existing group
+					continue
+				}
 				out = append(out, g)
-			} else if f.dev.lookupUnknown {
-				out = append(out, f.bGroup(uuidN(3, 0), q))
 			}
 		}
 		writeJSON(w, 200, out)
@@ -387,10 +377,10 @@ func (f *fake) listGroups(w http.ResponseWriter, q url.Values) {
 	var all []map[string]any
 	for i := 0; i < 4; i++ {
 		g := f.bGroup(uuidN(3, i), q)
-		if orgs := q["organisation"]; len(orgs) > 0 && !f.dev.filterValuesFirstOnly && !slices.Contains(orgs, g["organisation"].(map[string]any)["id"].(string)) {
+		if orgs := q["organisation"]; len(orgs) > 0 && !f.dev[deviation.MultiValueFirstOnly] && !slices.Contains(orgs, g["organisation"].(map[string]any)["id"].(string)) {
 			continue
 		}
-		if orgs := q["organisation"]; len(orgs) > 0 && f.dev.filterValuesFirstOnly && orgs[0] != g["organisation"].(map[string]any)["id"].(string) {
+		if orgs := q["organisation"]; len(orgs) > 0 && f.dev[deviation.MultiValueFirstOnly] && orgs[0] != g["organisation"].(map[string]any)["id"].(string) {
 			continue
 		}
 		mod, _ := time.Parse(time.RFC3339, g["meta"].(map[string]any)["modified"].(string))
@@ -402,13 +392,13 @@ func (f *fake) listGroups(w http.ResponseWriter, q url.Values) {
 		}
 		if v := q.Get("meta.modified.after"); v != "" {
 			a, _ := time.Parse(time.RFC3339Nano, v)
-			if mod.Before(a) || (mod.Equal(a) && !f.dev.afterInclusive) {
+			if mod.Before(a) || (mod.Equal(a) && !f.dev[deviation.MetaAfterInclusive]) {
 				continue
 			}
 		}
 		all = append(all, g)
 	}
-	if q.Get("sortkey") == "ModifiedDesc" && !f.dev.sortIgnored {
+	if q.Get("sortkey") == "ModifiedDesc" && !f.dev[deviation.SortKeyIgnored] {
 		slices.Reverse(all)
 	}
 	limit := 2
@@ -434,7 +424,7 @@ func (f *fake) bGroup(id string, q url.Values) map[string]any {
 		if uuidN(3, i) == id {
 			org := map[string]any{"id": uuidN(2, i%3)}
 			member := map[string]any{"id": uuidN(4, i), "securityMarking": "Ingen"}
-			if q.Get("expandReferenceNames") == "true" || f.dev.displayNames {
+			if q.Get("expandReferenceNames") == "true" || f.dev[deviation.DisplayNameAlways] {
 				org["displayName"] = "Förskolan"
 				member["displayName"] = "Barn"
 			}
@@ -454,14 +444,12 @@ func (f *fake) listPlacements(w http.ResponseWriter, q url.Values) {
 			bErr(w, 400, "bad limit")
 			return
 		}
-		if !f.dev.limitIgnored {
-			limit = min(n, 1000)
-		}
+		limit = min(n, 1000) // SS 12000: no maximum; a larger limit gets a full page
 	}
 	offset := 0
 	if tok := q.Get("pageToken"); tok != "" {
 		for _, k := range filterParams {
-			if q.Has(k) && !f.dev.pageTokenFilter {
+			if q.Has(k) && !f.dev[deviation.PageTokenWithFilterAccepted] {
 				bErr(w, 400, "pageToken cannot be combined with "+k)
 				return
 			}
@@ -518,8 +506,8 @@ func (f *fake) listPlacements(w http.ResponseWriter, q url.Values) {
 	for _, p := range sel[min(offset, len(sel)):end] {
 		data = append(data, f.render(p, q))
 	}
-	if f.dev.duplicatePage && offset > 0 && len(sel) > 0 {
-		data = append(data, f.render(sel[0], q))
+	if f.dev[deviation.PageTokenRepeatsLast] && offset > 0 && offset <= len(sel) {
+		data = append([]any{f.render(sel[offset-1], q)}, data...)
 	}
 	if data == nil {
 		data = []any{}
@@ -551,7 +539,7 @@ func (f *fake) rateLimit(w http.ResponseWriter) {
 	reset := time.Now().Add(30 * time.Minute)
 	w.Header().Set("RateLimit-Limit", "1500")
 	w.Header().Set("RateLimit-Remaining", strconv.Itoa(rem))
-	if f.dev.resetSeconds {
+	if f.dev[deviation.RateLimitResetInSeconds] {
 		w.Header().Set("RateLimit-Reset", strconv.FormatInt(reset.Unix(), 10))
 	} else {
 		w.Header().Set("RateLimit-Reset", strconv.FormatInt(reset.UnixMilli(), 10))
@@ -636,7 +624,7 @@ func (f *fake) serveA(w http.ResponseWriter, r *http.Request, path string) {
 				}
 			}
 			rec := (*coll)[i]
-			if f.dev.patchReplaces {
+			if f.dev[deviation.PatchReplaces] {
 				rec = map[string]any{"id": rec["id"], "meta": rec["meta"]}
 			}
 			for k, v := range body {
@@ -648,18 +636,18 @@ func (f *fake) serveA(w http.ResponseWriter, r *http.Request, path string) {
 			writeJSON(w, 200, rec)
 		case http.MethodDelete:
 			*coll = slices.Delete(*coll, i, i+1)
-			if !f.dev.auditMissing {
+			if !f.dev[deviation.AuditEventMissing] {
 				f.nextID++
 				now := time.Now().UTC()
 				f.audit = append(f.audit, map[string]any{"id": uuidN(12, f.nextID), "meta": aMeta(now), "timestamp": now.Format("2006-01-02T15:04:05.000Z"),
 					"resource": "Group", "resourceID": id, "type": "Delete"})
 			}
-			if f.dev.no204Headers {
+			if f.dev[deviation.RateLimitHeadersMissingOn204] {
 				w.Header().Del("RateLimit-Limit")
 				w.Header().Del("RateLimit-Remaining")
 				w.Header().Del("RateLimit-Reset")
 			}
-			if f.dev.delete200 {
+			if f.dev[deviation.DeleteNot204] {
 				writeJSON(w, 200, map[string]any{"deleted": id})
 				return
 			}
@@ -676,6 +664,9 @@ func (f *fake) aList(w http.ResponseWriter, q url.Values, items []map[string]any
 			aErr(w, 400, "BadRequest")
 			return
 		}
+		if f.dev[deviation.ListLimitIgnored] {
+			limit = 50
+		}
 	}
 	if v := q.Get("offset"); v != "" {
 		if offset, err = strconv.Atoi(v); err != nil || offset < 0 {
@@ -685,7 +676,7 @@ func (f *fake) aList(w http.ResponseWriter, q url.Values, items []map[string]any
 	}
 	total := len(items)
 	page := items[min(offset, total):min(offset+limit, total)]
-	if f.dev.totalWrong {
+	if f.dev[deviation.PaginationTotalWrong] {
 		total++
 	}
 	data := []any{}

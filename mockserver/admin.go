@@ -18,6 +18,7 @@ import (
 	"github.com/gorilla/mux"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/openapi"
 	"github.com/skolkit/skolkit/scenarios"
@@ -418,9 +419,9 @@ func (t *tokenTable) retain(keep func(grant) bool) {
 func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
 	devs := map[string]bool{}
 	for _, d := range sc.Behaviours.Deviations {
-		if !slices.Contains(Deviations, d) {
+		if !deviation.Known(d) {
 			return Summary{}, &scenarios.LoadError{File: sc.Name, Problems: []scenarios.Problem{{File: sc.Name, Path: "behaviours.deviations",
-				Message: fmt.Sprintf("unknown deviation %q; known: %s", d, strings.Join(Deviations, ", "))}}}
+				Message: fmt.Sprintf("unknown deviation %q; known: %s", d, strings.Join(deviation.Names(), ", "))}}}
 		}
 		devs[d] = true
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/openapi"
 	"github.com/skolkit/skolkit/scenarios"
 )
@@ -434,7 +435,7 @@ func TestAdminSnapshot(t *testing.T) {
 	t.Run("a corrupt state file stops the start", func(t *testing.T) {
 		file := filepath.Join(t.TempDir(), "state.json")
 		require.NoError(t, os.WriteFile(file, []byte(`{"format": "skolkit-state/1", "groups": [`), 0o600))
-		_, err := New(Options{Scenario: mustBuiltin(t, "empty"), StateFile: file})
+		_, err := New(Options{Scenario: mustBuiltin(t, "empty"), StateFile: file, SelfCheck: true})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), file)
 	})
@@ -603,21 +604,21 @@ func TestScenarioSwapUnderLoad(t *testing.T) {
 }
 
 func TestLoadScenarioReplacesDeviations(t *testing.T) {
-	h := newHarness(t, withBuiltin(t, "empty"), func(o *Options) { o.Deviations = []string{DevLookupDropsFirst} })
-	assert.True(t, h.srv.deviates(DevLookupDropsFirst))
+	h := newHarness(t, withBuiltin(t, "empty"), func(o *Options) { o.Deviations = []string{deviation.LookupDropsFirst} })
+	assert.True(t, h.srv.deviates(deviation.LookupDropsFirst))
 	h.admin(http.MethodPost, "/reset", "").summary(t)
-	assert.True(t, h.srv.deviates(DevLookupDropsFirst), "a reset keeps the start-up deviations")
+	assert.True(t, h.srv.deviates(deviation.LookupDropsFirst), "a reset keeps the start-up deviations")
 
-	yaml := "name: deviant\nclients: [{id: c, secret: s, scopes: [all]}]\ngenerate: {profile: none}\nbehaviours:\n  deviations: [" + DevSortKeyIgnored + "]\n"
+	yaml := "name: deviant\nclients: [{id: c, secret: s, scopes: [all]}]\ngenerate: {profile: none}\nbehaviours:\n  deviations: [" + deviation.SortKeyIgnored + "]\n"
 	h.call(http.MethodPut, PrefixAdmin+"/scenario", yaml, http.Header{"Content-Type": {"application/yaml"}}).summary(t)
-	assert.False(t, h.srv.deviates(DevLookupDropsFirst))
-	assert.True(t, h.srv.deviates(DevSortKeyIgnored))
+	assert.False(t, h.srv.deviates(deviation.LookupDropsFirst))
+	assert.True(t, h.srv.deviates(deviation.SortKeyIgnored))
 
 	sc := mustBuiltin(t, "empty")
 	sc.Behaviours.Deviations = []string{"no-such-deviation"}
 	_, err := h.srv.LoadScenario(sc)
 	require.Error(t, err)
-	assert.True(t, h.srv.deviates(DevSortKeyIgnored), "nothing changes")
+	assert.True(t, h.srv.deviates(deviation.SortKeyIgnored), "nothing changes")
 }
 
 func TestBuiltinRequest(t *testing.T) {

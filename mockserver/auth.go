@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/skolkit/skolkit/deviation"
 )
 
 // Scopes a client may hold. A client's scope list in a scenario may say "all".
@@ -208,7 +210,7 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	client, ok := s.clients[id]
-	if !ok || (!secretsEqual(secret, client.Secret) && !s.deviates(DevWrongSecretAccepted)) {
+	if !ok || (!secretsEqual(secret, client.Secret) && !s.deviates(deviation.WrongSecretAccepted)) {
 		// One answer for both cases, so the endpoint does not reveal which ids exist.
 		oauthError(w, http.StatusUnauthorized, oauthInvalidClient, "unknown client or wrong secret")
 		return
@@ -226,11 +228,11 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.now()
 	expires := now.Add(s.tokenTTL)
-	if s.deviates(DevExpiredTokenAccepted) {
+	if s.deviates(deviation.ExpiredTokenAccepted) {
 		expires = now.AddDate(100, 0, 0)
 	}
 	tok := s.tokens.issue(grant{clientID: id, scopes: scopes, expires: expires}, now)
-	if !s.deviates(DevTokenCacheable) {
+	if !s.deviates(deviation.TokenCacheable) {
 		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("Pragma", "no-cache")
 	}
@@ -241,7 +243,7 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 // It writes the 401 or 403 itself and reports whether to go on.
 func (s *Server) bearer(w http.ResponseWriter, r *http.Request, scope string) (grant, bool) {
 	h := r.Header.Get("Authorization")
-	if h == "" && s.deviates(DevNoTokenAccepted) {
+	if h == "" && s.deviates(deviation.NoTokenAccepted) {
 		return grant{clientID: s.first.ID, scopes: AllScopes}, true
 	}
 	if h == "" {

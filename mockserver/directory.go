@@ -18,6 +18,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/uuid"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/search"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
@@ -149,10 +150,10 @@ func (s *Server) directoryGate(next http.Handler, open bool) http.Handler {
 		}
 		now := s.now()
 		d := s.limiter.take(key, quota, now)
-		if s.deviates(DevRateLimitResetSlides) {
+		if s.deviates(deviation.RateLimitResetSlides) {
 			d.reset = now.Add(s.limiter.window)
 		}
-		d.setHeaders(w.Header(), now, s.deviates(DevRateLimitResetInSeconds))
+		d.setHeaders(w.Header(), now, s.deviates(deviation.RateLimitResetInSeconds))
 		if authErr != "" && !open {
 			w.Header().Set(headerWWWAuth, `Bearer realm="skolkit"`)
 			directoryError(w, r, http.StatusUnauthorized, CodeUnauthorized, authErr)
@@ -238,7 +239,7 @@ func validateDirectory(v *validator) func(http.ResponseWriter, *http.Request) bo
 // listParams reads limit and offset (the contract has checked their ranges).
 func (s *Server) listParams(r *http.Request) (limit, offset int) {
 	limit, offset = listParams(r)
-	if s.deviates(DevListLimitIgnored) {
+	if s.deviates(deviation.ListLimitIgnored) {
 		limit = DirectoryDefaultLimit
 	}
 	return limit, offset
@@ -266,7 +267,7 @@ type Pagination struct {
 // writeList writes a list in the scenario's list shape: "data" as an array,
 // or the alternative "data.resultArray".
 func (s *Server) writeList(w http.ResponseWriter, items []any, limit, offset, total int) {
-	if s.deviates(DevPaginationTotalWrong) {
+	if s.deviates(deviation.PaginationTotalWrong) {
 		total++
 	}
 	body := map[string]any{"pagination": Pagination{Offset: offset, Limit: limit, Total: total}}
@@ -353,7 +354,7 @@ func (res *dirResource) list(s *Server) http.HandlerFunc {
 	}
 }
 
-// withoutMember is DevListDropsField: the rendered record with the member
+// withoutMember is deviation.ListDropsField: the rendered record with the member
 // (when it has one) null.
 func withoutMember(item any, name string) any {
 	var m map[string]any
@@ -380,7 +381,7 @@ func (res *dirResource) writePage(s *Server, w http.ResponseWriter, sn *store.Sn
 		}
 		if total >= offset && total < offset+limit {
 			item := res.render(sn, rec)
-			if s.deviates(DevListDropsField) {
+			if s.deviates(deviation.ListDropsField) {
 				item = withoutMember(item, "phoneNumber1")
 			}
 			items = append(items, item)
@@ -405,7 +406,7 @@ func (res *dirResource) searchHandler(s *Server) http.HandlerFunc {
 			directoryError(w, r, http.StatusBadRequest, CodeBadRequest, err.Error())
 			return
 		}
-		if s.deviates(DevNestedMetaFilterIgnored) {
+		if s.deviates(deviation.NestedMetaFilterIgnored) {
 			body = withoutMetaConditions(body)
 		}
 		f, violations, err := search.Parse(body, res.fields)
@@ -423,7 +424,7 @@ func (res *dirResource) searchHandler(s *Server) http.HandlerFunc {
 		}
 		limit, offset := s.listParams(r)
 		sn := s.store.Read()
-		if s.deviates(DevSearchIgnoresFilter) {
+		if s.deviates(deviation.SearchIgnoresFilter) {
 			res.writePage(s, w, sn, limit, offset, nil, nil)
 			return
 		}
@@ -495,7 +496,7 @@ func (res *dirResource) deleteHandler(s *Server) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id := pathID(r)
 		if _, ok := res.get(s.store.Read(), id); !ok {
-			if s.deviates(DevDeleteRepeat204) && wasDeleted(s.store.Read(), id) {
+			if s.deviates(deviation.DeleteRepeat204) && wasDeleted(s.store.Read(), id) {
 				w.WriteHeader(http.StatusNoContent)
 				return
 			}
@@ -506,12 +507,12 @@ func (res *dirResource) deleteHandler(s *Server) http.HandlerFunc {
 			writeProblem(w, r, err)
 			return
 		}
-		if s.deviates(DevRateLimitHeadersMissingOn204) {
+		if s.deviates(deviation.RateLimitHeadersMissingOn204) {
 			for _, h := range []string{headerRateLimit, headerRateRemaining, headerRateReset} {
 				w.Header().Del(h)
 			}
 		}
-		if s.deviates(DevDeleteNot204) {
+		if s.deviates(deviation.DeleteNot204) {
 			writeJSON(w, http.StatusOK, map[string]string{"deleted": id})
 			return
 		}
@@ -520,7 +521,7 @@ func (res *dirResource) deleteHandler(s *Server) http.HandlerFunc {
 }
 
 // wasDeleted reports whether a record with the id has a tombstone
-// (DevDeleteRepeat204).
+// (deviation.DeleteRepeat204).
 func wasDeleted(sn *store.Snapshot, id string) bool {
 	for _, t := range sn.Tombstones(time.Time{}) {
 		if t.RecordID == id {

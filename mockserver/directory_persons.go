@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
@@ -151,7 +152,7 @@ func identityNumberOf(p *model.Person) string { return identityNumber(civicNoOf(
 // identityNumberOf under the deviation identity-number-without-hyphen: SS
 // 12000's 12 characters.
 func (s *Server) identityNumberShown(p *model.Person) string {
-	if s.deviates(DevIdentityNumberNoHyphen) {
+	if s.deviates(deviation.IdentityNumberNoHyphen) {
 		return civicNoOf(p)
 	}
 	return identityNumberOf(p)
@@ -367,7 +368,7 @@ func (s *Server) personResource(role model.PersonRole, schema string) *dirResour
 				ID: uuid.NewString(), SecurityMarking: model.SecurityMarkingNone, PersonStatus: personActive,
 				Directory: &model.PersonExtra{Roles: []model.PersonRole{role}},
 			}
-			dupOK := s.deviates(DevIdentityConflictAccepted)
+			dupOK := s.deviates(deviation.IdentityConflictAccepted)
 			return p.ID, s.store.WriteBy(by, func(w *store.Writer) error { return writePerson(w, role, p, body, dupOK) })
 		},
 		patch: func(s *Server, by, id string, body map[string]json.RawMessage) error {
@@ -401,7 +402,7 @@ func (s *Server) personResource(role model.PersonRole, schema string) *dirResour
 // stored one), checks it and stores it, with a guardian's links to students,
 // in the writer's transaction. Problems with the body are a 422; an
 // identityNumber that another person has is a 409 (unless dupOK: the
-// deviation DevIdentityConflictAccepted).
+// deviation deviation.IdentityConflictAccepted).
 func writePerson(w *store.Writer, role model.PersonRole, p model.Person, body map[string]json.RawMessage, dupOK bool) error {
 	sn := w.Read()
 	problems := applyPerson(&p, body)

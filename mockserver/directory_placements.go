@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/openapi"
@@ -407,8 +408,8 @@ func archiveEndpoint(s *Server, res *dirResource, action string, on bool, set fu
 			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
 			return
 		}
-		// DevRestoreKeepsArchived: /restore answers 200 and changes nothing.
-		if on || !s.deviates(DevRestoreKeepsArchived) {
+		// deviation.RestoreKeepsArchived: /restore answers 200 and changes nothing.
+		if on || !s.deviates(deviation.RestoreKeepsArchived) {
 			if err := s.store.WriteBy(s.actorOf(r), func(wr *store.Writer) error { return set(wr, id, on) }); err != nil {
 				writeProblem(w, r, err)
 				return

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/fixtures"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
@@ -113,7 +114,7 @@ func (s *Server) schoolResource() *dirResource {
 				o := *cur
 				x := *cur.Directory
 				o.Directory = &x
-				if s.deviates(DevPatchReplaces) {
+				if s.deviates(deviation.PatchReplaces) {
 					o.SchoolUnitCode, o.MunicipalityCode = "", ""
 					x.UnitID, x.CSNSchoolCode, x.External = nil, nil, nil
 				}

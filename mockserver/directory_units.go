@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
@@ -243,5 +244,5 @@ func (s *Server) auditEventResource() *dirResource {
 // hidesAuditEvent: under the deviation audit-event-missing, the deletions
 // made through interface A (by an API client) have no audit event.
 func (s *Server) hidesAuditEvent(t *model.Tombstone) bool {
-	return t.DeletedBy != nil && s.deviates(DevAuditEventMissing)
+	return t.DeletedBy != nil && s.deviates(deviation.AuditEventMissing)
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/oauth2/clientcredentials"
 
-	"github.com/skolkit/skolkit/mockserver"
+	"github.com/skolkit/skolkit/mockserver/mocktest"
 	"github.com/skolkit/skolkit/mockserver/webhook"
 	"github.com/skolkit/skolkit/model"
 )
@@ -43,7 +43,7 @@ func (m *myReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // receiver under test subscribes to the mock, a record changes, and the
 // mock calls the receiver back.
 func TestWebhookReceiverExample(t *testing.T) {
-	ts := mockserver.NewTestServer(t)
+	ts := mocktest.NewTestServer(t)
 
 	// Start the receiver under test on a loopback port (the mock calls back
 	// only loopback addresses and the hosts it is told about).

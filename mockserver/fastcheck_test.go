@@ -22,7 +22,7 @@ type fastOp struct {
 
 func fastOps(t testing.TB) []fastOp {
 	t.Helper()
-	srv, err := New(Options{})
+	srv, err := New(Options{SelfCheck: true})
 	require.NoError(t, err)
 	eps, err := srv.endpoints()
 	require.NoError(t, err)

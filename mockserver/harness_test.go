@@ -54,7 +54,7 @@ type harness struct {
 func newHarness(t testing.TB, opts ...func(*Options)) *harness {
 	t.Helper()
 	clock := &fakeClock{t: testNow}
-	o := Options{Now: clock.Now}
+	o := Options{Now: clock.Now, SelfCheck: true}
 	for _, f := range opts {
 		f(&o)
 	}

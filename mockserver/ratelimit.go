@@ -63,16 +63,6 @@ func (l *rateLimiter) take(key string, quota int, now time.Time) rateDecision {
 	return d
 }
 
-// count returns the requests counted for key in its current window.
-func (l *rateLimiter) count(key string, now time.Time) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if b := l.buckets[key]; b != nil && now.Before(b.start.Add(l.window)) {
-		return b.count
-	}
-	return 0
-}
-
 // reset clears every counter.
 func (l *rateLimiter) reset() {
 	l.mu.Lock()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
@@ -60,9 +61,9 @@ func pathID(r *http.Request) string {
 func (s *Server) notFoundRecord(w http.ResponseWriter, kind, id string) {
 	msg := fmt.Sprintf("no %s with id %s", kind, id)
 	switch {
-	case s.deviates(DevUnknownIDNot404):
+	case s.deviates(deviation.UnknownIDNot404):
 		registerError(w, http.StatusBadRequest, CodeBadRequest, msg)
-	case s.deviates(DevErrorBodyWrongShape):
+	case s.deviates(deviation.ErrorBodyWrongShape):
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": msg})
 	default:
 		registerError(w, http.StatusNotFound, CodeNotFound, msg)
@@ -72,13 +73,13 @@ func (s *Server) notFoundRecord(w http.ResponseWriter, kind, id string) {
 // deviateQuery applies the deviations that change what a placement query
 // means.
 func (s *Server) deviateQuery(q *store.PlacementQuery) {
-	if s.deviates(DevOrganisationFilterIgnored) {
+	if s.deviates(deviation.OrganisationFilterIgnored) {
 		q.Organisation = ""
 	}
-	if s.deviates(DevSortKeyIgnored) {
+	if s.deviates(deviation.SortKeyIgnored) {
 		q.Sort = ""
 	}
-	if s.deviates(DevDateBoundsExclusive) {
+	if s.deviates(deviation.DateBoundsExclusive) {
 		shift := func(d *model.Date, days int) {
 			if *d != "" {
 				*d = model.DateOf(d.Time().AddDate(0, 0, days))
@@ -89,7 +90,7 @@ func (s *Server) deviateQuery(q *store.PlacementQuery) {
 		shift(&q.EndOnOrBefore, -1)
 		shift(&q.EndOnOrAfter, 1)
 	}
-	if s.deviates(DevMetaAfterInclusive) {
+	if s.deviates(deviation.MetaAfterInclusive) {
 		for _, t := range []**time.Time{&q.CreatedAfter, &q.ModifiedAfter} {
 			if *t != nil {
 				earlier := (*t).Add(-time.Nanosecond)

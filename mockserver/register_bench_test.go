@@ -24,7 +24,6 @@ func BenchmarkRegisterListFilteredPage(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			srv.noSelfCheck = true
 			p := &inproc{srv: srv}
 			p.id, p.secret = srv.Credentials()
 			p.token = p.fetchToken(b)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/openapi"
@@ -194,7 +195,7 @@ func (res *resource) pageOf(s *Server, sn *store.Snapshot, p params, after store
 // equality filter, sorts the matches in memory.
 func (res *resource) pageWith(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int, match func(any) bool, filters []filter) ([]any, store.Cursor, error) {
 	var sort *sorting
-	if k, ok := p.get(paramSortKey); ok && !s.deviates(DevSortKeyIgnored) {
+	if k, ok := p.get(paramSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
 		if so, ok := res.sorts[k]; ok {
 			sort = &so
 		}
@@ -256,7 +257,7 @@ func (s *Server) serveList(res *resource) http.HandlerFunc {
 					extra = append(extra, k)
 				}
 			}
-			if len(extra) > 0 && !s.deviates(DevPageTokenWithFilterAccepted) {
+			if len(extra) > 0 && !s.deviates(deviation.PageTokenWithFilterAccepted) {
 				slices.Sort(extra)
 				registerError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf(
 					"pageToken cannot be combined with filters or sortkey (found %s); the token carries the query of its walk, and only limit, expand and expandReferenceNames may accompany it",
@@ -323,7 +324,7 @@ func (s *Server) serveList(res *resource) http.HandlerFunc {
 				}
 			}
 			st.Cursor = next
-			if s.deviates(DevPageTokenRepeatsLast) && len(items) > 0 {
+			if s.deviates(deviation.PageTokenRepeatsLast) && len(items) > 0 {
 				st.Repeat = recordID(items[len(items)-1])
 			}
 			t := s.encodePageToken(st)
@@ -520,7 +521,7 @@ func (s *Server) serveLookup(res *resource) http.HandlerFunc {
 				lk(sn, val, emit)
 			}
 		}
-		if s.deviates(DevLookupDropsFirst) && len(found) > 0 {
+		if s.deviates(deviation.LookupDropsFirst) && len(found) > 0 {
 			found = found[1:]
 		}
 		s.writeRecords(w, r, res, rd, found, q[paramExpand], nil, false, view{}, responseKey{}, nil, false)

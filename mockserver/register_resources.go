@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
@@ -256,7 +257,7 @@ func personsResource() *resource {
 			for i, id := range ids {
 				spans[i] = store.ValueSpan(id)
 			}
-			if k, ok := p.get(paramSortKey); ok && !s.deviates(DevSortKeyIgnored) {
+			if k, ok := p.get(paramSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
 				so := res.sorts[k]
 				return sn.SortedPage(res.table, store.IndexID, spans, m, so.key, so.desc, after, limit)
 			}
@@ -491,7 +492,7 @@ func placementsPage(s *Server, sn *store.Snapshot, p params, after store.Cursor,
 	if err != nil {
 		return nil, nil, err
 	}
-	drop := s.deviates(DevEndDateFilterDropsOpenEnded) && (q.EndOnOrBefore != "" || q.EndOnOrAfter != "")
+	drop := s.deviates(deviation.EndDateFilterDropsOpenEnded) && (q.EndOnOrBefore != "" || q.EndOnOrAfter != "")
 	items := make([]any, 0, len(page.Items))
 	for _, pl := range page.Items {
 		if drop && pl.EndDate == "" {
@@ -947,7 +948,7 @@ func calendarEventsResource() *resource {
 			if len(spans) == 0 {
 				return nil, nil, nil
 			}
-			if k, ok := p.get(paramSortKey); ok && !s.deviates(DevSortKeyIgnored) {
+			if k, ok := p.get(paramSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
 				so := res.sorts[k]
 				return sn.SortedPage(res.table, store.IndexActivity, spans, m, so.key, so.desc, after, limit)
 			}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
@@ -22,9 +23,9 @@ type renderer struct {
 // renderer returns the server's renderer over a snapshot.
 func (s *Server) renderer(sn *store.Snapshot, names bool) renderer {
 	return renderer{
-		sn: sn, names: names || s.deviates(DevDisplayNameAlways),
-		noMarking: s.deviates(DevSecurityMarkingMissing), expandIgnored: s.deviates(DevExpandIgnored),
-		expandMoves: s.deviates(DevExpandChangesModified),
+		sn: sn, names: names || s.deviates(deviation.DisplayNameAlways),
+		noMarking: s.deviates(deviation.SecurityMarkingMissing), expandIgnored: s.deviates(deviation.ExpandIgnored),
+		expandMoves: s.deviates(deviation.ExpandChangesModified),
 	}
 }
 

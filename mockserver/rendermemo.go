@@ -159,15 +159,11 @@ func putBuffer(buf *[]byte) {
 	}
 }
 
-// selfCheckDefault switches on the self-check (checkBody) of every server
-// whose noSelfCheck is not set; the package's tests set it.
-var selfCheckDefault = false
-
 // selfCheck reports whether the interface-B reads check what the memo and the
-// cache give against rendering anew.
-func (s *Server) selfCheck() bool { return selfCheckDefault && !s.noSelfCheck }
+// cache give against rendering anew (Options.SelfCheck).
+func (s *Server) selfCheck() bool { return s.selfChecking }
 
-// checkBody is the self-check of tests (see selfCheck): the body built
+// checkBody is the self-check of Options.SelfCheck: the body built
 // from memoised records must equal what encoding/json writes for the
 // rendered records, and a cached response must equal the body built now
 // (when both are of the same generation: compare says so).

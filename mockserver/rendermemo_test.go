@@ -1,6 +1,29 @@
 package mockserver
 
-// Every server the package's tests build checks the placement memo and the
-// response cache on every interface-B read it answers (Server.selfCheck):
-// the whole suite doubles as a check that they change no byte.
-func init() { selfCheckDefault = true }
+import (
+	"net/http/httptest"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The package's tests build their servers with Options.SelfCheck (newHarness
+// does), so that every interface-B read they make checks the placement memo
+// and the response cache: the whole suite doubles as a check that they
+// change no byte. This test shows that the check is on only when asked for,
+// and that it fails loudly.
+func TestSelfCheckIsAnOptionAndPanicsOnADifference(t *testing.T) {
+	plain, err := New(Options{})
+	require.NoError(t, err)
+	assert.False(t, plain.selfCheck(), "off unless asked for")
+	checked, err := New(Options{SelfCheck: true})
+	require.NoError(t, err)
+	assert.True(t, checked.selfCheck())
+
+	r := httptest.NewRequest("GET", "/api/v1/placements", nil)
+	assert.NotPanics(t, func() { checked.checkBody(r, []byte(`{"a":1}`), []byte(`{"a":1}`), []byte(`{"a":1}`), true) })
+	assert.PanicsWithValue(t, "self-check: GET /api/v1/placements: memoised body differs from encoding/json's:\n{\"a\":1}\n{\"a\":2}",
+		func() { checked.checkBody(r, []byte(`{"a":1}`), []byte(`{"a":2}`), nil, false) })
+	assert.Panics(t, func() { checked.checkBody(r, []byte(`{"a":1}`), []byte(`{"a":1}`), []byte(`{"a":0}`), true) })
+}

@@ -16,7 +16,7 @@ import (
 // answers, mux (which routes everything else) would have chosen the same
 // route and path variables.
 func TestPathRoutesChooseWhatMuxChooses(t *testing.T) {
-	srv, err := New(Options{})
+	srv, err := New(Options{SelfCheck: true})
 	require.NoError(t, err)
 	require.False(t, srv.bRoutes.off, "interface B's templates are all of the form <prefix>/{name}")
 	router := srv.router

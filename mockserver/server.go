@@ -17,6 +17,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/openapi"
 	"github.com/skolkit/skolkit/scenarios"
@@ -73,6 +74,11 @@ type Options struct {
 	// StateFile, when set, is loaded at start when it exists (its records
 	// replace the scenario's data) and written by SaveState.
 	StateFile string
+	// SelfCheck makes every interface-B read check the placement memo and
+	// the response cache against rendering anew, and panic when they differ
+	// by a byte. It is for the mock's own tests (their whole suite doubles
+	// as a check of the caches) and costs a second rendering per read.
+	SelfCheck bool
 	// Webhooks configure the callbacks of subscriptions (subscriptions.go).
 	Webhooks WebhookOptions
 }
@@ -107,8 +113,8 @@ type Server struct {
 	memo      placementMemo
 	responses responseCache
 	writes    writeTracker
-	// noSelfCheck turns off the self-check of tests (see selfCheck).
-	noSelfCheck bool
+	// selfChecking is Options.SelfCheck (see selfCheck).
+	selfChecking bool
 	// bRoutes routes interface B's paths before mux (routes.go).
 	bRoutes pathRoutes
 	// hooks: subscriptions, callbacks, log and statistics (subscriptions.go).
@@ -185,6 +191,8 @@ func newServer(opts Options) (*Server, error) {
 		log:     opts.Logger,
 		pageKey: make([]byte, 32),
 		limiter: newRateLimiter(rateWindow),
+
+		selfChecking: opts.SelfCheck,
 	}
 	s.useScenario(sc)
 	if opts.TokenTTL > 0 {
@@ -192,8 +200,8 @@ func newServer(opts Options) (*Server, error) {
 	}
 	s.deviations = map[string]bool{}
 	for _, d := range append(slices.Clone(sc.Behaviours.Deviations), opts.Deviations...) {
-		if !slices.Contains(Deviations, d) {
-			return nil, fmt.Errorf("unknown deviation %q; known: %s", d, strings.Join(Deviations, ", "))
+		if !deviation.Known(d) {
+			return nil, fmt.Errorf("unknown deviation %q; known: %s", d, strings.Join(deviation.Names(), ", "))
 		}
 		s.deviations[d] = true
 	}
@@ -522,7 +530,7 @@ func (s *Server) wrap(e endpoint) (http.Handler, error) {
 		if r.Body != nil && r.Body != http.NoBody {
 			r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 		}
-		if s.deviates(DevLimitZeroAccepted) && r.URL.Query().Get("limit") == "0" {
+		if s.deviates(deviation.LimitZeroAccepted) && r.URL.Query().Get("limit") == "0" {
 			q := r.URL.Query()
 			q.Del("limit")
 			r.URL.RawQuery = q.Encode()

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/mockserver/webhook"
 	"github.com/skolkit/skolkit/model"
@@ -147,7 +148,7 @@ var tableTypes = map[string]model.ResourceType{
 // changes every type.
 func (s *Server) committed(c store.Change) {
 	notify := func(modified, deleted []model.ResourceType) {
-		if !s.deviates(DevCallbacksNotSent) {
+		if !s.deviates(deviation.CallbacksNotSent) {
 			s.hooks.hub.Changed(modified, deleted)
 		}
 	}

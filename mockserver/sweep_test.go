@@ -55,7 +55,7 @@ func newInproc(tb testing.TB, quota int) *inproc {
 	sc.Clients = slices.Clone(sc.Clients)
 	sc.Clients[0].RateLimit = quota
 	clock := &fakeClock{t: testNow}
-	srv, err := New(Options{Scenario: sc, Now: clock.Now})
+	srv, err := New(Options{Scenario: sc, Now: clock.Now, SelfCheck: true})
 	require.NoError(tb, err)
 	p := &inproc{srv: srv, clock: clock}
 	p.id, p.secret = srv.Credentials()
@@ -131,10 +131,6 @@ const (
 	sweepA                         // interface A and the export: {"error": {code, message, requestID}}
 	sweepToken                     // the token endpoint: {error, error_description?}
 )
-
-func (k sweepSurface) String() string {
-	return [...]string{"B", "A", "token"}[k]
-}
 
 // sweepKindOf says which error body a request gets, by how the server routes it:
 // the token endpoint's route, interface A's and the export's paths (their

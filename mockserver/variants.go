@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/skolkit/skolkit/deviation"
 )
 
 // Legal variants: behaviours the SS 12000 standard (and the RFCs it builds
@@ -90,7 +92,7 @@ const pageTokenPrefix = "v2~"
 // whose answer an output variant changes, or nil. It decodes a re-encoded
 // pageToken in the request at once.
 func (s *Server) variantWriter(w http.ResponseWriter, r *http.Request, vars, devs map[string]bool) *rewriter {
-	if len(vars) == 0 && !devs[DevReferenceMarkingDiffers] {
+	if len(vars) == 0 && !devs[deviation.ReferenceMarkingDiffers] {
 		return nil
 	}
 	b := strings.HasPrefix(r.URL.Path, PrefixB+"/")
@@ -104,8 +106,8 @@ func (s *Server) variantWriter(w http.ResponseWriter, r *http.Request, vars, dev
 			on = append(on, v)
 		}
 	}
-	if b && devs[DevReferenceMarkingDiffers] {
-		on = append(on, DevReferenceMarkingDiffers)
+	if b && devs[deviation.ReferenceMarkingDiffers] {
+		on = append(on, deviation.ReferenceMarkingDiffers)
 	}
 	if len(on) == 0 {
 		return nil
@@ -208,7 +210,7 @@ func (rw *rewriter) rewrite(v any) any {
 			if rw.on(VarReferencesWithoutSecurityMarking) && isPersonReference(x) {
 				delete(x, "securityMarking")
 			}
-			if rw.on(DevReferenceMarkingDiffers) && isPersonReference(x) {
+			if rw.on(deviation.ReferenceMarkingDiffers) && isPersonReference(x) {
 				x["securityMarking"] = flipMarking(x["securityMarking"])
 			}
 			if success && rw.on(VarExtraProperties) {

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/skolkit/skolkit/deviation"
 )
 
 // The deviations that change a request or an answer around the handlers
@@ -22,10 +24,10 @@ func (s *Server) deviateRequest(w http.ResponseWriter, r *http.Request, devs map
 	deviates := func(name string) bool { return devs[name] }
 	b := strings.HasPrefix(r.URL.Path, PrefixB+"/")
 	switch {
-	case strings.HasPrefix(r.URL.Path, PrefixA+"/") && deviates(DevLegacyAuthRefused):
+	case strings.HasPrefix(r.URL.Path, PrefixA+"/") && deviates(deviation.LegacyAuthRefused):
 		r.Header.Del(headerClientID)
 		r.Header.Del(headerClientSecret)
-	case r.URL.Path == PathToken && r.Method == http.MethodGet && deviates(DevTokenGetAccepted):
+	case r.URL.Path == PathToken && r.Method == http.MethodGet && deviates(deviation.TokenGetAccepted):
 		// Serve the GET as the POST of the spec, with the query as the form.
 		form := r.URL.Query()
 		r.Method = http.MethodPost
@@ -33,26 +35,26 @@ func (s *Server) deviateRequest(w http.ResponseWriter, r *http.Request, devs map
 		r.Body = readCloser{strings.NewReader(form.Encode())}
 		r.ContentLength = int64(len(form.Encode()))
 		r.URL.RawQuery = ""
-	case r.URL.Path == PathToken && r.Method == http.MethodPost && deviates(DevFormCharsetRefused):
+	case r.URL.Path == PathToken && r.Method == http.MethodPost && deviates(deviation.FormCharsetRefused):
 		if _, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && len(params) > 0 {
 			oauthError(w, http.StatusBadRequest, "invalid_request", "Content-Type must be exactly application/x-www-form-urlencoded")
 			return false
 		}
-	case b && r.Method == http.MethodPost && deviates(DevJSONCharsetRefused):
+	case b && r.Method == http.MethodPost && deviates(deviation.JSONCharsetRefused):
 		if _, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && len(params) > 0 {
 			registerError(w, http.StatusUnsupportedMediaType, CodeBadRequest, "Content-Type must be exactly application/json")
 			return false
 		}
-	case b && deviates(DevAcceptParamsRefused) && strings.ContainsAny(r.Header.Get("Accept"), ";,"):
+	case b && deviates(deviation.AcceptParamsRefused) && strings.ContainsAny(r.Header.Get("Accept"), ";,"):
 		registerError(w, http.StatusNotAcceptable, CodeBadRequest, "Accept must be exactly application/json")
 		return false
-	case b && r.Method == http.MethodGet && deviates(DevMultiValueFirstOnly) && strings.Contains(r.URL.RawQuery, "&"):
+	case b && r.Method == http.MethodGet && deviates(deviation.MultiValueFirstOnly) && strings.Contains(r.URL.RawQuery, "&"):
 		q := r.URL.Query()
 		for k, vs := range q {
 			q[k] = vs[:1]
 		}
 		r.URL.RawQuery = q.Encode()
-	case isPersonPath(r.URL.Path) && r.Method == http.MethodPatch && deviates(DevPatchDropsOmitted):
+	case isPersonPath(r.URL.Path) && r.Method == http.MethodPatch && deviates(deviation.PatchDropsOmitted):
 		// Clear the contact members the PATCH does not send.
 		var body map[string]json.RawMessage
 		if raw, err := io.ReadAll(r.Body); err == nil && json.Unmarshal(raw, &body) == nil && body != nil {
@@ -65,7 +67,7 @@ func (s *Server) deviateRequest(w http.ResponseWriter, r *http.Request, devs map
 			r.Body = readCloser{strings.NewReader(string(raw))}
 			r.ContentLength = int64(len(raw))
 		}
-	case strings.HasPrefix(r.URL.Path, PrefixA+"/") && (r.Method == http.MethodPost || r.Method == http.MethodPatch) && deviates(DevRareEnumRefused):
+	case strings.HasPrefix(r.URL.Path, PrefixA+"/") && (r.Method == http.MethodPost || r.Method == http.MethodPatch) && deviates(deviation.RareEnumRefused):
 		// Refuse the value "Other" (Gender, GroupCategory) and the role
 		// CareTeam; pass the rest on unchanged.
 		raw, err := io.ReadAll(r.Body)
@@ -77,19 +79,19 @@ func (s *Server) deviateRequest(w http.ResponseWriter, r *http.Request, devs map
 	case b && r.Method == http.MethodGet && r.URL.Path == PrefixB+"/placements":
 		q := r.URL.Query()
 		changed := false
-		if deviates(DevLimitAboveMaxRefused) {
+		if deviates(deviation.LimitAboveMaxRefused) {
 			if n, err := strconv.Atoi(q.Get(paramLimit)); err == nil && n > MaxPageSize {
 				registerError(w, http.StatusBadRequest, CodeBadRequest, "limit: at most 1000")
 				return false
 			}
 		}
-		if deviates(DevCombinedFiltersDropDate) && (q.Has("organisation") || q.Has("group") || q.Has("child") || q.Has("owner")) {
+		if deviates(deviation.CombinedFiltersDropDate) && (q.Has("organisation") || q.Has("group") || q.Has("child") || q.Has("owner")) {
 			for _, k := range []string{"startDate.onOrBefore", "startDate.onOrAfter", "endDate.onOrBefore", "endDate.onOrAfter"} {
 				changed = changed || q.Has(k)
 				q.Del(k)
 			}
 		}
-		if deviates(DevLaterPageDropsExpand) && q.Has(paramPageToken) {
+		if deviates(deviation.LaterPageDropsExpand) && q.Has(paramPageToken) {
 			changed = changed || q.Has(paramExpand) || q.Has(paramRefNames)
 			q.Del(paramExpand)
 			q.Del(paramRefNames)
@@ -116,7 +118,7 @@ type readCloser struct{ *strings.Reader }
 
 func (readCloser) Close() error { return nil }
 
-// flipMarking is DevReferenceMarkingDiffers: another allowed value than the
+// flipMarking is deviation.ReferenceMarkingDiffers: another allowed value than the
 // person's own.
 func flipMarking(v any) any {
 	if v == "Ingen" {

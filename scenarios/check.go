@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/fixtures"
 	"github.com/skolkit/skolkit/model"
 )
@@ -208,7 +209,7 @@ func (sc *Scenario) checkBehaviours(d *decoder) {
 		switch {
 		case seen[name]:
 			d.problem(p, "deviation %q is listed twice", name)
-		case KnownDeviations[name] == "":
+		case !deviation.Known(name):
 			d.problem(p, "unknown deviation %q; known: %s", name, knownDeviationNames())
 		}
 		seen[name] = true
@@ -233,17 +234,7 @@ func (sc *Scenario) checkBehaviours(d *decoder) {
 
 var reHeaderName = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 
-func knownDeviationNames() string {
-	if len(KnownDeviations) == 0 {
-		return "(none yet)"
-	}
-	names := make([]string, 0, len(KnownDeviations))
-	for n := range KnownDeviations {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
-}
+func knownDeviationNames() string { return strings.Join(deviation.Names(), ", ") }
 
 // Record kinds, as aliases name them in messages.
 type recordKind string

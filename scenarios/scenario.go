@@ -186,8 +186,8 @@ type Behaviours struct {
 	// Faults answer matching requests with a fixed response instead of
 	// serving them; rules are tried in order and the first that fires answers.
 	Faults []FaultRule `yaml:"faults,omitempty" json:"faults,omitempty"`
-	// Deviations name deviations from the spec to switch on (keys of
-	// KnownDeviations).
+	// Deviations name deviations from the spec to switch on (names of
+	// package deviation).
 	Deviations []string `yaml:"deviations,omitempty" json:"deviations,omitempty"`
 	// Variants name legal variants to switch on (keys of KnownVariants):
 	// behaviours the SS 12000 standard allows that the mock does not do by

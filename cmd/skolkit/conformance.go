@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -89,7 +88,6 @@ func (f idFlag) Set(s string) error {
 
 func conformanceCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("skolkit conformance", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var cfg conformance.Config
 	fs.StringVar(&cfg.BaseURL, "base-url", "", "interface A URL, e.g. http://host/directory/v1")
 	fs.StringVar(&cfg.RegisterURL, "register-url", "", "interface B URL, e.g. http://host/api/v1")
@@ -120,19 +118,8 @@ func conformanceCmd(args []string, stdout, stderr io.Writer) int {
 	list := fs.Bool("list", false, "print the catalogue of checks and exit")
 	format := fs.String("format", "text", "format of --list: text, markdown or json")
 	quiet := fs.Bool("q", false, "no progress lines while the checks run")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, conformanceUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "skolkit conformance: unexpected argument %q\n", fs.Arg(0))
-		return 2
+	if code, ok := parseFlags(fs, args, conformanceUsage, stdout, stderr); !ok {
+		return code
 	}
 	if *list {
 		if err := conformance.WriteList(stdout, *format); err != nil {

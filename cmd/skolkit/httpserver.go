@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"net/http"
 	"time"
 )
@@ -26,4 +27,22 @@ func newHTTPServer(handler http.Handler) *http.Server {
 		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
 	}
+}
+
+// pathHealth answers 200 "ok" once skolkit serve is ready: the listener is
+// opened only after the scenario's data is built, so any answer means ready.
+// Containers and CI jobs poll it before they start their tests.
+const pathHealth = "/healthz"
+
+// withHealth serves pathHealth in front of the mock.
+func withHealth(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == pathHealth && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.Header().Set("Cache-Control", "no-store")
+			_, _ = io.WriteString(w, "ok\n")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }

@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/skolkit/skolkit/conformance"
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver"
-	"github.com/skolkit/skolkit/scenarios"
 )
 
 // killMatrix says, for each named deviation of the mock, which checks the
@@ -29,53 +29,53 @@ var killMatrix = map[string]struct {
 	args    []string // more flags for the run
 	catch   []string // at least one of these fails
 }{
-	mockserver.DevTokenCacheable:               {include: []string{"auth.token.*"}, catch: []string{"auth.token.no-store", "auth.token.pragma-no-cache"}},
-	mockserver.DevWrongSecretAccepted:          {include: []string{"auth.token.*"}, catch: []string{"auth.token.wrong-secret"}},
-	mockserver.DevExpiredTokenAccepted:         {include: []string{"auth.B.expired-token", "auth.A.expired-token"}, ttl: time.Second, catch: []string{"auth.B.expired-token", "auth.A.expired-token"}},
-	mockserver.DevNoTokenAccepted:              {include: []string{"auth.B.*"}, catch: []string{"auth.B.no-token"}},
-	mockserver.DevPaginationTotalWrong:         {include: []string{"A.school.list.*", "A.group.list.*"}, catch: []string{"A.school.list.total", "A.group.list.total", "A.school.list.offset-walk"}},
-	mockserver.DevListLimitIgnored:             {include: []string{"A.school.list.*", "A.group.list.*"}, catch: []string{"A.school.list.limit", "A.group.list.limit"}},
-	mockserver.DevPatchReplaces:                {include: []string{"A.school.create", "A.school.update"}, write: true, catch: []string{"A.school.update"}},
-	mockserver.DevDeleteNot204:                 {include: []string{"A.group.delete"}, write: true, catch: []string{"A.group.delete"}},
-	mockserver.DevAuditEventMissing:            {include: []string{"A.audit.*"}, write: true, catch: []string{"A.audit.delete-recorded"}},
-	mockserver.DevIdentityNumberNoHyphen:       {include: []string{"A.*.identity-number-form"}, catch: []string{"A.student.identity-number-form", "A.employee.identity-number-form", "A.guardian.identity-number-form"}},
-	mockserver.DevNestedMetaFilterIgnored:      {include: []string{"A.school.search.*", "A.group.search.*", "A.unit.search.*"}, catch: []string{"A.school.search.sync-query", "A.group.search.sync-query", "A.unit.search.sync-query"}},
-	mockserver.DevSearchIgnoresFilter:          {include: []string{"A.school.search.*", "A.group.search.*"}, catch: []string{"A.school.search.items-match", "A.group.search.items-match", "A.group.search.equals-own-filtering"}},
-	mockserver.DevRateLimitResetInSeconds:      {include: []string{"A.ratelimit.*", "A.contract"}, catch: []string{"A.ratelimit.reset-epoch-ms", "A.contract"}},
-	mockserver.DevRateLimitHeadersMissingOn204: {include: []string{"A.ratelimit.headers-on-204"}, write: true, catch: []string{"A.ratelimit.headers-on-204"}},
-	mockserver.DevEndDateFilterDropsOpenEnded:  {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.endDate-keeps-open-ended"}},
-	mockserver.DevDateBoundsExclusive:          {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.startDate-onOrBefore", "B.placements.filter.startDate-onOrAfter"}},
-	mockserver.DevMetaAfterInclusive:           {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.created-after", "B.placements.filter.modified-after"}},
-	mockserver.DevOrganisationFilterIgnored:    {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.organisation"}},
-	mockserver.DevSortKeyIgnored:               {include: []string{"B.placements.sort.*"}, catch: []string{"B.placements.sort.StartDateAsc", "B.placements.sort.StartDateDesc"}},
-	mockserver.DevPageTokenWithFilterAccepted:  {include: []string{"B.placements.pagetoken-*"}, catch: []string{"B.placements.pagetoken-with-filter", "B.placements.pagetoken-with-sortkey"}},
-	mockserver.DevPageTokenRepeatsLast:         {include: []string{"B.placements.walk", "B.placements.limit-walk"}, catch: []string{"B.placements.walk", "B.placements.limit-walk"}},
-	mockserver.DevLimitZeroAccepted:            {include: []string{"B.placements.limit-*"}, catch: []string{"B.placements.limit-below-one"}},
-	mockserver.DevExpandIgnored:                {include: []string{"B.placements.expand", "B.placements.by-id-expand"}, catch: []string{"B.placements.expand", "B.placements.by-id-expand"}},
-	mockserver.DevDisplayNameAlways:            {include: []string{"B.*.reference-names"}, catch: []string{"B.placements.reference-names"}},
-	mockserver.DevExpandChangesModified:        {include: []string{"B.placements.modified-unchanged-by-expand"}, catch: []string{"B.placements.modified-unchanged-by-expand"}},
-	mockserver.DevSecurityMarkingMissing:       {include: []string{"B.placements.security-marking", "B.contract"}, catch: []string{"B.placements.security-marking", "B.contract"}},
-	mockserver.DevLookupDropsFirst:             {include: []string{"B.groups.lookup"}, catch: []string{"B.groups.lookup"}},
-	mockserver.DevErrorBodyWrongShape:          {include: []string{"B.placements.unknown-id", "B.errors.body", "B.contract"}, should: true, catch: []string{"B.errors.body"}},
-	mockserver.DevUnknownIDNot404:              {include: []string{"B.*.unknown-id"}, catch: []string{"B.placements.unknown-id", "B.groups.unknown-id"}},
-	mockserver.DevTokenGetAccepted:             {include: []string{"auth.token.method"}, catch: []string{"auth.token.method"}},
-	mockserver.DevJSONCharsetRefused:           {include: []string{"B.groups.lookup-charset"}, catch: []string{"B.groups.lookup-charset"}},
-	mockserver.DevLimitAboveMaxRefused:         {include: []string{"B.placements.limit-large"}, catch: []string{"B.placements.limit-large"}},
-	mockserver.DevCombinedFiltersDropDate:      {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.combined"}},
-	mockserver.DevReferenceMarkingDiffers:      {include: []string{"B.placements.references-match", "B.*.list.references-resolve"}, catch: []string{"B.placements.references-match", "B.groups.list.references-resolve", "B.absences.list.references-resolve"}},
-	mockserver.DevLaterPageDropsExpand:         {include: []string{"B.placements.later-page-expand"}, should: true, catch: []string{"B.placements.later-page-expand"}},
-	mockserver.DevLegacyAuthRefused:            {include: []string{"auth.A.*"}, args: []string{"--legacy-auth"}, catch: []string{"auth.A.legacy-headers"}},
-	mockserver.DevFormCharsetRefused:           {include: []string{"auth.token.*"}, catch: []string{"auth.token.form-charset"}},
-	mockserver.DevAcceptParamsRefused:          {include: []string{"B.placements.accept-parameters"}, catch: []string{"B.placements.accept-parameters"}},
-	mockserver.DevMultiValueFirstOnly:          {include: []string{"B.placements.expand", "B.*.list.filter-values"}, catch: []string{"B.placements.expand", "B.groups.list.filter-values", "B.organisations.list.filter-values"}},
-	mockserver.DevCallbacksNotSent:             {include: []string{"B.subscriptions.callback"}, write: true, catch: []string{"B.subscriptions.callback"}},
-	mockserver.DevIdentityConflictAccepted:     {include: []string{"A.*.identity-conflict"}, write: true, catch: []string{"A.student.identity-conflict", "A.employee.identity-conflict"}},
-	mockserver.DevRestoreKeepsArchived:         {include: []string{"A.*.archive-restore"}, write: true, catch: []string{"A.student-placement.archive-restore", "A.employee-placement.archive-restore"}},
-	mockserver.DevPatchDropsOmitted:            {include: []string{"A.*.update-keeps-omitted"}, write: true, catch: []string{"A.student.update-keeps-omitted", "A.employee.update-keeps-omitted", "A.guardian.update-keeps-omitted"}},
-	mockserver.DevRateLimitResetSlides:         {include: []string{"A.ratelimit.*", "A.ratelimit.sequence"}, catch: []string{"A.ratelimit.sequence"}},
-	mockserver.DevListDropsField:               {include: []string{"A.*.read-back"}, write: true, catch: []string{"A.student.read-back", "A.employee.read-back", "A.guardian.read-back"}},
-	mockserver.DevDeleteRepeat204:              {include: []string{"A.*.delete-twice"}, write: true, catch: []string{"A.student.delete-twice", "A.guardian.delete-twice"}},
-	mockserver.DevRareEnumRefused:              {include: []string{"A.*.enum-values"}, write: true, catch: []string{"A.group.enum-values", "A.student.enum-values", "A.employee-placement.enum-values"}},
+	deviation.TokenCacheable:               {include: []string{"auth.token.*"}, catch: []string{"auth.token.no-store", "auth.token.pragma-no-cache"}},
+	deviation.WrongSecretAccepted:          {include: []string{"auth.token.*"}, catch: []string{"auth.token.wrong-secret"}},
+	deviation.ExpiredTokenAccepted:         {include: []string{"auth.B.expired-token", "auth.A.expired-token"}, ttl: time.Second, catch: []string{"auth.B.expired-token", "auth.A.expired-token"}},
+	deviation.NoTokenAccepted:              {include: []string{"auth.B.*"}, catch: []string{"auth.B.no-token"}},
+	deviation.PaginationTotalWrong:         {include: []string{"A.school.list.*", "A.group.list.*"}, catch: []string{"A.school.list.total", "A.group.list.total", "A.school.list.offset-walk"}},
+	deviation.ListLimitIgnored:             {include: []string{"A.school.list.*", "A.group.list.*"}, catch: []string{"A.school.list.limit", "A.group.list.limit"}},
+	deviation.PatchReplaces:                {include: []string{"A.school.create", "A.school.update"}, write: true, catch: []string{"A.school.update"}},
+	deviation.DeleteNot204:                 {include: []string{"A.group.delete"}, write: true, catch: []string{"A.group.delete"}},
+	deviation.AuditEventMissing:            {include: []string{"A.audit.*"}, write: true, catch: []string{"A.audit.delete-recorded"}},
+	deviation.IdentityNumberNoHyphen:       {include: []string{"A.*.identity-number-form"}, catch: []string{"A.student.identity-number-form", "A.employee.identity-number-form", "A.guardian.identity-number-form"}},
+	deviation.NestedMetaFilterIgnored:      {include: []string{"A.school.search.*", "A.group.search.*", "A.unit.search.*"}, catch: []string{"A.school.search.sync-query", "A.group.search.sync-query", "A.unit.search.sync-query"}},
+	deviation.SearchIgnoresFilter:          {include: []string{"A.school.search.*", "A.group.search.*"}, catch: []string{"A.school.search.items-match", "A.group.search.items-match", "A.group.search.equals-own-filtering"}},
+	deviation.RateLimitResetInSeconds:      {include: []string{"A.ratelimit.*", "A.contract"}, catch: []string{"A.ratelimit.reset-epoch-ms", "A.contract"}},
+	deviation.RateLimitHeadersMissingOn204: {include: []string{"A.ratelimit.headers-on-204"}, write: true, catch: []string{"A.ratelimit.headers-on-204"}},
+	deviation.EndDateFilterDropsOpenEnded:  {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.endDate-keeps-open-ended"}},
+	deviation.DateBoundsExclusive:          {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.startDate-onOrBefore", "B.placements.filter.startDate-onOrAfter"}},
+	deviation.MetaAfterInclusive:           {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.created-after", "B.placements.filter.modified-after"}},
+	deviation.OrganisationFilterIgnored:    {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.organisation"}},
+	deviation.SortKeyIgnored:               {include: []string{"B.placements.sort.*"}, catch: []string{"B.placements.sort.StartDateAsc", "B.placements.sort.StartDateDesc"}},
+	deviation.PageTokenWithFilterAccepted:  {include: []string{"B.placements.pagetoken-*"}, catch: []string{"B.placements.pagetoken-with-filter", "B.placements.pagetoken-with-sortkey"}},
+	deviation.PageTokenRepeatsLast:         {include: []string{"B.placements.walk", "B.placements.limit-walk"}, catch: []string{"B.placements.walk", "B.placements.limit-walk"}},
+	deviation.LimitZeroAccepted:            {include: []string{"B.placements.limit-*"}, catch: []string{"B.placements.limit-below-one"}},
+	deviation.ExpandIgnored:                {include: []string{"B.placements.expand", "B.placements.by-id-expand"}, catch: []string{"B.placements.expand", "B.placements.by-id-expand"}},
+	deviation.DisplayNameAlways:            {include: []string{"B.*.reference-names"}, catch: []string{"B.placements.reference-names"}},
+	deviation.ExpandChangesModified:        {include: []string{"B.placements.modified-unchanged-by-expand"}, catch: []string{"B.placements.modified-unchanged-by-expand"}},
+	deviation.SecurityMarkingMissing:       {include: []string{"B.placements.security-marking", "B.contract"}, catch: []string{"B.placements.security-marking", "B.contract"}},
+	deviation.LookupDropsFirst:             {include: []string{"B.groups.lookup"}, catch: []string{"B.groups.lookup"}},
+	deviation.ErrorBodyWrongShape:          {include: []string{"B.placements.unknown-id", "B.errors.body", "B.contract"}, should: true, catch: []string{"B.errors.body"}},
+	deviation.UnknownIDNot404:              {include: []string{"B.*.unknown-id"}, catch: []string{"B.placements.unknown-id", "B.groups.unknown-id"}},
+	deviation.TokenGetAccepted:             {include: []string{"auth.token.method"}, catch: []string{"auth.token.method"}},
+	deviation.JSONCharsetRefused:           {include: []string{"B.groups.lookup-charset"}, catch: []string{"B.groups.lookup-charset"}},
+	deviation.LimitAboveMaxRefused:         {include: []string{"B.placements.limit-large"}, catch: []string{"B.placements.limit-large"}},
+	deviation.CombinedFiltersDropDate:      {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.combined"}},
+	deviation.ReferenceMarkingDiffers:      {include: []string{"B.placements.references-match", "B.*.list.references-resolve"}, catch: []string{"B.placements.references-match", "B.groups.list.references-resolve", "B.absences.list.references-resolve"}},
+	deviation.LaterPageDropsExpand:         {include: []string{"B.placements.later-page-expand"}, should: true, catch: []string{"B.placements.later-page-expand"}},
+	deviation.LegacyAuthRefused:            {include: []string{"auth.A.*"}, args: []string{"--legacy-auth"}, catch: []string{"auth.A.legacy-headers"}},
+	deviation.FormCharsetRefused:           {include: []string{"auth.token.*"}, catch: []string{"auth.token.form-charset"}},
+	deviation.AcceptParamsRefused:          {include: []string{"B.placements.accept-parameters"}, catch: []string{"B.placements.accept-parameters"}},
+	deviation.MultiValueFirstOnly:          {include: []string{"B.placements.expand", "B.*.list.filter-values"}, catch: []string{"B.placements.expand", "B.groups.list.filter-values", "B.organisations.list.filter-values"}},
+	deviation.CallbacksNotSent:             {include: []string{"B.subscriptions.callback"}, write: true, catch: []string{"B.subscriptions.callback"}},
+	deviation.IdentityConflictAccepted:     {include: []string{"A.*.identity-conflict"}, write: true, catch: []string{"A.student.identity-conflict", "A.employee.identity-conflict"}},
+	deviation.RestoreKeepsArchived:         {include: []string{"A.*.archive-restore"}, write: true, catch: []string{"A.student-placement.archive-restore", "A.employee-placement.archive-restore"}},
+	deviation.PatchDropsOmitted:            {include: []string{"A.*.update-keeps-omitted"}, write: true, catch: []string{"A.student.update-keeps-omitted", "A.employee.update-keeps-omitted", "A.guardian.update-keeps-omitted"}},
+	deviation.RareEnumRefused:              {include: []string{"A.*.enum-values"}, write: true, catch: []string{"A.group.enum-values", "A.student.enum-values", "A.employee-placement.enum-values"}},
+	deviation.ListDropsField:               {include: []string{"A.*.read-back"}, write: true, catch: []string{"A.student.read-back", "A.employee.read-back", "A.guardian.read-back"}},
+	deviation.DeleteRepeat204:              {include: []string{"A.*.delete-twice"}, write: true, catch: []string{"A.student.delete-twice", "A.guardian.delete-twice"}},
+	deviation.RateLimitResetSlides:         {include: []string{"A.ratelimit.*", "A.ratelimit.sequence"}, catch: []string{"A.ratelimit.sequence"}},
 }
 
 // fullMatrix runs every row against the whole suite; without it (go test
@@ -86,12 +86,11 @@ var fullMatrix = os.Getenv("SKOLKIT_KILL_MATRIX") == "full"
 
 // sample are the rows that run the whole suite in a quick run, so that a
 // check outside a row's include that breaks a whole run is seen locally too.
-var sample = []string{mockserver.DevSortKeyIgnored}
+var sample = []string{deviation.SortKeyIgnored}
 
 func TestKillMatrixCoversEveryDeviation(t *testing.T) {
 	names := slices.Sorted(maps.Keys(killMatrix))
-	assert.Equal(t, slices.Sorted(slices.Values(mockserver.Deviations)), names, "every deviation the mock implements has a row")
-	assert.Equal(t, slices.Sorted(maps.Keys(scenarios.KnownDeviations)), names, "the scenario catalogue names the same deviations")
+	assert.Equal(t, deviation.Names(), names, "every deviation has a row")
 	assert.GreaterOrEqual(t, len(names), 20)
 	ids := map[string]bool{}
 	for _, c := range conformance.Catalogue() {

@@ -28,45 +28,59 @@ import (
 const usage = `skolkit — a test kit for the Swedish school-data service (SS 12000).
 
 Usage:
-  skolkit serve [flags]        run the mock server (skolkit serve -h for flags)
-  skolkit spec [flags] [NAME]  print the embedded OpenAPI contract
-  skolkit conformance [flags]  test an implementation against the spec (skolkit conformance -h)
-  skolkit scenarios list       list the built-in scenarios and known deviations
+  skolkit serve [flags]        run the mock server
+  skolkit conformance [flags]  test an implementation of the service against the spec
+  skolkit scenarios list       list the built-in scenarios and the named deviations
   skolkit scenarios validate FILE
                                check a scenario file; every problem as file:line:col
   skolkit generate --scenario NAME|FILE --out DIR
                                write a scenario's data as JSON, one file per table
-  skolkit help                 this text
-`
+  skolkit spec [-json] [NAME]  print the embedded OpenAPI contract
+  skolkit version              print the version
+  skolkit help [COMMAND]       this text, or a command's help (as COMMAND -h)
+
+` + exitStatusHelp
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run executes one command line and returns the process exit code: 0 on
-// success, 1 on failure, 2 on a usage error.
+// commands maps each command to its function.
+var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
+	"serve":       serve,
+	"spec":        spec,
+	"conformance": conformanceCmd,
+	"scenarios":   scenariosCommand,
+	"generate":    generateCommand,
+	"version":     versionCmd,
+}
+
+// run executes one command line and returns the process exit code
+// (exitOK, exitFailed or exitUsage).
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return 2
+		return exitUsage
+	}
+	if cmd, ok := commands[args[0]]; ok {
+		return cmd(args[1:], stdout, stderr)
 	}
 	switch args[0] {
-	case "serve":
-		return serve(args[1:], stdout, stderr)
-	case "spec":
-		return spec(args[1:], stdout, stderr)
-	case "conformance":
-		return conformanceCmd(args[1:], stdout, stderr)
-	case "scenarios":
-		return scenariosCommand(args[1:], stdout, stderr)
-	case "generate":
-		return generateCommand(args[1:], stdout, stderr)
-	case "help", "-h", "--help":
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			if cmd, ok := commands[args[1]]; ok {
+				return cmd([]string{"-h"}, stdout, stderr)
+			}
+			fmt.Fprintf(stderr, "skolkit help: unknown command %q\n\n%s", args[1], usage)
+			return exitUsage
+		}
 		fmt.Fprint(stdout, usage)
-		return 0
+		return exitOK
+	case "-version", "--version":
+		return versionCmd(nil, stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "skolkit: unknown command %q\n\n%s", args[0], usage)
-		return 2
+		return exitUsage
 	}
 }
 
@@ -104,38 +118,65 @@ func (f *seedFlag) Set(s string) error {
 	return nil
 }
 
+const serveHelp = `Usage: skolkit serve [flags]
+
+Runs the mock of the school-data service on one listener: the OAuth 2.0
+token endpoint (POST /oauth/token), interface A (the directory API,
+/directory/v1), interface B (the SS 12000 register API, /api/v1), the data
+export (/data-export/v1) and the control plane (/__admin). It prints the URLs
+and the client credentials to use, and serves until SIGINT or SIGTERM, then
+finishes the requests in flight and stops.
+
+  skolkit serve                                  the default scenario on 127.0.0.1:8080
+  skolkit serve --scenario edge-cases --seed 7   another built-in scenario, other data
+  skolkit serve --scenario ./my-school.yaml      a scenario file (see docs/scenarios.md)
+  SKOLKIT_ADMIN_TOKEN=... skolkit serve --addr :8080
+                                                 every interface (in a container)
+
+The server is ready when GET /healthz answers 200 "ok". The control plane is
+open to loopback clients only, unless --admin-token (or SKOLKIT_ADMIN_TOKEN)
+is given; listening on another address requires one.
+
+` + exitStatusHelp
+
 func serve(args []string, stdout, stderr io.Writer) int {
 	preloadContract()
 	fs := flag.NewFlagSet("skolkit serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (host:port)")
-	scenario := fs.String("scenario", "default", "built-in scenario name ("+strings.Join(scenarios.BuiltinNames(), ", ")+") or a scenario file")
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on, `host:port` (:8080 for every interface)")
+	scenario := fs.String("scenario", "default", "built-in scenario `NAME` ("+strings.Join(scenarios.BuiltinNames(), ", ")+") or a scenario FILE")
 	clientID := fs.String("client-id", "", "replace the scenario's first client id")
-	clientSecret := fs.String("client-secret", os.Getenv("SKOLKIT_CLIENT_SECRET"), "replace the scenario's first client secret (env SKOLKIT_CLIENT_SECRET)")
+	clientSecret := fs.String("client-secret", "", "replace the scenario's first client secret (default: env SKOLKIT_CLIENT_SECRET)")
 	var seed seedFlag
-	fs.Var(&seed, "seed", "replace the scenario's seed (same seed, same data)")
+	fs.Var(&seed, "seed", "replace the scenario's seed with `N` (same seed, same data)")
 	var ttl ttlFlag
-	fs.Var(&ttl, "token-ttl", "access-token lifetime: seconds or a duration like 15m (default: the scenario's, 3600 s)")
+	fs.Var(&ttl, "token-ttl", "access-token lifetime `TTL`: seconds or a duration like 15m (default: the scenario's, 3600 s)")
 	verbose := fs.Bool("v", false, "log every request")
 	adminToken := fs.String("admin-token", "", "require this bearer token on the control plane (/__admin); needed to listen on a non-loopback address (default: env SKOLKIT_ADMIN_TOKEN)")
-	stateFile := fs.String("state-file", "", "load the state from this file at start when it exists, and write it there on shutdown and on POST /__admin/snapshot")
+	stateFile := fs.String("state-file", "", "load the state from this `FILE` at start when it exists, and write it there on shutdown and on POST /__admin/snapshot")
 	journalSize := fs.Int("journal-size", mockserver.DefaultJournalSize, "how many requests the journal (GET /__admin/requests) keeps; 0 keeps none")
 	var allowHosts multiFlag
-	fs.Var(&allowHosts, "webhook-allow-host", "a host subscription callbacks may go to besides loopback addresses and localhost (repeatable)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	fs.Var(&allowHosts, "webhook-allow-host", "a `HOST` subscription callbacks may go to besides loopback addresses and localhost (repeatable)")
+	if code, ok := parseFlags(fs, args, serveHelp, stdout, stderr); !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "skolkit serve: unexpected argument %q\n", fs.Arg(0))
-		return 2
+	if *clientSecret == "" {
+		*clientSecret = os.Getenv("SKOLKIT_CLIENT_SECRET") // read here so that -h does not print it
 	}
 	if *adminToken == "" {
 		*adminToken = os.Getenv("SKOLKIT_ADMIN_TOKEN") // read here so that -h does not print it
 	}
 	sc, err := loadScenario(*scenario)
 	if err != nil {
-		fmt.Fprintf(stderr, "skolkit serve: %v\n", err)
-		return 2
+		fmt.Fprint(stderr, "skolkit serve: ")
+		printScenarioError(stderr, err)
+		return exitUsage
+	}
+	if *stateFile != "" {
+		// Found now, not at shutdown when the state would be lost.
+		if err := checkWritableFile(*stateFile); err != nil {
+			fmt.Fprintf(stderr, "skolkit serve: --state-file: %v\n", err)
+			return exitUsage
+		}
 	}
 	level := slog.LevelInfo
 	if *verbose {
@@ -145,12 +186,12 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "skolkit serve: %v\n", err)
-		return 1
+		return exitUsage
 	}
 	if !mockserver.IsLoopbackListenAddr(ln.Addr().String()) && strings.TrimSpace(*adminToken) == "" {
 		ln.Close()
 		fmt.Fprintf(stderr, "skolkit serve: refusing to listen on %s without --admin-token: the control plane (/__admin) would be open to the network. Give --admin-token (or SKOLKIT_ADMIN_TOKEN), or listen on a loopback address such as 127.0.0.1:8080\n", ln.Addr())
-		return 2
+		return exitUsage
 	}
 	stateExisted := false
 	if *stateFile != "" {
@@ -167,10 +208,11 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	})
 	if err != nil {
 		ln.Close()
-		fmt.Fprintf(stderr, "skolkit serve: %v\n", err)
-		return 1
+		fmt.Fprint(stderr, "skolkit serve: ")
+		printScenarioError(stderr, err)
+		return exitUsage
 	}
-	base := "http://" + ln.Addr().String()
+	base := baseURL(ln.Addr())
 	id, secret := srv.Credentials()
 	fmt.Fprintf(stdout, `skolkit mock serving scenario %q on %s
   auth_url      %s                  (POST %s)
@@ -190,7 +232,10 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "  state_file    %s (%s)\n", *stateFile, how)
 	}
-	hs := newHTTPServer(srv)
+	if base != "http://"+ln.Addr().String() {
+		fmt.Fprintf(stdout, "  listening on  %s (every interface)\n", ln.Addr())
+	}
+	hs := newHTTPServer(withHealth(srv))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	errc := make(chan error, 1)
@@ -198,20 +243,20 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	select {
 	case err := <-errc:
 		fmt.Fprintf(stderr, "skolkit serve: %v\n", err)
-		return 1
+		return exitFailed
 	case <-ctx.Done():
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := hs.Shutdown(shutdown); err != nil {
 		fmt.Fprintf(stderr, "skolkit serve: shutdown: %v\n", err)
-		return 1
+		return exitFailed
 	}
 	if *stateFile != "" {
 		info, err := srv.SaveState()
 		if err != nil {
 			fmt.Fprintf(stderr, "skolkit serve: %v\n", err)
-			return 1
+			return exitFailed
 		}
 		fmt.Fprintf(stdout, "state written to %s (%d bytes)\n", info.File, info.Bytes)
 	}
@@ -220,37 +265,54 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// loadScenario takes a built-in name or a file path.
-func loadScenario(nameOrFile string) (*scenarios.Scenario, error) {
-	if data, err := os.ReadFile(nameOrFile); err == nil {
-		return scenarios.Parse(nameOrFile, data)
+// baseURL is the URL clients use for a listener: its address, or
+// 127.0.0.1 with its port when it listens on every interface.
+func baseURL(a net.Addr) string {
+	if tcp, ok := a.(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
+		return "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
 	}
-	return scenarios.Builtin(nameOrFile)
+	return "http://" + a.String()
 }
+
+const specHelp = `Usage: skolkit spec [-json] [NAME...]
+
+Prints the OpenAPI 3.0 documents the mock serves and the conformance suite
+checks against: all of them, or the ones named. YAML by default (the source,
+with its comments); -json prints the JSON the mock serves at
+<surface>/openapi.json.
+
+  skolkit spec register > register.yaml
+  skolkit spec -json directory | jq '.paths | keys'
+
+`
 
 func spec(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("skolkit spec", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print JSON instead of the YAML source")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: skolkit spec [-json] [NAME]\nPrints the embedded OpenAPI documents (all, or the one named: %s).\n", names())
-		fs.PrintDefaults()
+	// Names and the one flag (a bool, with no value) may come in any order.
+	var flagArgs, names []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			flagArgs = append(flagArgs, a)
+		} else {
+			names = append(names, a)
+		}
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, flagArgs, specHelp+"Documents: "+docNames()+".\n", stdout, stderr); !ok {
+		return code
 	}
 	c, err := openapi.Load()
 	if err != nil {
 		fmt.Fprintf(stderr, "skolkit spec: %v\n", err)
-		return 1
+		return exitFailed
 	}
 	want := c.Names()
-	if fs.NArg() > 0 {
+	if len(names) > 0 {
 		want = nil
-		for _, a := range fs.Args() {
+		for _, a := range names {
 			if !slices.Contains(c.Names(), openapi.Name(a)) {
-				fmt.Fprintf(stderr, "skolkit spec: no document %q (have: %s)\n", a, names())
-				return 2
+				fmt.Fprintf(stderr, "skolkit spec: no document %q (have: %s)\n", a, docNames())
+				return exitUsage
 			}
 			want = append(want, openapi.Name(a))
 		}
@@ -266,10 +328,10 @@ func spec(args []string, stdout, stderr io.Writer) int {
 		}
 		stdout.Write(c.YAML(n))
 	}
-	return 0
+	return exitOK
 }
 
-func names() string {
+func docNames() string {
 	var out []string
 	for _, n := range openapi.MustLoad().Names() {
 		out = append(out, string(n))

@@ -14,44 +14,50 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/fixtures"
 	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/scenarios"
 )
 
 const scenariosUsage = `Usage:
-  skolkit scenarios list            the built-in scenarios and the known deviations
-  skolkit scenarios validate FILE   check a scenario file and build its data: prints "ok" (exit 0),
-                                    or every problem as file:line:col: path: message (exit 2)
+  skolkit scenarios list            the built-in scenarios and the named deviations
+  skolkit scenarios validate FILE   check a scenario file and build its data: prints "ok",
+                                    or every problem as file:line:col: path: message
 
-The format is described in docs/scenarios.md.
-`
+A scenario says what data the mock serves (generated and explicit records),
+which clients may call it, its clock, and its behaviours (rate limits,
+faults, latency, named deviations). The format is described in
+docs/scenarios.md; a file is given to skolkit serve --scenario FILE.
+
+` + exitStatusHelp
 
 // scenariosCommand runs "skolkit scenarios ...".
 func scenariosCommand(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, scenariosUsage)
-		return 2
+		return exitUsage
+	}
+	if isHelp(args[1:]) || isHelp(args[:1]) {
+		fmt.Fprint(stdout, scenariosUsage)
+		return exitOK
 	}
 	switch args[0] {
 	case "list":
 		if len(args) > 1 {
-			fmt.Fprintf(stderr, "skolkit scenarios list: unexpected argument %q\n", args[1])
-			return 2
+			fmt.Fprintf(stderr, "skolkit scenarios list: unexpected argument %q\nRun 'skolkit scenarios -h' for help.\n", args[1])
+			return exitUsage
 		}
 		return listScenarios(stdout, stderr)
 	case "validate":
 		if len(args) != 2 || strings.HasPrefix(args[1], "-") {
-			fmt.Fprint(stderr, "Usage: skolkit scenarios validate FILE\n")
-			return 2
+			fmt.Fprint(stderr, "Usage: skolkit scenarios validate FILE\nRun 'skolkit scenarios -h' for help.\n")
+			return exitUsage
 		}
 		return validateScenario(args[1], stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, scenariosUsage)
-		return 0
 	default:
 		fmt.Fprintf(stderr, "skolkit scenarios: unknown command %q\n\n%s", args[0], scenariosUsage)
-		return 2
+		return exitUsage
 	}
 }
 
@@ -69,18 +75,9 @@ func listScenarios(stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintln(stdout)
-	if len(scenarios.KnownDeviations) == 0 {
-		fmt.Fprintln(stdout, "Deviations (behaviours.deviations): none yet.")
-		return 0
-	}
 	fmt.Fprintln(stdout, "Deviations (behaviours.deviations):")
-	names := make([]string, 0, len(scenarios.KnownDeviations))
-	for n := range scenarios.KnownDeviations {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		fmt.Fprintf(tw, "  %s\t%s\n", n, scenarios.KnownDeviations[n])
+	for _, d := range deviation.All() {
+		fmt.Fprintf(tw, "  %s\t%s\n", d.Name, d.Description)
 	}
 	if err := tw.Flush(); err != nil {
 		return 1
@@ -93,8 +90,8 @@ func listScenarios(stdout, stderr io.Writer) int {
 func validateScenario(file string, stdout, stderr io.Writer) int {
 	data, err := os.ReadFile(file)
 	if err != nil {
-		fmt.Fprintf(stderr, "skolkit scenarios validate: %v\n", err)
-		return 2
+		fmt.Fprintf(stderr, "skolkit scenarios validate: %s\n", describeFileError(file, err))
+		return exitUsage
 	}
 	sc, err := scenarios.Parse(file, data)
 	if err == nil {
@@ -102,10 +99,10 @@ func validateScenario(file string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		printScenarioError(stderr, err)
-		return 2
+		return exitUsage
 	}
 	fmt.Fprintln(stdout, "ok")
-	return 0
+	return exitOK
 }
 
 // printScenarioError prints every problem of a *scenarios.LoadError, one a
@@ -124,62 +121,66 @@ func printScenarioError(w io.Writer, err error) {
 // generateCommand runs "skolkit generate".
 func generateCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("skolkit generate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	scenario := fs.String("scenario", "default", "built-in scenario name ("+strings.Join(scenarios.BuiltinNames(), ", ")+") or a scenario file")
-	out := fs.String("out", "", "directory to write the JSON files to (created if missing; required)")
-	nowFlag := fs.String("now", "", "the instant the data is generated as of, RFC 3339 (default: the scenario's fixed clock, else the current time)")
+	scenario := fs.String("scenario", "default", "built-in scenario `NAME` ("+strings.Join(scenarios.BuiltinNames(), ", ")+") or a scenario FILE")
+	out := fs.String("out", "", "write the JSON files to the directory `DIR` (created if missing; required)")
+	nowFlag := fs.String("now", "", "the `TIME` the data is generated as of, RFC 3339 (default: the scenario's fixed clock, else the current time)")
 	var seed seedFlag
-	fs.Var(&seed, "seed", "replace the scenario's seed (same seed, same data)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: skolkit generate [--scenario NAME|FILE] --out DIR [--seed N] [--now TIME]
+	fs.Var(&seed, "seed", "replace the scenario's seed with `N` (same seed, same data)")
+	help := `Usage: skolkit generate [--scenario NAME|FILE] --out DIR [--seed N] [--now TIME]
 
 Builds a scenario's data (generated and explicit records) and writes it as JSON,
-one file per table: `+strings.Join(tableFiles, ", ")+`.
+one file per table: ` + strings.Join(tableFiles, ", ") + `.
 Each file is a JSON array with one record a line. Records without meta timestamps
 get the generation instant, as the store would give them; person references carry
 the person's securityMarking; a group's assignment roles are written as
 _embedded.assignmentRoles.
 
-Flags:
-`)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "skolkit generate: unexpected argument %q\n", fs.Arg(0))
-		return 2
+  skolkit generate --scenario edge-cases --out data/
+  skolkit generate --scenario ./my-school.yaml --seed 7 --now 2026-09-01T08:00:00Z --out data/
+
+` + exitStatusHelp
+	if code, ok := parseFlags(fs, args, help, stdout, stderr); !ok {
+		return code
 	}
 	if *out == "" {
-		fmt.Fprintln(stderr, "skolkit generate: --out DIR is required")
-		return 2
+		fmt.Fprintln(stderr, "skolkit generate: --out DIR is required\nRun 'skolkit generate -h' for help.")
+		return exitUsage
 	}
-	sc, err := loadScenario(*scenario)
-	if err != nil {
-		printScenarioError(stderr, err)
-		return 2
-	}
-	if seed.v != nil {
-		sc.Seed = *seed.v
-	}
-	now := sc.Clock.At(time.Now())
+	var now time.Time
 	if *nowFlag != "" {
 		t, err := time.Parse(time.RFC3339Nano, *nowFlag)
 		if err != nil {
 			fmt.Fprintf(stderr, "skolkit generate: --now %q is not an RFC 3339 date-time\n", *nowFlag)
-			return 2
+			return exitUsage
 		}
 		now = t
-		sc.Clock = scenarios.Clock{Now: t}
+	}
+	// Found now, not after the data is built.
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		fmt.Fprintf(stderr, "skolkit generate: --out: %s\n", describeFileError(*out, err))
+		return exitUsage
+	}
+	if err := checkWritableDir(*out); err != nil {
+		fmt.Fprintf(stderr, "skolkit generate: --out: %v\n", err)
+		return exitUsage
+	}
+	sc, err := loadScenario(*scenario)
+	if err != nil {
+		printScenarioError(stderr, err)
+		return exitUsage
+	}
+	if seed.v != nil {
+		sc.Seed = *seed.v
+	}
+	if now.IsZero() {
+		now = sc.Clock.At(time.Now())
+	} else {
+		sc.Clock = scenarios.Clock{Now: now}
 	}
 	ds, err := sc.Build(now)
 	if err != nil {
 		printScenarioError(stderr, err)
-		return 1
+		return exitUsage
 	}
 	stampMeta(ds, now.UTC())
 	fillMarkings(ds)
@@ -192,13 +193,13 @@ Flags:
 	}
 	if err := writeDataset(*out, ds); err != nil {
 		fmt.Fprintf(stderr, "skolkit generate: %v\n", err)
-		return 1
+		return exitFailed
 	}
 	fmt.Fprintf(stdout, "scenario %q, seed %d, as of %s: wrote %d organisations, %d persons, %d groups, %d placements, "+
 		"%d syllabuses, %d calendar events, %d attendance records, %d absence records to %s\n",
 		sc.Name, sc.Seed, now.UTC().Format(time.RFC3339), len(ds.Organisations), len(ds.Persons), len(ds.Groups),
 		len(ds.Placements), len(ds.Syllabuses), len(ds.CalendarEvents), len(ds.Attendances), len(ds.Absences), *out)
-	return 0
+	return exitOK
 }
 
 // tableFiles are the files generate writes, in the order of writeDataset.

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/scenarios"
 )
@@ -39,8 +40,8 @@ func TestScenariosListNamesEveryBuiltinWithItsDescription(t *testing.T) {
 		assert.Regexp(t, `(?m)^`+name+` +`+regexpQuote(sc.Description)+`$`, out)
 	}
 	assert.Contains(t, out, "Deviations (behaviours.deviations):")
-	for name, desc := range scenarios.KnownDeviations {
-		assert.Regexp(t, `(?m)^  `+name+` +`+regexpQuote(desc)+`$`, out)
+	for _, d := range deviation.All() {
+		assert.Regexp(t, `(?m)^  `+d.Name+` +`+regexpQuote(d.Description)+`$`, out)
 	}
 }
 

@@ -256,17 +256,6 @@ func (fs Fields) Group(name string) bool {
 	return false
 }
 
-// opsFor lists the operators that apply to kind k, for messages.
-func opsFor(k Kind) []string {
-	var ops []string
-	for o := range numOps {
-		if Applies(o, k) {
-			ops = append(ops, o.String())
-		}
-	}
-	return ops
-}
-
 // suggest returns the candidate that name was probably meant to be: one that
 // differs only in case, or else the nearest within a small edit distance
 // (one edit for names of up to four characters, two for longer ones; a swap

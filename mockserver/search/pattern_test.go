@@ -101,8 +101,7 @@ func TestContainsMatcher(t *testing.T) {
 // TestLikeExhaustive compares the matcher with the reference on every pattern
 // and text over small alphabets.
 func TestLikeExhaustive(t *testing.T) {
-	var all func(alphabet []string, max int) []string
-	all = func(alphabet []string, max int) []string {
+	all := func(alphabet []string, max int) []string {
 		out := []string{""}
 		last := []string{""}
 		for range max {

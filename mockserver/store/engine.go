@@ -20,13 +20,6 @@ type Span = span
 // ValueSpan covers the records whose value under an index is v.
 func ValueSpan(v string) Span { return valueSpan(v) }
 
-// RangeSpan covers the values from lo to hi inclusive ("" = open).
-func RangeSpan(lo, hi string) Span { return rangeSpan(lo, hi) }
-
-// TimeSpan covers the timestamp keys after `after` (exclusive) up to
-// `before` (inclusive); nil bounds are open.
-func TimeSpan(after, before *time.Time) Span { return timeSpan(after, before) }
-
 // TimeRangeSpan covers the timestamp keys from lo to hi, both inclusive.
 func TimeRangeSpan(lo, hi *time.Time) Span {
 	var s span

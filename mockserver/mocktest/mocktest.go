@@ -1,4 +1,9 @@
-package mockserver
+// Package mocktest starts a skolkit mock inside a Go test, as
+// net/http/httptest does for an http.Handler: NewTestServer starts one on a
+// loopback port and closes it when the test ends; NewUnstartedTestServer
+// lets the test change its options first. It is a package of its own so that
+// programs using package mockserver do not link package testing.
+package mocktest
 
 import (
 	"net/http"
@@ -6,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skolkit/skolkit/mockserver"
 	"github.com/skolkit/skolkit/scenarios"
 )
 
@@ -13,7 +19,7 @@ import (
 // picked by net/http/httptest. Create it with NewTestServer; it closes
 // itself when the test ends.
 //
-//	ts := mockserver.NewTestServer(t, mockserver.WithScenario("edge-cases"))
+//	ts := mocktest.NewTestServer(t, mocktest.WithScenario("edge-cases"))
 //	cfg := clientcredentials.Config{ClientID: ts.ClientID, ClientSecret: ts.ClientSecret, TokenURL: ts.TokenURL}
 //	client := cfg.Client(ctx)
 //	resp, err := client.Get(ts.RegisterURL + "/placements")
@@ -38,10 +44,10 @@ type TestServer struct {
 
 	// Server is the mock, for direct access (Clock, Store, Reset,
 	// LoadScenario, Requests, ...). Nil until the server is started.
-	Server *Server
+	Server *mockserver.Server
 	// Options are passed to New by Start. A test server made by
 	// NewUnstartedTestServer may change them before starting.
-	Options Options
+	Options mockserver.Options
 	// HTTP is the httptest server underneath. Before Start, its Config and
 	// TLS may be changed as with httptest.NewUnstartedServer.
 	HTTP *httptest.Server
@@ -66,7 +72,7 @@ func WithScenario[S ScenarioRef](sc S) TestOption {
 		case string:
 			loaded, err := scenarios.Builtin(v)
 			if err != nil {
-				ts.t.Fatalf("mockserver.WithScenario: %v", err)
+				ts.t.Fatalf("mocktest.WithScenario: %v", err)
 			}
 			ts.Options.Scenario = loaded
 		case *scenarios.Scenario:
@@ -135,7 +141,7 @@ func (ts *TestServer) StartTLS() {
 func (ts *TestServer) build() {
 	ts.t.Helper()
 	if ts.Server != nil {
-		ts.t.Fatal("mockserver: TestServer already started")
+		ts.t.Fatal("mocktest: TestServer already started")
 	}
 	o := ts.Options
 	if !ts.clock.IsZero() {
@@ -143,16 +149,16 @@ func (ts *TestServer) build() {
 		if sc == nil {
 			var err error
 			if sc, err = scenarios.Builtin("default"); err != nil {
-				ts.t.Fatalf("mockserver.NewTestServer: %v", err)
+				ts.t.Fatalf("mocktest.NewTestServer: %v", err)
 			}
 		}
 		cp := *sc
 		cp.Clock = scenarios.Clock{Now: ts.clock}
 		o.Scenario = &cp
 	}
-	srv, err := New(o)
+	srv, err := mockserver.New(o)
 	if err != nil {
-		ts.t.Fatalf("mockserver.NewTestServer: %v", err)
+		ts.t.Fatalf("mocktest.NewTestServer: %v", err)
 	}
 	ts.Server = srv
 }
@@ -160,11 +166,11 @@ func (ts *TestServer) build() {
 func (ts *TestServer) setURLs() {
 	ts.URL = ts.HTTP.URL
 	ts.AuthURL = ts.URL
-	ts.TokenURL = ts.URL + PathToken
-	ts.RegisterURL = ts.URL + PrefixB
-	ts.DirectoryURL = ts.URL + PrefixA
-	ts.ExportURL = ts.URL + PrefixExport
-	ts.AdminURL = ts.URL + PrefixAdmin
+	ts.TokenURL = ts.URL + mockserver.PathToken
+	ts.RegisterURL = ts.URL + mockserver.PrefixB
+	ts.DirectoryURL = ts.URL + mockserver.PrefixA
+	ts.ExportURL = ts.URL + mockserver.PrefixExport
+	ts.AdminURL = ts.URL + mockserver.PrefixAdmin
 	ts.ClientID, ts.ClientSecret = ts.Server.Credentials()
 }
 

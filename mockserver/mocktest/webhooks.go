@@ -1,4 +1,4 @@
-package mockserver
+package mocktest
 
 import (
 	"bytes"
@@ -10,13 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skolkit/skolkit/mockserver"
 	"github.com/skolkit/skolkit/mockserver/webhook"
 	"github.com/skolkit/skolkit/model"
 )
 
 // WithWebhooks configures the callbacks of subscriptions: a fast retry
 // schedule for a test of a failing receiver, hosts to allow, ...
-func WithWebhooks(o WebhookOptions) TestOption {
+func WithWebhooks(o mockserver.WebhookOptions) TestOption {
 	return func(ts *TestServer) { ts.Options.Webhooks = o }
 }
 
@@ -35,16 +36,16 @@ func (ts *TestServer) Subscribe(t testing.TB, target string, types ...model.Reso
 	r.Header.Set("Authorization", "Bearer "+ts.token(t))
 	resp, err := ts.Client().Do(r)
 	if err != nil {
-		t.Fatalf("mockserver: POST /subscriptions: %v", err)
+		t.Fatalf("mocktest: POST /subscriptions: %v", err)
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusCreated {
-		t.Fatalf("mockserver: POST /subscriptions: %d %s", resp.StatusCode, b)
+		t.Fatalf("mocktest: POST /subscriptions: %d %s", resp.StatusCode, b)
 	}
 	var sub webhook.Subscription
 	if err := json.Unmarshal(b, &sub); err != nil {
-		t.Fatalf("mockserver: POST /subscriptions: %v", err)
+		t.Fatalf("mocktest: POST /subscriptions: %v", err)
 	}
 	return sub
 }
@@ -53,14 +54,16 @@ func (ts *TestServer) Subscribe(t testing.TB, target string, types ...model.Reso
 func (ts *TestServer) token(t testing.TB) string {
 	t.Helper()
 	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {ts.ClientID}, "client_secret": {ts.ClientSecret}}
-	resp, err := ts.Client().Post(ts.TokenURL, contentTypeForm, strings.NewReader(form.Encode()))
+	resp, err := ts.Client().Post(ts.TokenURL, "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))
 	if err != nil {
-		t.Fatalf("mockserver: token: %v", err)
+		t.Fatalf("mocktest: token: %v", err)
 	}
 	defer resp.Body.Close()
-	var tr tokenResponse
+	var tr struct {
+		AccessToken string `json:"access_token"`
+	}
 	if err := json.NewDecoder(resp.Body).Decode(&tr); err != nil || tr.AccessToken == "" {
-		t.Fatalf("mockserver: token: status %d, %v", resp.StatusCode, err)
+		t.Fatalf("mocktest: token: status %d, %v", resp.StatusCode, err)
 	}
 	return tr.AccessToken
 }
@@ -79,7 +82,7 @@ func (ts *TestServer) WaitIdle(t testing.TB, timeout time.Duration) {
 	deadline := time.Now().Add(timeout)
 	for !ts.Server.Webhooks().Idle() {
 		if time.Now().After(deadline) {
-			t.Fatalf("mockserver: callbacks still under way after %s", timeout)
+			t.Fatalf("mocktest: callbacks still under way after %s", timeout)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -1,6 +1,7 @@
-package mockserver
+package mocktest
 
 import (
+	"encoding/json"
 	"net/http"
 	"testing"
 	"time"
@@ -8,8 +9,26 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/mockserver"
 	"github.com/skolkit/skolkit/scenarios"
 )
+
+// getJSON sends a GET with the test server's client and decodes the answer.
+func getJSON(t *testing.T, ts *TestServer, url, bearer string, v any) int {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	require.NoError(t, err)
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	resp, err := ts.Client().Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	if v != nil && resp.StatusCode == http.StatusOK {
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(v))
+	}
+	return resp.StatusCode
+}
 
 func TestNewTestServer(t *testing.T) {
 	ts := NewTestServer(t, WithScenario("empty"), WithSeed(42))
@@ -23,12 +42,12 @@ func TestNewTestServer(t *testing.T) {
 	assert.Equal(t, ts.URL+"/__admin", ts.AdminURL)
 	assert.Equal(t, "skolkit-client", ts.ClientID)
 	assert.Equal(t, "skolkit-secret", ts.ClientSecret)
-	assert.Equal(t, int64(42), ts.Server.scenario.Seed)
-
-	resp, err := ts.Client().Get(ts.AdminURL + "/clock")
+	summary, err := ts.Server.Reset()
 	require.NoError(t, err)
-	resp.Body.Close()
-	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "empty", summary.Scenario)
+	assert.Equal(t, int64(42), summary.Seed)
+
+	assert.Equal(t, http.StatusOK, getJSON(t, ts, ts.AdminURL+"/clock", "", nil))
 
 	ts.Close()
 	ts.Close() // idempotent; the cleanup closes it once more
@@ -42,12 +61,11 @@ func TestNewTestServerWithClockAndScenarioValue(t *testing.T) {
 	t0 := time.Date(2027, 8, 16, 8, 0, 0, 0, time.UTC)
 	ts := NewTestServer(t, WithScenario(sc), WithClock(t0))
 	assert.Equal(t, "c", ts.ClientID)
-	assert.Equal(t, ClockState{Now: t0, Fixed: true}, ts.Server.clockState())
+	var clock mockserver.ClockState
+	require.Equal(t, http.StatusOK, getJSON(t, ts, ts.AdminURL+"/clock", "", &clock))
+	assert.Equal(t, mockserver.ClockState{Now: t0, Fixed: true}, clock)
 	assert.True(t, sc.Clock.Now.IsZero(), "the caller's scenario is not changed")
 
-	h := &harness{t: t, srv: ts.Server, ts: ts.HTTP, clock: &fakeClock{t: t0}}
-	_, created := h.createGroup("Fixed")
-	assert.Equal(t, t0, created)
 	ts.Server.Clock().Advance(time.Hour)
 	assert.Equal(t, t0.Add(time.Hour), ts.Server.Clock().Now())
 	summary, err := ts.Server.Reset()
@@ -64,17 +82,9 @@ func TestNewUnstartedTestServer(t *testing.T) {
 	ts.StartTLS()
 	assert.Regexp(t, `^https://`, ts.URL)
 
-	req, _ := http.NewRequest(http.MethodGet, ts.AdminURL+"/requests", nil)
-	resp, err := ts.Client().Do(req)
-	require.NoError(t, err)
-	resp.Body.Close()
-	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
-	req.Header.Set("Authorization", "Bearer t0ken")
-	resp, err = ts.Client().Do(req)
-	require.NoError(t, err)
-	var page JournalPage
-	require.NoError(t, decodeBody(resp, &page))
-	resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, getJSON(t, ts, ts.AdminURL+"/requests", "", nil))
+	var page mockserver.JournalPage
+	require.Equal(t, http.StatusOK, getJSON(t, ts, ts.AdminURL+"/requests", "t0ken", &page))
 	assert.Equal(t, 5, page.Capacity)
 }
 
