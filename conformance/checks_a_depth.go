@@ -18,13 +18,14 @@ import (
 // field table names is accepted and rendered.
 
 var (
-	specReadBack = SpecRef{Section: "Endpoints (interface A)", Quote: "POST | /group | Group body (required) | 201, the created Group"}
-	specShared   = SpecRef{Section: "Person (interface B, embedded in placements)", Quote: "id | uuid | one identifier shared by all systems"}
-	specKeep     = SpecRef{Section: "Endpoints (interface A)", Quote: "PATCH | /group/{id} | path id (uuid, required); update body (required) | 200, the updated Group", Decision: "A23"}
-	specArchive  = SpecRef{Section: "States and transitions", Quote: "Other transitions of placements, and the restore operation itself: not shown.", Decision: "A22"}
-	specDelete2  = SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 404: resource does not exist"}
-	specConflict = SpecRef{Section: "Errors", Quote: "409 | request conflicts with the current state", Decision: "A18"}
-	specEnums    = SpecRef{Section: "Interface A (vendor document)", Quote: "enum GroupType: Class, Childcare, Mentor (and likewise GroupCategory, Gender, EmployeePlacementRole, StudentPlacementSchoolType)", Decision: "A1"}
+	specReadBack      = SpecRef{Section: "Endpoints (interface A)", Quote: "POST | /group | Group body (required) | 201, the created Group"}
+	specShared        = SpecRef{Section: "Person (interface B, embedded in placements)", Quote: "id | uuid | one identifier shared by all systems"}
+	specKeep          = SpecRef{Section: "Endpoints (interface A)", Quote: "PATCH | /group/{id} | path id (uuid, required); update body (required) | 200, the updated Group", Decision: "A23"}
+	specArchive       = SpecRef{Section: "States and transitions", Quote: "Other transitions of placements, and the restore operation itself: not shown.", Decision: "A22"}
+	specDelete2       = SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 404: resource does not exist"}
+	specConflict      = SpecRef{Section: "Errors", Quote: "409 | request conflicts with the current state", Decision: "A18"}
+	specTitleConflict = SpecRef{Section: "Errors", Quote: "409 | request conflicts with the current state", Decision: "AB4"}
+	specEnums         = SpecRef{Section: "Interface A (vendor document)", Quote: "enum GroupType: Class, Childcare, Mentor (and likewise GroupCategory, Gender, EmployeePlacementRole, StudentPlacementSchoolType)", Decision: "A1"}
 )
 
 // depthKind is a resource whose writes the depth checks read back.
@@ -126,6 +127,7 @@ func aDepthChecks() []*Check {
 		&Check{ID: "A.student.delete-twice", Title: "DELETE /student/{id} is 204, then GET and a second DELETE are 404", Area: "A.depth", Level: w, Severity: MUST, Needs: a, Spec: specDelete2, Run: checkDeleteTwice("/student")},
 		&Check{ID: "A.guardian.delete-twice", Title: "DELETE /guardian/{id} is 204, then GET and a second DELETE are 404", Area: "A.depth", Level: w, Severity: MUST, Needs: a, Spec: specDelete2, Run: checkDeleteTwice("/guardian")},
 		&Check{ID: "A.student.identity-conflict", Title: "a second Student with an identityNumber already in use is 409 and creates nothing", Area: "A.depth", Level: w, Severity: MUST, Needs: a, Spec: specConflict, Run: checkIdentityConflict("/student")},
+		&Check{ID: "A.group.title-conflict", Title: "a second group with the title of another at the same school (in other letter case) is 409, by POST and by PATCH", Area: "A.depth", Level: w, Severity: SHOULD, Needs: a, Spec: specTitleConflict, Run: checkTitleConflict},
 		&Check{ID: "A.employee.identity-conflict", Title: "a second Employee with an identityNumber already in use is 409 and creates nothing", Area: "A.depth", Level: w, Severity: MUST, Needs: a, Spec: specConflict, Run: checkIdentityConflict("/employee")},
 	)
 	for _, e := range []struct{ slug, enums string }{
@@ -431,4 +433,25 @@ func checkRLSequence(t *T) {
 		}
 		prev, prevReset = n, reset
 	}
+}
+
+// checkTitleConflict follows skolkit's choice (decision AB4: a group title
+// is unique within its school, compared case-insensitively), hence SHOULD.
+func checkTitleConflict(t *T) {
+	t.requireAuth(SurfaceA)
+	body := groupKind.body(t)
+	first, _ := t.create("/group", func() map[string]any { return body })
+	dup := groupKind.body(t)
+	dup["schoolID"] = first["schoolID"]
+	dup["title"] = strings.ToUpper(str(first, "title"))
+	resp := t.Do(Request{Surface: SurfaceA, Method: http.MethodPost, Path: "/group", JSON: dup})
+	if resp.Status >= 200 && resp.Status < 300 {
+		if o, err := resp.Object(); err == nil && isUUID(str(o, "id")) {
+			t.adopt("/group", str(o, "id"))
+		}
+	}
+	t.ExpectStatus(resp, http.StatusConflict)
+	second, _ := t.create("/group", func() map[string]any { b := groupKind.body(t); b["schoolID"] = first["schoolID"]; return b })
+	patch := t.Do(Request{Surface: SurfaceA, Method: http.MethodPatch, Path: "/group/" + str(second, "id"), JSON: withRequired("/group", second, map[string]any{"title": str(first, "title")})})
+	t.ExpectStatus(patch, http.StatusConflict)
 }
