@@ -141,6 +141,8 @@ var Deviations = []struct {
 		[]string{"A.student.read-back", "A.employee.read-back", "A.guardian.read-back"}},
 	{"delete-repeat-204", "a Student and a Guardian the runner made are deleted, read (404) and deleted again (404); A.group.delete does the same for a group",
 		[]string{"A.student.delete-twice", "A.guardian.delete-twice", "A.group.delete"}},
+	{"a-writes-hidden-in-b", "a student, an employee and a group made through interface A are read by id through interface B, with the names sent",
+		[]string{"A.student.read-back-b", "A.employee.read-back-b", "A.group.read-back-b"}},
 	{"ratelimit-reset-slides", "a run of requests (opt-in) must keep RateLimit-Reset while Remaining falls; a Reset that moves while Remaining goes on falling is a window whose end moves",
 		[]string{"A.ratelimit.sequence"}},
 	{"route-missing (a by-id or lookup route that does not exist)", "the unknown-id, malformed-id and lookup-refusal checks first prove the route with a known id (a 2xx); without it they skip and the by-id check fails",

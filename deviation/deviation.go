@@ -83,6 +83,7 @@ const (
 	ListDropsField           = "list-drops-field"
 	DeleteRepeat204          = "delete-repeat-204"
 	RateLimitResetSlides     = "ratelimit-reset-slides"
+	AWritesHiddenInB         = "a-writes-hidden-in-b"
 )
 
 // Deviation is one named deviation and what the mock then does.
@@ -140,6 +141,7 @@ var all = []Deviation{
 	{ListDropsField, "interface A lists and searches show phoneNumber1 as null; GET by id shows it"},
 	{DeleteRepeat204, "a second DELETE of an interface A record already deleted answers 204 again instead of 404"},
 	{RateLimitResetSlides, "RateLimit-Reset is the time of the request plus the window on every answer, so the window's end moves with each request"},
+	{AWritesHiddenInB, "interface B answers 404 by id for a person or group created through interface A"},
 }
 
 // All returns every deviation, sorted by name.

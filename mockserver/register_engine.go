@@ -424,9 +424,31 @@ func (s *Server) serveComputed(w http.ResponseWriter, r *http.Request, res *reso
 	writeBody(w, http.StatusOK, b)
 }
 
+// madeByClient reports whether the person or group with the id was created
+// by an API client (through interface A): deviation.AWritesHiddenInB.
+func madeByClient(sn *store.Snapshot, table, id string) bool {
+	obj, ok := sn.Get(table, id)
+	if !ok {
+		return false
+	}
+	switch o := obj.(type) {
+	case *model.Person:
+		return o.Meta.CreatedBy != nil
+	case *model.Group:
+		return o.Meta.CreatedBy != nil
+	}
+	return false
+}
+
 // serveByID serves GET /<resource>/{id}.
 func (s *Server) serveByID(res *resource) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if s.deviates(deviation.AWritesHiddenInB) {
+			if sn, _ := s.readView(false); madeByClient(sn, res.table, pathID(r)) {
+				s.notFoundRecord(w, res.noun, pathID(r))
+				return
+			}
+		}
 		key, hv := responseKeyOf(r), s.stableView(false)
 		cached, hit := s.responses.get(hv, key)
 		if hit && !s.selfCheck() {
