@@ -126,6 +126,9 @@ func aDepthChecks() []*Check {
 		&Check{ID: "A.student-placement.archive-restore", Title: "archive and restore of a student placement work in both directions and twice (idempotent)", Area: "A.depth", Level: w, Severity: MUST, Needs: a, Spec: specArchive, Run: checkArchiveRestore("student")},
 		&Check{ID: "A.employee-placement.archive-restore", Title: "archive and restore of an employee placement work in both directions and twice (idempotent)", Area: "A.depth", Level: w, Severity: MUST, Needs: a, Spec: specArchive, Run: checkArchiveRestore("employee")},
 		&Check{ID: "A.student.delete-twice", Title: "DELETE /student/{id} is 204, then GET and a second DELETE are 404", Area: "A.depth", Level: w, Severity: MUST, Needs: a, Spec: specDelete2, Run: checkDeleteTwice("/student")},
+		&Check{ID: "A.employee.delete-twice", Title: "DELETE /employee/{id} is 204, then GET and a second DELETE are 404", Area: "A.depth", Level: w, Severity: MUST, Needs: a, Spec: specDelete2, Run: checkDeleteTwice("/employee")},
+		&Check{ID: "A.student-placement.delete-twice", Title: "DELETE /student-placement/{id} is 204, then GET and a second DELETE are 404", Area: "A.depth", Level: w, Severity: MUST, Needs: a, Spec: specDelete2, Run: checkDeleteTwice("/student-placement")},
+		&Check{ID: "A.employee-placement.delete-twice", Title: "DELETE /employee-placement/{id} is 204, then GET and a second DELETE are 404", Area: "A.depth", Level: w, Severity: MUST, Needs: a, Spec: specDelete2, Run: checkDeleteTwice("/employee-placement")},
 		&Check{ID: "A.guardian.delete-twice", Title: "DELETE /guardian/{id} is 204, then GET and a second DELETE are 404", Area: "A.depth", Level: w, Severity: MUST, Needs: a, Spec: specDelete2, Run: checkDeleteTwice("/guardian")},
 		&Check{ID: "A.student.identity-conflict", Title: "a second Student with an identityNumber already in use is 409 and creates nothing", Area: "A.depth", Level: w, Severity: MUST, Needs: a, Spec: specConflict, Run: checkIdentityConflict("/student")},
 		&Check{ID: "A.group.title-conflict", Title: "a second group with the title of another at the same school (in other letter case) is 409, by POST and by PATCH", Area: "A.depth", Level: w, Severity: SHOULD, Needs: a, Spec: specTitleConflict, Run: checkTitleConflict},
@@ -298,7 +301,12 @@ func checkArchiveRestore(kind string) func(*T) {
 func checkDeleteTwice(path string) func(*T) {
 	return func(t *T) {
 		t.requireAuth(SurfaceA)
-		rec := t.createPerson(path, nil)
+		var rec map[string]any
+		if kind, ok := strings.CutSuffix(strings.TrimPrefix(path, "/"), "-placement"); ok {
+			_, rec = makePlacement(kind, nil)(t)
+		} else {
+			rec = t.createPerson(path, nil)
+		}
 		p := path + "/" + str(rec, "id")
 		t.RequireStatus(t.Do(Request{Surface: SurfaceA, Method: http.MethodDelete, Path: p}), http.StatusNoContent)
 		t.ExpectStatus(t.Get(SurfaceA, p, nil), http.StatusNotFound)

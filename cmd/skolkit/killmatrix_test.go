@@ -74,7 +74,7 @@ var killMatrix = map[string]struct {
 	deviation.PatchDropsOmitted:            {include: []string{"A.*.update-keeps-omitted"}, write: true, catch: []string{"A.student.update-keeps-omitted", "A.employee.update-keeps-omitted", "A.guardian.update-keeps-omitted"}},
 	deviation.RareEnumRefused:              {include: []string{"A.*.enum-values"}, write: true, catch: []string{"A.group.enum-values", "A.student.enum-values", "A.employee-placement.enum-values"}},
 	deviation.ListDropsField:               {include: []string{"A.*.read-back"}, write: true, catch: []string{"A.student.read-back", "A.employee.read-back", "A.guardian.read-back"}},
-	deviation.DeleteRepeat204:              {include: []string{"A.*.delete-twice"}, write: true, catch: []string{"A.student.delete-twice", "A.guardian.delete-twice"}},
+	deviation.DeleteRepeat204:              {include: []string{"A.*.delete-twice"}, write: true, catch: []string{"A.student.delete-twice", "A.guardian.delete-twice", "A.employee.delete-twice", "A.student-placement.delete-twice", "A.employee-placement.delete-twice"}},
 	deviation.AWritesHiddenInB:             {include: []string{"A.*.read-back-b"}, write: true, catch: []string{"A.student.read-back-b", "A.employee.read-back-b", "A.group.read-back-b"}},
 	deviation.RateLimitResetSlides:         {include: []string{"A.ratelimit.*", "A.ratelimit.sequence"}, catch: []string{"A.ratelimit.sequence"}},
 }
