@@ -9,12 +9,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/mockserver/webhooktest"
 	"github.com/skolkit/skolkit/model"
 )
 
 func TestAttendanceEventWrites(t *testing.T) {
 	h := hookHarness(t)
-	rcv := NewReceiver(t)
+	rcv := webhooktest.NewReceiver(t)
 	h.subscribe(t, rcv.URL, model.ResourceAttendanceEvent)
 	ds := h.srv.Store().Export()
 	require.NotEmpty(t, ds.AttendanceEvents)

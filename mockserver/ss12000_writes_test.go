@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/mockserver/webhooktest"
 	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/openapi"
 )
@@ -47,7 +48,7 @@ func TestWritesAgainstTheOfficialDocument(t *testing.T) {
 	doc, err := officialDoc()
 	require.NoError(t, err, "the official SS 12000 document must be at %s", officialPath)
 	h := hookHarness(t)
-	rcv := NewReceiver(t)
+	rcv := webhooktest.NewReceiver(t)
 	ds := h.srv.Store().Export()
 
 	check := func(method, path string, res *result) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/mockserver/webhooktest"
 	"github.com/skolkit/skolkit/model"
 )
 
@@ -21,7 +22,7 @@ func BenchmarkCallbackLatency(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			h := newHarness(b, func(o *Options) { o.Webhooks.Coalesce = bc.coalesce })
 			b.Cleanup(h.srv.Close)
-			rcv := NewReceiver(b)
+			rcv := webhooktest.NewReceiver(b)
 			h.subscribe(b, rcv.URL, model.ResourceAttendance)
 			body := attendanceBody(b, h.srv.Store().Export())
 			b.ResetTimer()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/mockserver/webhook"
+	"github.com/skolkit/skolkit/mockserver/webhooktest"
 	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/scenarios"
 )
@@ -60,7 +61,7 @@ func attendanceBody(t testing.TB, ds *store.Dataset) string {
 
 func TestSubscriptionLifecycle(t *testing.T) {
 	h := hookHarness(t)
-	rcv := NewReceiver(t)
+	rcv := webhooktest.NewReceiver(t)
 	sub := h.subscribe(t, rcv.URL, model.ResourcePerson, model.ResourceAttendance)
 	assert.Equal(t, testNow.Add(webhook.DefaultLifetime), sub.Expires, "a subscription lives 30 days")
 	assert.Equal(t, "test", sub.Name)
@@ -173,10 +174,10 @@ func TestSubscriptionTargets(t *testing.T) {
 // B and the control plane, and expects the callback body SS 12000 defines.
 func TestCallbacksFromEverySurface(t *testing.T) {
 	h := hookHarness(t)
-	rcv := NewReceiver(t)
+	rcv := webhooktest.NewReceiver(t)
 	ds := h.srv.Store().Export()
 	sub := h.subscribe(t, rcv.URL, model.ResourcePerson, model.ResourceAttendance)
-	other := NewReceiver(t)
+	other := webhooktest.NewReceiver(t)
 	h.subscribe(t, other.URL, model.ResourceSyllabus)
 
 	// interface A: a new student is a Person
@@ -230,7 +231,7 @@ func TestCallbacksFromEverySurface(t *testing.T) {
 
 func TestCallbacksCoalesceBursts(t *testing.T) {
 	h := hookHarness(t, func(o *Options) { o.Webhooks.Coalesce = 200 * time.Millisecond })
-	rcv := NewReceiver(t)
+	rcv := webhooktest.NewReceiver(t)
 	h.subscribe(t, rcv.URL, model.ResourcePerson)
 	for range 5 {
 		h.newStudent(t)
@@ -264,7 +265,7 @@ func waitIdle(t testing.TB, s *Server) {
 // 500 to every third call: bounded retries deliver every change.
 func TestNoLostNotifications(t *testing.T) {
 	h := hookHarness(t, fastWebhooks)
-	rcv := NewReceiver(t)
+	rcv := webhooktest.NewReceiver(t)
 	rcv.Respond = func(n int) int {
 		if n%3 == 0 {
 			return http.StatusInternalServerError
@@ -321,7 +322,7 @@ func TestNoLostNotifications(t *testing.T) {
 func TestCallbackLatency(t *testing.T) {
 	t.Parallel()
 	h := hookHarness(t)
-	rcv := NewReceiver(t)
+	rcv := webhooktest.NewReceiver(t)
 	h.subscribe(t, rcv.URL, model.ResourceAttendance)
 	body := attendanceBody(t, h.srv.Store().Export())
 	var lat []time.Duration
@@ -341,7 +342,7 @@ func TestCallbackLatency(t *testing.T) {
 
 func TestCallbackRetriesThenGivesUp(t *testing.T) {
 	h := hookHarness(t, fastWebhooks)
-	rcv := NewReceiver(t)
+	rcv := webhooktest.NewReceiver(t)
 	rcv.Respond = func(int) int { return http.StatusServiceUnavailable }
 	sub := h.subscribe(t, rcv.URL, model.ResourcePerson)
 	h.newStudent(t)
@@ -379,7 +380,7 @@ func TestCallbackRetriesThenGivesUp(t *testing.T) {
 }
 
 func TestScenarioSubscriptionsAndDeliveryFaults(t *testing.T) {
-	rcv := NewReceiver(t)
+	rcv := webhooktest.NewReceiver(t)
 	yaml := fmt.Sprintf(`name: faults
 generate: {profile: none}
 clients: [{id: c, secret: s, scopes: [all]}]

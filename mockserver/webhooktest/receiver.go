@@ -1,4 +1,4 @@
-package mockserver
+package webhooktest
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ import (
 // target at URL, and read what arrived with Calls or Wait. Create it with
 // NewReceiver; it closes itself when the test ends.
 //
-//	rcv := mockserver.NewReceiver(t)
+//	rcv := webhooktest.NewReceiver(t)
 //	ts.Subscribe(t, rcv.URL, model.ResourceAttendance)
 //	// ... change an attendance record ...
 //	calls := rcv.Wait(t, 1, 5*time.Second)
