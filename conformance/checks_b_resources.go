@@ -240,20 +240,26 @@ func checkResourceLookup(r bResource) func(*T) {
 		known := t.resourceIDs(r, 5)
 		ask := append(slices.Clone(known), unknownID)
 		resp := t.Do(Request{Surface: SurfaceB, Method: http.MethodPost, Path: r.path + "/lookup", JSON: map[string]any{"ids": ask}})
-		t.RequireStatus(resp, http.StatusOK)
-		v, err := resp.JSON()
-		list, ok := v.([]any)
-		if err != nil || !ok {
-			t.Fatalf(resp, "a JSON array", "the body is %s", jsonKind(v))
-		}
-		var got []string
-		for _, o := range objects(list) {
-			got = append(got, str(o, "id"))
-		}
-		slices.Sort(got)
-		want := slices.Sorted(slices.Values(known))
-		if !slices.Equal(got, want) {
-			t.Failf(resp, fmt.Sprintf("exactly the records %v (the unknown id %s left out)", want, unknownID), "the lookup returned %v", got)
-		}
+		t.requireLookupOf(resp, known)
+	}
+}
+
+// requireLookupOf requires a lookup's answer, asked for known plus
+// unknownID, to be a 200 with exactly the known records.
+func (t *T) requireLookupOf(resp *Response, known []string) {
+	t.RequireStatus(resp, http.StatusOK)
+	v, err := resp.JSON()
+	list, ok := v.([]any)
+	if err != nil || !ok {
+		t.Fatalf(resp, "a JSON array of records", "the body is %s", jsonKind(v))
+	}
+	var got []string
+	for _, o := range objects(list) {
+		got = append(got, str(o, "id"))
+	}
+	slices.Sort(got)
+	want := slices.Sorted(slices.Values(known))
+	if !slices.Equal(got, want) {
+		t.Failf(resp, fmt.Sprintf("exactly the records %v (the unknown id %s left out)", want, unknownID), "the lookup returned %v", got)
 	}
 }
