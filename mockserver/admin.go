@@ -19,6 +19,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/openapi"
 	"github.com/skolkit/skolkit/scenarios"
@@ -30,39 +31,6 @@ const PrefixAdmin = "/__admin"
 // MaxAdminBodyBytes is the largest scenario or rule set the control plane
 // accepts (a state document may be up to MaxStateBytes).
 const MaxAdminBodyBytes = 8 << 20
-
-// Error codes of the control plane's error body.
-const (
-	AdminBadRequest           = "BadRequest"
-	AdminUnauthorized         = "Unauthorized"
-	AdminForbidden            = "Forbidden"
-	AdminNotFound             = "NotFound"
-	AdminMethodNotAllowed     = "MethodNotAllowed"
-	AdminConflict             = "Conflict"
-	AdminPayloadTooLarge      = "PayloadTooLarge"
-	AdminUnsupportedMediaType = "UnsupportedMediaType"
-	AdminInternal             = "Internal"
-)
-
-// AdminError is the error body of the control plane:
-// {"error": {"code": "...", "message": "...", "problems": [...]}}.
-type AdminError struct {
-	Error AdminErrorBody `json:"error"`
-}
-
-// AdminErrorBody is the inside of AdminError. Problems lists, with their
-// positions in the request body, every problem of a scenario or rule set
-// that does not load.
-type AdminErrorBody struct {
-	Code     string              `json:"code"`
-	Message  string              `json:"message"`
-	Problems []scenarios.Problem `json:"problems,omitempty"`
-}
-
-// adminError writes the control plane's error body.
-func adminError(w http.ResponseWriter, status int, code, message string, problems ...scenarios.Problem) {
-	writeJSON(w, status, AdminError{Error: AdminErrorBody{Code: code, Message: message, Problems: problems}})
-}
 
 // control is the control plane's part of a Server.
 type control struct {
@@ -132,7 +100,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 				panic(v)
 			}
 			s.log.Error("panic serving admin request", "method", r.Method, "path", r.URL.Path, "panic", v)
-			adminError(w, http.StatusInternalServerError, AdminInternal, "unexpected server error")
+			surface.WriteAdminError(w, http.StatusInternalServerError, AdminInternal, "unexpected server error")
 		}
 	}()
 	s.ctl.router.ServeHTTP(w, r)
@@ -146,24 +114,24 @@ type adminEndpoint struct {
 	handle       http.HandlerFunc
 }
 
-func (s *Server) adminEndpoints() []adminEndpoint {
-	return append(s.hookAdminEndpoints(), []adminEndpoint{
-		{method: http.MethodGet, path: "/openapi.json", open: true, handle: s.serveDoc(openapi.NameAdmin)},
-		{method: http.MethodPost, path: "/reset", handle: s.adminReset},
-		{method: http.MethodPut, path: "/scenario", handle: s.adminScenario},
-		{method: http.MethodGet, path: "/state", handle: s.adminGetState},
-		{method: http.MethodPut, path: "/state", handle: s.adminPutState},
-		{method: http.MethodPost, path: "/snapshot", handle: s.adminSnapshot},
-		{method: http.MethodGet, path: "/requests", query: []string{"method", "pathPrefix", "status", "clientID"}, handle: s.adminRequests},
-		{method: http.MethodDelete, path: "/requests", handle: s.adminClearRequests},
-		{method: http.MethodGet, path: "/faults", handle: s.adminRules},
-		{method: http.MethodPost, path: "/faults", handle: s.adminAddRules},
-		{method: http.MethodDelete, path: "/faults/{id}", handle: s.adminRemoveRule},
-		{method: http.MethodGet, path: "/clock", handle: s.adminClock},
-		{method: http.MethodPut, path: "/clock", handle: s.adminSetClock},
-		{method: http.MethodPost, path: "/clock/advance", handle: s.adminAdvanceClock},
-		{method: http.MethodPost, path: "/ratelimits/reset", handle: s.adminResetRateLimits},
-		{method: http.MethodDelete, path: "/records/{table}/{id}", handle: s.adminDeleteRecord},
+func (s *Server) adminEndpoints() []surface.AdminEndpoint {
+	return append(s.reg.AdminEndpoints(), []surface.AdminEndpoint{
+		{Method: http.MethodGet, Path: "/openapi.json", Open: true, Handle: s.serveDoc(openapi.NameAdmin)},
+		{Method: http.MethodPost, Path: "/reset", Handle: s.adminReset},
+		{Method: http.MethodPut, Path: "/scenario", Handle: s.adminScenario},
+		{Method: http.MethodGet, Path: "/state", Handle: s.adminGetState},
+		{Method: http.MethodPut, Path: "/state", Handle: s.adminPutState},
+		{Method: http.MethodPost, Path: "/snapshot", Handle: s.adminSnapshot},
+		{Method: http.MethodGet, Path: "/requests", Query: []string{"method", "pathPrefix", "status", "clientID"}, Handle: s.adminRequests},
+		{Method: http.MethodDelete, Path: "/requests", Handle: s.adminClearRequests},
+		{Method: http.MethodGet, Path: "/faults", Handle: s.adminRules},
+		{Method: http.MethodPost, Path: "/faults", Handle: s.adminAddRules},
+		{Method: http.MethodDelete, Path: "/faults/{id}", Handle: s.adminRemoveRule},
+		{Method: http.MethodGet, Path: "/clock", Handle: s.adminClock},
+		{Method: http.MethodPut, Path: "/clock", Handle: s.adminSetClock},
+		{Method: http.MethodPost, Path: "/clock/advance", Handle: s.adminAdvanceClock},
+		{Method: http.MethodPost, Path: "/ratelimits/reset", Handle: s.adminResetRateLimits},
+		{Method: http.MethodDelete, Path: "/records/{table}/{id}", Handle: s.adminDeleteRecord},
 	}...)
 }
 
@@ -174,28 +142,28 @@ func (s *Server) adminRoutes() error {
 	r := mux.NewRouter()
 	r.UseEncodedPath()
 	r.NotFoundHandler = s.adminGuard(false, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		adminError(w, http.StatusNotFound, AdminNotFound, fmt.Sprintf("no control-plane operation at %s; see %s/openapi.json", r.URL.Path, PrefixAdmin))
+		surface.WriteAdminError(w, http.StatusNotFound, AdminNotFound, fmt.Sprintf("no control-plane operation at %s; see %s/openapi.json", r.URL.Path, PrefixAdmin))
 	}))
-	byPath := map[string][]adminEndpoint{}
+	byPath := map[string][]surface.AdminEndpoint{}
 	var order []string
 	for _, e := range s.adminEndpoints() {
-		if _, ok := byPath[e.path]; !ok {
-			order = append(order, e.path)
+		if _, ok := byPath[e.Path]; !ok {
+			order = append(order, e.Path)
 		}
-		byPath[e.path] = append(byPath[e.path], e)
+		byPath[e.Path] = append(byPath[e.Path], e)
 	}
 	for _, path := range order {
 		eps := byPath[path]
 		handlers := map[string]http.Handler{}
 		var allow []string
 		for _, e := range eps {
-			handlers[e.method] = s.adminGuard(e.open, checkQuery(e.query, e.handle))
-			allow = append(allow, e.method)
+			handlers[e.Method] = s.adminGuard(e.Open, checkQuery(e.Query, e.Handle))
+			allow = append(allow, e.Method)
 		}
 		allowHeader := strings.Join(allow, ", ")
 		notAllowed := s.adminGuard(false, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-			w.Header().Set(headerAllow, allowHeader)
-			adminError(w, http.StatusMethodNotAllowed, AdminMethodNotAllowed, fmt.Sprintf("method %s is not allowed on %s%s; allowed: %s", req.Method, PrefixAdmin, path, allowHeader))
+			w.Header().Set(surface.HeaderAllow, allowHeader)
+			surface.WriteAdminError(w, http.StatusMethodNotAllowed, AdminMethodNotAllowed, fmt.Sprintf("method %s is not allowed on %s%s; allowed: %s", req.Method, PrefixAdmin, path, allowHeader))
 		}))
 		r.Path(PrefixAdmin + path).HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 			if h, ok := handlers[req.Method]; ok {
@@ -219,11 +187,11 @@ func checkQuery(known []string, next http.HandlerFunc) http.HandlerFunc {
 				if len(known) > 0 {
 					takes = strings.Join(known, ", ")
 				}
-				adminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("unknown query parameter %q; this operation takes %s", k, takes))
+				surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("unknown query parameter %q; this operation takes %s", k, takes))
 				return
 			}
 			if len(v) > 1 {
-				adminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("query parameter %q may be given once only", k))
+				surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("query parameter %q may be given once only", k))
 				return
 			}
 		}
@@ -242,15 +210,15 @@ func (s *Server) adminGuard(open bool, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.ctl.token != "" {
 			if !open && !s.adminTokenOK(r) {
-				w.Header().Set(headerWWWAuth, `Bearer realm="skolkit-admin"`)
-				adminError(w, http.StatusUnauthorized, AdminUnauthorized, "the control plane needs the admin token: send Authorization: Bearer <admin token> (the one given to --admin-token)")
+				w.Header().Set(surface.HeaderWWWAuth, `Bearer realm="skolkit-admin"`)
+				surface.WriteAdminError(w, http.StatusUnauthorized, AdminUnauthorized, "the control plane needs the admin token: send Authorization: Bearer <admin token> (the one given to --admin-token)")
 				return
 			}
 			next.ServeHTTP(w, r)
 			return
 		}
 		if msg := localOnly(r); msg != "" {
-			adminError(w, http.StatusForbidden, AdminForbidden, msg)
+			surface.WriteAdminError(w, http.StatusForbidden, AdminForbidden, msg)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -450,7 +418,7 @@ func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
 		s.useScenario(sc)
 		// A new scenario brings its own deviations (Options.Deviations
 		// apply to the start-up scenario, like the other start-up overrides).
-		s.deviations = devs
+		s.core.Deviations = devs
 		s.variants = vars
 		// A token survives while its client is still there with the same
 		// secret and every scope of the token; it keeps its expiry.
@@ -468,7 +436,7 @@ func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
 		})
 	}
 	s.ctl.rules.load(sc)
-	s.resetHooks(sc)
+	s.reg.ResetHooks(sc)
 	s.ctl.journal.clear()
 	s.limiter.reset()
 	return s.summary(sc, countRecords(&d)), nil
@@ -476,8 +444,8 @@ func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
 
 // Reset puts the server back to its scenario's state: POST /__admin/reset.
 func (s *Server) Reset() (Summary, error) {
-	s.beginWrite()
-	defer s.endWrite()
+	s.reg.BeginWrite()
+	defer s.reg.EndWrite()
 	s.ctl.swap.Lock()
 	defer s.ctl.swap.Unlock()
 	return s.switchTo(s.scenario)
@@ -488,8 +456,8 @@ func (s *Server) LoadScenario(sc *scenarios.Scenario) (Summary, error) {
 	if sc == nil {
 		return Summary{}, errors.New("no scenario")
 	}
-	s.beginWrite()
-	defer s.endWrite()
+	s.reg.BeginWrite()
+	defer s.reg.EndWrite()
 	s.ctl.swap.Lock()
 	defer s.ctl.swap.Unlock()
 	cp := *sc
@@ -503,7 +471,7 @@ func (s *Server) adminReset(w http.ResponseWriter, r *http.Request) {
 		s.writeLoadError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, sum)
+	surface.WriteJSON(w, http.StatusOK, sum)
 }
 
 // writeLoadError answers a scenario or state that does not load.
@@ -513,33 +481,33 @@ func (s *Server) writeLoadError(w http.ResponseWriter, err error) {
 	var se *StateError
 	switch {
 	case errors.As(err, &le):
-		adminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("the scenario does not load: %d problem(s)", len(le.Problems)), le.Problems...)
+		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("the scenario does not load: %d problem(s)", len(le.Problems)), le.Problems...)
 	case errors.As(err, &re), errors.As(err, &se):
-		adminError(w, http.StatusBadRequest, AdminBadRequest, err.Error())
+		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, err.Error())
 	default:
 		s.log.Error("admin", "error", err)
-		adminError(w, http.StatusInternalServerError, AdminInternal, err.Error())
+		surface.WriteAdminError(w, http.StatusInternalServerError, AdminInternal, err.Error())
 	}
 }
 
 // Media types a scenario or rule set may be sent as.
-var yamlOrJSON = []string{contentTypeJSON, "application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"}
+var yamlOrJSON = []string{surface.ContentTypeJSON, "application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"}
 
 // readAdminBody reads a body of one of the media types, at most limit bytes.
 // It answers the request itself and returns false when it cannot.
 func readAdminBody(w http.ResponseWriter, r *http.Request, types []string, limit int64) ([]byte, string, bool) {
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || !slices.Contains(types, mt) {
-		adminError(w, http.StatusUnsupportedMediaType, AdminUnsupportedMediaType, fmt.Sprintf("send the body as %s", strings.Join(types, " or ")))
+		surface.WriteAdminError(w, http.StatusUnsupportedMediaType, AdminUnsupportedMediaType, fmt.Sprintf("send the body as %s", strings.Join(types, " or ")))
 		return nil, "", false
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		if isTooLarge(err) {
-			adminError(w, http.StatusRequestEntityTooLarge, AdminPayloadTooLarge, fmt.Sprintf("the body is larger than %d bytes", limit))
+			surface.WriteAdminError(w, http.StatusRequestEntityTooLarge, AdminPayloadTooLarge, fmt.Sprintf("the body is larger than %d bytes", limit))
 			return nil, "", false
 		}
-		adminError(w, http.StatusBadRequest, AdminBadRequest, "the request body could not be read")
+		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, "the request body could not be read")
 		return nil, "", false
 	}
 	return body, mt, true
@@ -547,18 +515,18 @@ func readAdminBody(w http.ResponseWriter, r *http.Request, types []string, limit
 
 // decodeAdminJSON decodes a small JSON body strictly into v.
 func decodeAdminJSON(w http.ResponseWriter, r *http.Request, v any) bool {
-	body, _, ok := readAdminBody(w, r, []string{contentTypeJSON}, MaxAdminBodyBytes)
+	body, _, ok := readAdminBody(w, r, []string{surface.ContentTypeJSON}, MaxAdminBodyBytes)
 	if !ok {
 		return false
 	}
 	dec := json.NewDecoder(strings.NewReader(string(body)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		adminError(w, http.StatusBadRequest, AdminBadRequest, "the body is not the JSON object this operation takes: "+strings.TrimPrefix(err.Error(), "json: "))
+		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, "the body is not the JSON object this operation takes: "+strings.TrimPrefix(err.Error(), "json: "))
 		return false
 	}
 	if dec.More() {
-		adminError(w, http.StatusBadRequest, AdminBadRequest, "unexpected data after the JSON object")
+		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, "unexpected data after the JSON object")
 		return false
 	}
 	return true
@@ -575,7 +543,7 @@ func (s *Server) adminScenario(w http.ResponseWriter, r *http.Request) {
 		sc, err = scenarios.Builtin(name)
 		var le *scenarios.LoadError
 		if err != nil && !errors.As(err, &le) {
-			adminError(w, http.StatusBadRequest, AdminBadRequest, err.Error())
+			surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, err.Error())
 			return
 		}
 	} else {
@@ -590,7 +558,7 @@ func (s *Server) adminScenario(w http.ResponseWriter, r *http.Request) {
 		s.writeLoadError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, sum)
+	surface.WriteJSON(w, http.StatusOK, sum)
 }
 
 // builtinRequest recognises {"builtin": "<name>"} (or "builtin: <name>" in
@@ -609,7 +577,7 @@ func builtinRequest(body []byte) (string, bool) {
 
 func (s *Server) adminGetState(w http.ResponseWriter, r *http.Request) {
 	ds := s.store.Export()
-	w.Header().Set("Content-Type", contentTypeJSON)
+	w.Header().Set("Content-Type", surface.ContentTypeJSON)
 	w.WriteHeader(http.StatusOK)
 	if err := encodeState(w, ds); err != nil {
 		s.log.Error("admin: writing the state", "error", err)
@@ -617,7 +585,7 @@ func (s *Server) adminGetState(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) adminPutState(w http.ResponseWriter, r *http.Request) {
-	body, _, ok := readAdminBody(w, r, []string{contentTypeJSON}, MaxStateBytes)
+	body, _, ok := readAdminBody(w, r, []string{surface.ContentTypeJSON}, MaxStateBytes)
 	if !ok {
 		return
 	}
@@ -631,15 +599,15 @@ func (s *Server) adminPutState(w http.ResponseWriter, r *http.Request) {
 		s.writeLoadError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, sum)
+	surface.WriteJSON(w, http.StatusOK, sum)
 }
 
 // ImportState replaces every record with the dataset's: PUT /__admin/state.
 // Requests being served finish first, and no write is lost between the old
 // data and the new. Nothing changes when a reference dangles.
 func (s *Server) ImportState(ds *store.Dataset) (Summary, error) {
-	s.beginWrite()
-	defer s.endWrite()
+	s.reg.BeginWrite()
+	defer s.reg.EndWrite()
 	s.ctl.swap.Lock()
 	defer s.ctl.swap.Unlock()
 	s.ctl.mu.Lock()
@@ -655,12 +623,12 @@ func (s *Server) adminSnapshot(w http.ResponseWriter, r *http.Request) {
 	info, err := s.SaveState()
 	switch {
 	case errors.Is(err, ErrNoStateFile):
-		adminError(w, http.StatusConflict, AdminConflict, err.Error())
+		surface.WriteAdminError(w, http.StatusConflict, AdminConflict, err.Error())
 	case err != nil:
 		s.log.Error("admin: snapshot", "error", err)
-		adminError(w, http.StatusInternalServerError, AdminInternal, err.Error())
+		surface.WriteAdminError(w, http.StatusInternalServerError, AdminInternal, err.Error())
 	default:
-		writeJSON(w, http.StatusOK, info)
+		surface.WriteJSON(w, http.StatusOK, info)
 	}
 }
 
@@ -676,25 +644,20 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 	f := RequestFilter{Method: q.Get("method"), PathPrefix: q.Get("pathPrefix"), Status: q.Get("status"), ClientID: q.Get("clientID")}
 	if f.Status != "" {
 		if err := parseStatusFilter(f.Status); err != nil {
-			adminError(w, http.StatusBadRequest, AdminBadRequest, err.Error())
+			surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, err.Error())
 			return
 		}
 	}
 	entries, dropped := s.ctl.journal.list(f)
-	writeJSON(w, http.StatusOK, JournalPage{Requests: entries, Capacity: s.ctl.journal.capacity(), Dropped: dropped})
-}
-
-// Cleared answers the operations that clear something.
-type Cleared struct {
-	Cleared int `json:"cleared"`
+	surface.WriteJSON(w, http.StatusOK, JournalPage{Requests: entries, Capacity: s.ctl.journal.capacity(), Dropped: dropped})
 }
 
 func (s *Server) adminClearRequests(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, Cleared{Cleared: s.ctl.journal.clear()})
+	surface.WriteJSON(w, http.StatusOK, Cleared{Cleared: s.ctl.journal.clear()})
 }
 
 func (s *Server) adminRules(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.ctl.rules.list())
+	surface.WriteJSON(w, http.StatusOK, s.ctl.rules.list())
 }
 
 func (s *Server) adminAddRules(w http.ResponseWriter, r *http.Request) {
@@ -704,24 +667,24 @@ func (s *Server) adminAddRules(w http.ResponseWriter, r *http.Request) {
 	}
 	b, le := parseRules(body)
 	if le != nil {
-		adminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("the rules do not load: %d problem(s)", len(le.Problems)), le.Problems...)
+		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("the rules do not load: %d problem(s)", len(le.Problems)), le.Problems...)
 		return
 	}
-	writeJSON(w, http.StatusCreated, s.ctl.rules.add(b))
+	surface.WriteJSON(w, http.StatusCreated, s.ctl.rules.add(b))
 }
 
 func (s *Server) adminRemoveRule(w http.ResponseWriter, r *http.Request) {
-	id := pathID(r)
+	id := surface.PathID(r)
 	removed, ok := s.ctl.rules.remove(id)
 	if !ok {
-		adminError(w, http.StatusNotFound, AdminNotFound, fmt.Sprintf("no fault or latency rule with id %q; GET %s/faults lists them", id, PrefixAdmin))
+		surface.WriteAdminError(w, http.StatusNotFound, AdminNotFound, fmt.Sprintf("no fault or latency rule with id %q; GET %s/faults lists them", id, PrefixAdmin))
 		return
 	}
-	writeJSON(w, http.StatusOK, removed)
+	surface.WriteJSON(w, http.StatusOK, removed)
 }
 
 func (s *Server) adminClock(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.clockState())
+	surface.WriteJSON(w, http.StatusOK, s.clockState())
 }
 
 func (s *Server) adminSetClock(w http.ResponseWriter, r *http.Request) {
@@ -733,12 +696,12 @@ func (s *Server) adminSetClock(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if body.Now == nil {
-		adminError(w, http.StatusBadRequest, AdminBadRequest, `"now" is required: an RFC 3339 date-time like 2026-11-16T07:00:00Z`)
+		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, `"now" is required: an RFC 3339 date-time like 2026-11-16T07:00:00Z`)
 		return
 	}
 	t, err := time.Parse(time.RFC3339Nano, *body.Now)
 	if err != nil {
-		adminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("now: %q is not an RFC 3339 date-time like 2026-11-16T07:00:00Z", *body.Now))
+		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("now: %q is not an RFC 3339 date-time like 2026-11-16T07:00:00Z", *body.Now))
 		return
 	}
 	if body.Fixed != nil {
@@ -746,7 +709,7 @@ func (s *Server) adminSetClock(w http.ResponseWriter, r *http.Request) {
 	} else {
 		s.clock.Set(t)
 	}
-	writeJSON(w, http.StatusOK, s.clockState())
+	surface.WriteJSON(w, http.StatusOK, s.clockState())
 }
 
 func (s *Server) adminAdvanceClock(w http.ResponseWriter, r *http.Request) {
@@ -757,16 +720,16 @@ func (s *Server) adminAdvanceClock(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if body.By == nil {
-		adminError(w, http.StatusBadRequest, AdminBadRequest, `"by" is required: a Go duration like 90m or 36h`)
+		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, `"by" is required: a Go duration like 90m or 36h`)
 		return
 	}
 	d, err := time.ParseDuration(*body.By)
 	if err != nil {
-		adminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("by: %q is not a Go duration like 90m, 1h30m or 36h", *body.By))
+		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("by: %q is not a Go duration like 90m, 1h30m or 36h", *body.By))
 		return
 	}
 	s.clock.Advance(d)
-	writeJSON(w, http.StatusOK, s.clockState())
+	surface.WriteJSON(w, http.StatusOK, s.clockState())
 }
 
 func (s *Server) adminResetRateLimits(w http.ResponseWriter, r *http.Request) {
@@ -774,7 +737,7 @@ func (s *Server) adminResetRateLimits(w http.ResponseWriter, r *http.Request) {
 	n := len(s.limiter.buckets)
 	s.limiter.mu.Unlock()
 	s.limiter.reset()
-	writeJSON(w, http.StatusOK, Cleared{Cleared: n})
+	surface.WriteJSON(w, http.StatusOK, Cleared{Cleared: n})
 }
 
 // adminDeleteRecord is DELETE /__admin/records/{table}/{id}: it deletes one
@@ -786,19 +749,19 @@ func (s *Server) adminResetRateLimits(w http.ResponseWriter, r *http.Request) {
 func (s *Server) adminDeleteRecord(w http.ResponseWriter, r *http.Request) {
 	table := mux.Vars(r)["table"]
 	if !store.Deletable(table) {
-		adminError(w, http.StatusNotFound, AdminNotFound, fmt.Sprintf("no table %q whose records can be deleted one by one; they are %s", table, strings.Join(store.DeletableTables, ", ")))
+		surface.WriteAdminError(w, http.StatusNotFound, AdminNotFound, fmt.Sprintf("no table %q whose records can be deleted one by one; they are %s", table, strings.Join(store.DeletableTables, ", ")))
 		return
 	}
-	id := pathID(r)
+	id := surface.PathID(r)
 	var ce *store.ConflictError
 	switch err := s.store.Delete(table, id); {
 	case err == nil:
 		w.WriteHeader(http.StatusNoContent)
 	case errors.Is(err, store.ErrNotFound):
-		adminError(w, http.StatusNotFound, AdminNotFound, fmt.Sprintf("no record %s in %s", id, table))
+		surface.WriteAdminError(w, http.StatusNotFound, AdminNotFound, fmt.Sprintf("no record %s in %s", id, table))
 	case errors.As(err, &ce):
-		adminError(w, http.StatusConflict, AdminConflict, ce.Message)
+		surface.WriteAdminError(w, http.StatusConflict, AdminConflict, ce.Message)
 	default:
-		adminError(w, http.StatusInternalServerError, AdminInternal, err.Error())
+		surface.WriteAdminError(w, http.StatusInternalServerError, AdminInternal, err.Error())
 	}
 }

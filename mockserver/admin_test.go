@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/openapi"
 	"github.com/skolkit/skolkit/scenarios"
 )
@@ -66,7 +67,7 @@ func (r *result) adminError(t testing.TB) AdminErrorBody {
 	r.decode(&e)
 	require.NotEmpty(t, e.Error.Code, r)
 	require.NotEmpty(t, e.Error.Message, r)
-	require.Equal(t, contentTypeJSON, r.header.Get("Content-Type"), r)
+	require.Equal(t, surface.ContentTypeJSON, r.header.Get("Content-Type"), r)
 	return e.Error
 }
 
@@ -119,7 +120,7 @@ func TestAdminOperationsAreTheContractsOperations(t *testing.T) {
 		}
 	}
 	for _, e := range h.srv.adminEndpoints() {
-		served = append(served, e.method+" "+e.path)
+		served = append(served, e.Method+" "+e.Path)
 	}
 	slices.Sort(inContract)
 	slices.Sort(served)

@@ -15,15 +15,8 @@ import (
 	"time"
 
 	"github.com/skolkit/skolkit/deviation"
-)
-
-// Scopes a client may hold. A client's scope list in a scenario may say "all".
-const (
-	ScopePlacementsRead  = "placements:read"
-	ScopeGroupsRead      = "groups:read"
-	ScopeSyllabusesRead  = "syllabuses:read"
-	ScopeAttendancesRead = "attendances:read"
-	ScopeAbsencesRead    = "absences:read"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
+	"github.com/skolkit/skolkit/mockserver/register"
 )
 
 // Interface-A resources each have a read and a write scope,
@@ -35,11 +28,11 @@ const ScopeExportRead = "export:read"
 
 // AllScopes lists every scope the server knows.
 var AllScopes = func() []string {
-	all := append(slices.Clone(registerScopes), ScopeExportRead)
+	all := append(slices.Clone(register.ResourceScopes), ScopeExportRead)
 	for _, r := range directoryScopeResources {
 		all = append(all, r+":read", r+":write")
 	}
-	return all
+	return append(all, register.OperationScopes...)
 }()
 
 const (
@@ -148,39 +141,39 @@ type tokenResponse struct {
 // (§2.3.1), errors per §5.2.
 func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || mt != contentTypeForm {
-		oauthError(w, http.StatusBadRequest, oauthInvalidRequest, "the token request must have content type "+contentTypeForm)
+	if err != nil || mt != surface.ContentTypeForm {
+		surface.WriteOAuthError(w, http.StatusBadRequest, surface.OAuthInvalidRequest, "the token request must have content type "+surface.ContentTypeForm)
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, tokenBodyLimit)
 	if err := r.ParseForm(); err != nil {
 		if isTooLarge(err) {
-			oauthError(w, http.StatusRequestEntityTooLarge, oauthInvalidRequest, fmt.Sprintf("the token request body is larger than %d bytes", tokenBodyLimit))
+			surface.WriteOAuthError(w, http.StatusRequestEntityTooLarge, surface.OAuthInvalidRequest, fmt.Sprintf("the token request body is larger than %d bytes", tokenBodyLimit))
 			return
 		}
-		oauthError(w, http.StatusBadRequest, oauthInvalidRequest, "the request body is not valid form encoding")
+		surface.WriteOAuthError(w, http.StatusBadRequest, surface.OAuthInvalidRequest, "the request body is not valid form encoding")
 		return
 	}
 	form := r.PostForm
 	for k, v := range form {
 		if len(v) > 1 {
-			oauthError(w, http.StatusBadRequest, oauthInvalidRequest, fmt.Sprintf("parameter %q is repeated", k))
+			surface.WriteOAuthError(w, http.StatusBadRequest, surface.OAuthInvalidRequest, fmt.Sprintf("parameter %q is repeated", k))
 			return
 		}
 	}
 	grantType := form.Get("grant_type")
 	switch {
 	case grantType == "":
-		oauthError(w, http.StatusBadRequest, oauthInvalidRequest, "grant_type is required")
+		surface.WriteOAuthError(w, http.StatusBadRequest, surface.OAuthInvalidRequest, "grant_type is required")
 		return
 	case grantType != grantClientCredentials:
-		oauthError(w, http.StatusBadRequest, oauthUnsupportedGrantType, fmt.Sprintf("grant_type %q is not supported; use client_credentials", grantType))
+		surface.WriteOAuthError(w, http.StatusBadRequest, surface.OAuthUnsupportedGrantType, fmt.Sprintf("grant_type %q is not supported; use client_credentials", grantType))
 		return
 	}
 	id, secret, basic := r.BasicAuth()
 	if basic {
 		if form.Has("client_id") || form.Has("client_secret") {
-			oauthError(w, http.StatusBadRequest, oauthInvalidRequest, "use one client authentication method: HTTP Basic or the client_id and client_secret fields, not both")
+			surface.WriteOAuthError(w, http.StatusBadRequest, surface.OAuthInvalidRequest, "use one client authentication method: HTTP Basic or the client_id and client_secret fields, not both")
 			return
 		}
 		// RFC 6749 §2.3.1: the Basic credentials are form-urlencoded first.
@@ -188,12 +181,12 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 		id, err1 = url.QueryUnescape(id)
 		secret, err2 = url.QueryUnescape(secret)
 		if err1 != nil || err2 != nil {
-			oauthError(w, http.StatusBadRequest, oauthInvalidRequest, "the Basic credentials are not form-urlencoded")
+			surface.WriteOAuthError(w, http.StatusBadRequest, surface.OAuthInvalidRequest, "the Basic credentials are not form-urlencoded")
 			return
 		}
 	} else {
 		if r.Header.Get("Authorization") != "" {
-			oauthError(w, http.StatusBadRequest, oauthInvalidRequest, "the Authorization header of a token request must use the Basic scheme")
+			surface.WriteOAuthError(w, http.StatusBadRequest, surface.OAuthInvalidRequest, "the Authorization header of a token request must use the Basic scheme")
 			return
 		}
 		id, secret = form.Get("client_id"), form.Get("client_secret")
@@ -205,14 +198,14 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 			missing = append(missing, "client_secret")
 		}
 		if len(missing) > 0 {
-			oauthError(w, http.StatusBadRequest, oauthInvalidRequest, strings.Join(missing, " and ")+" required (or HTTP Basic client authentication)")
+			surface.WriteOAuthError(w, http.StatusBadRequest, surface.OAuthInvalidRequest, strings.Join(missing, " and ")+" required (or HTTP Basic client authentication)")
 			return
 		}
 	}
 	client, ok := s.clients[id]
 	if !ok || (!secretsEqual(secret, client.Secret) && !s.deviates(deviation.WrongSecretAccepted)) {
 		// One answer for both cases, so the endpoint does not reveal which ids exist.
-		oauthError(w, http.StatusUnauthorized, oauthInvalidClient, "unknown client or wrong secret")
+		surface.WriteOAuthError(w, http.StatusUnauthorized, surface.OAuthInvalidClient, "unknown client or wrong secret")
 		return
 	}
 	scopes := client.Scopes
@@ -220,7 +213,7 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 		asked := strings.Fields(req)
 		for _, sc := range asked {
 			if !slices.Contains(client.Scopes, sc) {
-				oauthError(w, http.StatusBadRequest, oauthInvalidScope, fmt.Sprintf("scope %q is not granted to this client", sc))
+				surface.WriteOAuthError(w, http.StatusBadRequest, surface.OAuthInvalidScope, fmt.Sprintf("scope %q is not granted to this client", sc))
 				return
 			}
 		}
@@ -236,7 +229,7 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("Pragma", "no-cache")
 	}
-	writeJSON(w, http.StatusOK, tokenResponse{AccessToken: tok, TokenType: "Bearer", ExpiresIn: int(s.tokenTTL / time.Second)})
+	surface.WriteJSON(w, http.StatusOK, tokenResponse{AccessToken: tok, TokenType: "Bearer", ExpiresIn: int(s.tokenTTL / time.Second)})
 }
 
 // bearer authenticates a request by its bearer token and checks the scope.
@@ -247,26 +240,26 @@ func (s *Server) bearer(w http.ResponseWriter, r *http.Request, scope string) (g
 		return grant{clientID: s.first.ID, scopes: AllScopes}, true
 	}
 	if h == "" {
-		w.Header().Set(headerWWWAuth, `Bearer realm="skolkit"`)
-		registerError(w, http.StatusUnauthorized, CodeUnauthorized, "authentication required: send Authorization: Bearer <access token> (tokens come from POST /oauth/token)")
+		w.Header().Set(surface.HeaderWWWAuth, `Bearer realm="skolkit"`)
+		surface.WriteRegisterError(w, http.StatusUnauthorized, CodeUnauthorized, "authentication required: send Authorization: Bearer <access token> (tokens come from POST /oauth/token)")
 		return grant{}, false
 	}
 	scheme, tok, found := strings.Cut(h, " ")
 	tok = strings.TrimSpace(tok)
 	if !found || !strings.EqualFold(scheme, "Bearer") || tok == "" || strings.ContainsAny(tok, " \t") {
-		w.Header().Set(headerWWWAuth, `Bearer realm="skolkit", error="invalid_request", error_description="malformed Authorization header"`)
-		registerError(w, http.StatusUnauthorized, CodeUnauthorized, "the Authorization header must be 'Bearer <access token>'")
+		w.Header().Set(surface.HeaderWWWAuth, `Bearer realm="skolkit", error="invalid_request", error_description="malformed Authorization header"`)
+		surface.WriteRegisterError(w, http.StatusUnauthorized, CodeUnauthorized, "the Authorization header must be 'Bearer <access token>'")
 		return grant{}, false
 	}
 	g, ok := s.tokens.lookup(tok, s.now())
 	if !ok {
-		w.Header().Set(headerWWWAuth, `Bearer realm="skolkit", error="invalid_token", error_description="the access token is unknown or expired"`)
-		registerError(w, http.StatusUnauthorized, CodeUnauthorized, "the access token is unknown or expired; request a new one from POST /oauth/token")
+		w.Header().Set(surface.HeaderWWWAuth, `Bearer realm="skolkit", error="invalid_token", error_description="the access token is unknown or expired"`)
+		surface.WriteRegisterError(w, http.StatusUnauthorized, CodeUnauthorized, "the access token is unknown or expired; request a new one from POST /oauth/token")
 		return grant{}, false
 	}
 	if !slices.Contains(g.scopes, scope) {
-		w.Header().Set(headerWWWAuth, fmt.Sprintf(`Bearer realm="skolkit", error="insufficient_scope", scope=%q`, scope))
-		registerError(w, http.StatusForbidden, CodeForbidden, fmt.Sprintf("the client %q lacks the scope %q for this operation", g.clientID, scope))
+		w.Header().Set(surface.HeaderWWWAuth, fmt.Sprintf(`Bearer realm="skolkit", error="insufficient_scope", scope=%q`, scope))
+		surface.WriteRegisterError(w, http.StatusForbidden, CodeForbidden, fmt.Sprintf("the client %q lacks the scope %q for this operation", g.clientID, scope))
 		return grant{}, false
 	}
 	return g, true

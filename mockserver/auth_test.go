@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -61,29 +62,29 @@ func TestTokenEndpointRejectsBadRequests(t *testing.T) {
 		status      int
 		code        string
 	}{
-		{"wrong grant type", "", form("grant_type", "password", "client_id", id, "client_secret", secret).Encode(), nil, 400, oauthUnsupportedGrantType},
-		{"missing grant type", "", form("client_id", id, "client_secret", secret).Encode(), nil, 400, oauthInvalidRequest},
-		{"missing client secret", "", form("grant_type", "client_credentials", "client_id", id).Encode(), nil, 400, oauthInvalidRequest},
-		{"missing client id", "", form("grant_type", "client_credentials", "client_secret", secret).Encode(), nil, 400, oauthInvalidRequest},
-		{"JSON instead of a form", contentTypeJSON, `{"grant_type":"client_credentials"}`, nil, 400, oauthInvalidRequest},
-		{"no content type", "-", form("grant_type", "client_credentials", "client_id", id, "client_secret", secret).Encode(), nil, 400, oauthInvalidRequest},
-		{"repeated parameter", "", "grant_type=client_credentials&grant_type=client_credentials&client_id=" + id + "&client_secret=" + secret, nil, 400, oauthInvalidRequest},
+		{"wrong grant type", "", form("grant_type", "password", "client_id", id, "client_secret", secret).Encode(), nil, 400, surface.OAuthUnsupportedGrantType},
+		{"missing grant type", "", form("client_id", id, "client_secret", secret).Encode(), nil, 400, surface.OAuthInvalidRequest},
+		{"missing client secret", "", form("grant_type", "client_credentials", "client_id", id).Encode(), nil, 400, surface.OAuthInvalidRequest},
+		{"missing client id", "", form("grant_type", "client_credentials", "client_secret", secret).Encode(), nil, 400, surface.OAuthInvalidRequest},
+		{"JSON instead of a form", surface.ContentTypeJSON, `{"grant_type":"client_credentials"}`, nil, 400, surface.OAuthInvalidRequest},
+		{"no content type", "-", form("grant_type", "client_credentials", "client_id", id, "client_secret", secret).Encode(), nil, 400, surface.OAuthInvalidRequest},
+		{"repeated parameter", "", "grant_type=client_credentials&grant_type=client_credentials&client_id=" + id + "&client_secret=" + secret, nil, 400, surface.OAuthInvalidRequest},
 		{"two authentication methods", "", form("grant_type", "client_credentials", "client_id", id, "client_secret", secret).Encode(),
-			http.Header{"Authorization": {"Basic " + base64.StdEncoding.EncodeToString([]byte(id+":"+secret))}}, 400, oauthInvalidRequest},
+			http.Header{"Authorization": {"Basic " + base64.StdEncoding.EncodeToString([]byte(id+":"+secret))}}, 400, surface.OAuthInvalidRequest},
 		{"a bearer header on the token request", "", form("grant_type", "client_credentials", "client_id", id, "client_secret", secret).Encode(),
-			http.Header{"Authorization": {"Bearer abc"}}, 400, oauthInvalidRequest},
-		{"unknown client", "", form("grant_type", "client_credentials", "client_id", "nobody", "client_secret", secret).Encode(), nil, 401, oauthInvalidClient},
-		{"wrong secret", "", form("grant_type", "client_credentials", "client_id", id, "client_secret", secret+"x").Encode(), nil, 401, oauthInvalidClient},
+			http.Header{"Authorization": {"Bearer abc"}}, 400, surface.OAuthInvalidRequest},
+		{"unknown client", "", form("grant_type", "client_credentials", "client_id", "nobody", "client_secret", secret).Encode(), nil, 401, surface.OAuthInvalidClient},
+		{"wrong secret", "", form("grant_type", "client_credentials", "client_id", id, "client_secret", secret+"x").Encode(), nil, 401, surface.OAuthInvalidClient},
 		{"wrong secret by Basic", "", form("grant_type", "client_credentials").Encode(),
-			http.Header{"Authorization": {"Basic " + base64.StdEncoding.EncodeToString([]byte(id+":nope"))}}, 401, oauthInvalidClient},
-		{"scope the client does not have", "", form("grant_type", "client_credentials", "client_id", id, "client_secret", secret, "scope", "admin").Encode(), nil, 400, oauthInvalidScope},
-		{"body too large", "", "grant_type=client_credentials&x=" + strings.Repeat("a", tokenBodyLimit), nil, 413, oauthInvalidRequest},
+			http.Header{"Authorization": {"Basic " + base64.StdEncoding.EncodeToString([]byte(id+":nope"))}}, 401, surface.OAuthInvalidClient},
+		{"scope the client does not have", "", form("grant_type", "client_credentials", "client_id", id, "client_secret", secret, "scope", "admin").Encode(), nil, 400, surface.OAuthInvalidScope},
+		{"body too large", "", "grant_type=client_credentials&x=" + strings.Repeat("a", tokenBodyLimit), nil, 413, surface.OAuthInvalidRequest},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req, _ := http.NewRequest(http.MethodPost, h.ts.URL+PathToken, strings.NewReader(tc.body))
 			switch tc.contentType {
 			case "":
-				req.Header.Set("Content-Type", contentTypeForm)
+				req.Header.Set("Content-Type", surface.ContentTypeForm)
 			case "-":
 			default:
 				req.Header.Set("Content-Type", tc.contentType)
@@ -183,5 +184,5 @@ func TestContractIsServedWithoutAuthentication(t *testing.T) {
 	require.NoError(t, err)
 	defer res.Body.Close()
 	assert.Equal(t, http.StatusOK, res.StatusCode)
-	assert.Equal(t, contentTypeJSON, res.Header.Get("Content-Type"))
+	assert.Equal(t, surface.ContentTypeJSON, res.Header.Get("Content-Type"))
 }

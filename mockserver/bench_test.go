@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/skolkit/skolkit/fixtures"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/scenarios"
@@ -48,7 +49,7 @@ func benchServer(b *testing.B, n int) (*Server, string, *store.Dataset) {
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodPost, PathToken, nil)
 	req.SetBasicAuth(id, secret)
-	req.Header.Set("Content-Type", contentTypeForm)
+	req.Header.Set("Content-Type", surface.ContentTypeForm)
 	req.Body = http.NoBody
 	req.PostForm = url.Values{"grant_type": {"client_credentials"}}
 	req.Form = req.PostForm
@@ -135,11 +136,10 @@ func BenchmarkPlacementReadsAfterAWrite(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				srv.beginWrite() // a write that changes nothing
-				srv.endWrite()
+				srv.reg.BeginWrite() // a write that changes nothing
+				srv.reg.EndWrite()
 				if c.cold {
-					srv.memo.entries.Clear()
-					srv.memo.size.Store(0)
+					srv.reg.DropPlacementMemo()
 				}
 				serve(b, srv, token, c.target)
 			}
@@ -221,7 +221,7 @@ func benchSearchAt(b *testing.B, srv *Server, id, secret, path, body string) {
 		req := httptest.NewRequest(http.MethodPost, PrefixA+path+"/_search?limit=50", strings.NewReader(body))
 		req.Header.Set(headerClientID, id)
 		req.Header.Set(headerClientSecret, secret)
-		req.Header.Set("Content-Type", contentTypeJSON)
+		req.Header.Set("Content-Type", surface.ContentTypeJSON)
 		rec := httptest.NewRecorder()
 		srv.ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK {

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/model"
 )
 
@@ -64,7 +65,7 @@ func TestConcurrencyInvariants(t *testing.T) {
 	call := func(token, method, target string, body []byte) (int, []byte) {
 		req := p.request(method, target, body, "")
 		if body != nil {
-			req.Header.Set("Content-Type", contentTypeJSON)
+			req.Header.Set("Content-Type", surface.ContentTypeJSON)
 		}
 		req.Header.Set("Authorization", "Bearer "+token)
 		rec := p.serve(req)
@@ -193,7 +194,7 @@ func TestConcurrencyInvariants(t *testing.T) {
 	// Token requesters: each new token is used for the next lists.
 	tokenWorker := func(rng *rand.Rand, i int) {
 		form := url.Values{"grant_type": {grantClientCredentials}, "client_id": {p.id}, "client_secret": {p.secret}}
-		req := p.request(http.MethodPost, PathToken, []byte(form.Encode()), contentTypeForm)
+		req := p.request(http.MethodPost, PathToken, []byte(form.Encode()), surface.ContentTypeForm)
 		req.Header.Del("Authorization")
 		rec := p.serve(req)
 		if rec.Code != http.StatusOK {

@@ -13,6 +13,12 @@ import (
 	"github.com/skolkit/skolkit/model"
 )
 
+// deletedPage is the body of GET /deletedEntities.
+type deletedPage struct {
+	Data      map[string][]string `json:"data"`
+	PageToken *string             `json:"pageToken"`
+}
+
 func TestDeletedEntities(t *testing.T) {
 	h := hookHarness(t)
 	ds := h.srv.Store().Export()

@@ -19,6 +19,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/search"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
@@ -87,7 +88,7 @@ func grantOf(r *http.Request) (grant, bool) {
 
 // directoryError writes the interface-A error body.
 func directoryError(w http.ResponseWriter, r *http.Request, status int, code, message string, details ...fieldProblem) {
-	writeJSON(w, status, DirectoryError{Error: DirectoryErrorBody{Code: code, Message: message, RequestID: requestIDOf(r), Details: details}})
+	surface.WriteJSON(w, status, DirectoryError{Error: DirectoryErrorBody{Code: code, Message: message, RequestID: requestIDOf(r), Details: details}})
 }
 
 // dirProblem is an error a resource hook returns; the handler writes it.
@@ -155,7 +156,7 @@ func (s *Server) directoryGate(next http.Handler, open bool) http.Handler {
 		}
 		d.setHeaders(w.Header(), now, s.deviates(deviation.RateLimitResetInSeconds))
 		if authErr != "" && !open {
-			w.Header().Set(headerWWWAuth, `Bearer realm="skolkit"`)
+			w.Header().Set(surface.HeaderWWWAuth, `Bearer realm="skolkit"`)
 			directoryError(w, r, http.StatusUnauthorized, CodeUnauthorized, authErr)
 			return
 		}
@@ -276,7 +277,7 @@ func (s *Server) writeList(w http.ResponseWriter, items []any, limit, offset, to
 	} else {
 		body["data"] = items
 	}
-	writeJSON(w, http.StatusOK, body)
+	surface.WriteJSON(w, http.StatusOK, body)
 }
 
 // List shapes of interface A.
@@ -323,26 +324,26 @@ type dirResource struct {
 }
 
 // endpoints returns the operations of the resource.
-func (res *dirResource) endpoints(s *Server) []endpoint {
+func (res *dirResource) endpoints(s *Server) []surface.Endpoint {
 	read, write := res.scope+":read", res.scope+":write"
 	base := PrefixA + res.path
-	eps := []endpoint{
-		{method: http.MethodGet, path: base, scope: read, doc: openapi.NameDirectory, handle: res.list(s)},
-		{method: http.MethodGet, path: base + "/{id}", scope: read, doc: openapi.NameDirectory, handle: res.getHandler(s)},
+	eps := []surface.Endpoint{
+		{Method: http.MethodGet, Path: base, Scope: read, Doc: openapi.NameDirectory, Handle: res.list(s)},
+		{Method: http.MethodGet, Path: base + "/{id}", Scope: read, Doc: openapi.NameDirectory, Handle: res.getHandler(s)},
 	}
 	if !res.readOnly {
 		eps = append(eps,
-			endpoint{method: http.MethodPost, path: base, scope: write, doc: openapi.NameDirectory, handle: res.createHandler(s)},
-			endpoint{method: http.MethodPatch, path: base + "/{id}", scope: write, doc: openapi.NameDirectory, handle: res.patchHandler(s)})
+			surface.Endpoint{Method: http.MethodPost, Path: base, Scope: write, Doc: openapi.NameDirectory, Handle: res.createHandler(s)},
+			surface.Endpoint{Method: http.MethodPatch, Path: base + "/{id}", Scope: write, Doc: openapi.NameDirectory, Handle: res.patchHandler(s)})
 	}
 	if res.canSearch {
-		eps = append(eps, endpoint{method: http.MethodPost, path: base + "/_search", scope: read, doc: openapi.NameDirectory, handle: res.searchHandler(s)})
+		eps = append(eps, surface.Endpoint{Method: http.MethodPost, Path: base + "/_search", Scope: read, Doc: openapi.NameDirectory, Handle: res.searchHandler(s)})
 	}
 	if res.canDelete {
-		eps = append(eps, endpoint{method: http.MethodDelete, path: base + "/{id}", scope: write, doc: openapi.NameDirectory, handle: res.deleteHandler(s)})
+		eps = append(eps, surface.Endpoint{Method: http.MethodDelete, Path: base + "/{id}", Scope: write, Doc: openapi.NameDirectory, Handle: res.deleteHandler(s)})
 	}
 	for i := range eps {
-		eps[i].surface = surfaceDirectory
+		eps[i].Kind = surface.Directory
 	}
 	return eps
 }
@@ -434,14 +435,14 @@ func (res *dirResource) searchHandler(s *Server) http.HandlerFunc {
 
 func (res *dirResource) getHandler(s *Server) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		id := pathID(r)
+		id := surface.PathID(r)
 		sn := s.store.Read()
 		rec, ok := res.get(sn, id)
 		if !ok {
 			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
 			return
 		}
-		writeJSON(w, http.StatusOK, res.render(sn, rec))
+		surface.WriteJSON(w, http.StatusOK, res.render(sn, rec))
 	}
 }
 
@@ -461,13 +462,13 @@ func (res *dirResource) createHandler(s *Server) http.HandlerFunc {
 		sn := s.store.Read()
 		rec, _ := res.get(sn, id)
 		w.Header().Set("Location", PrefixA+res.path+"/"+id)
-		writeJSON(w, http.StatusCreated, res.render(sn, rec))
+		surface.WriteJSON(w, http.StatusCreated, res.render(sn, rec))
 	}
 }
 
 func (res *dirResource) patchHandler(s *Server) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		id := pathID(r)
+		id := surface.PathID(r)
 		if _, ok := res.get(s.store.Read(), id); !ok {
 			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
 			return
@@ -488,13 +489,13 @@ func (res *dirResource) patchHandler(s *Server) http.HandlerFunc {
 			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
 			return
 		}
-		writeJSON(w, http.StatusOK, res.render(sn, rec))
+		surface.WriteJSON(w, http.StatusOK, res.render(sn, rec))
 	}
 }
 
 func (res *dirResource) deleteHandler(s *Server) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		id := pathID(r)
+		id := surface.PathID(r)
 		if _, ok := res.get(s.store.Read(), id); !ok {
 			if s.deviates(deviation.DeleteRepeat204) && wasDeleted(s.store.Read(), id) {
 				w.WriteHeader(http.StatusNoContent)
@@ -513,7 +514,7 @@ func (res *dirResource) deleteHandler(s *Server) http.HandlerFunc {
 			}
 		}
 		if s.deviates(deviation.DeleteNot204) {
-			writeJSON(w, http.StatusOK, map[string]string{"deleted": id})
+			surface.WriteJSON(w, http.StatusOK, map[string]string{"deleted": id})
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
@@ -543,7 +544,7 @@ func readBody(r *http.Request) ([]byte, error) {
 // its members, so that an absent member and a null one can be told apart.
 func decodeObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, bool) {
 	var body map[string]json.RawMessage
-	if err := decodeWhole(r.Body, &body); err != nil || body == nil {
+	if err := surface.DecodeWhole(r.Body, &body); err != nil || body == nil {
 		directoryError(w, r, http.StatusBadRequest, CodeBadRequest, "the request body is not a JSON object")
 		return nil, false
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
@@ -32,7 +33,7 @@ func (h *harness) sendRaw(method, path, body string) *result {
 	var req *http.Request
 	if body != "" {
 		req, _ = http.NewRequest(method, h.ts.URL+path, strings.NewReader(body))
-		req.Header.Set("Content-Type", contentTypeJSON)
+		req.Header.Set("Content-Type", surface.ContentTypeJSON)
 	} else {
 		req, _ = http.NewRequest(method, h.ts.URL+path, nil)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/openapi"
@@ -381,11 +382,11 @@ func setEmployeePlacementArchived(w *store.Writer, id string, on bool) error {
 // /archive and /restore of both placement kinds, and the spec's path
 // /student-placements/{id} (GET and PATCH) as an alias of
 // /student-placement/{id}.
-func (s *Server) placementEndpoints() []endpoint {
+func (s *Server) placementEndpoints() []surface.Endpoint {
 	sp, ep := s.studentPlacementResource(), s.employeePlacementResource()
-	eps := []endpoint{
-		{method: http.MethodGet, path: PrefixA + "/student-placements/{id}", scope: sp.scope + ":read", doc: openapi.NameDirectory, handle: sp.getHandler(s)},
-		{method: http.MethodPatch, path: PrefixA + "/student-placements/{id}", scope: sp.scope + ":write", doc: openapi.NameDirectory, handle: sp.patchHandler(s)},
+	eps := []surface.Endpoint{
+		{Method: http.MethodGet, Path: PrefixA + "/student-placements/{id}", Scope: sp.scope + ":read", Doc: openapi.NameDirectory, Handle: sp.getHandler(s)},
+		{Method: http.MethodPatch, Path: PrefixA + "/student-placements/{id}", Scope: sp.scope + ":write", Doc: openapi.NameDirectory, Handle: sp.patchHandler(s)},
 	}
 	for _, k := range []struct {
 		res *dirResource
@@ -394,16 +395,16 @@ func (s *Server) placementEndpoints() []endpoint {
 		eps = append(eps, archiveEndpoint(s, k.res, "archive", true, k.set), archiveEndpoint(s, k.res, "restore", false, k.set))
 	}
 	for i := range eps {
-		eps[i].surface = surfaceDirectory
+		eps[i].Kind = surface.Directory
 	}
 	return eps
 }
 
 // archiveEndpoint is PATCH <resource>/{id}/archive (on) or /restore (off):
 // no body, idempotent, 200 with the record.
-func archiveEndpoint(s *Server, res *dirResource, action string, on bool, set func(w *store.Writer, id string, on bool) error) endpoint {
+func archiveEndpoint(s *Server, res *dirResource, action string, on bool, set func(w *store.Writer, id string, on bool) error) surface.Endpoint {
 	handle := func(w http.ResponseWriter, r *http.Request) {
-		id := pathID(r)
+		id := surface.PathID(r)
 		if _, ok := res.get(s.store.Read(), id); !ok {
 			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
 			return
@@ -421,9 +422,9 @@ func archiveEndpoint(s *Server, res *dirResource, action string, on bool, set fu
 			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
 			return
 		}
-		writeJSON(w, http.StatusOK, res.render(sn, rec))
+		surface.WriteJSON(w, http.StatusOK, res.render(sn, rec))
 	}
-	return endpoint{method: http.MethodPatch, path: PrefixA + res.path + "/{id}/" + action, scope: res.scope + ":write", doc: openapi.NameDirectory, handle: handle}
+	return surface.Endpoint{Method: http.MethodPatch, Path: PrefixA + res.path + "/{id}/" + action, Scope: res.scope + ":write", Doc: openapi.NameDirectory, Handle: handle}
 }
 
 // deriveEmployeePlacements gives generated staff their employee placements:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/fixtures"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
@@ -394,8 +395,8 @@ func applyGroup(sn *store.Snapshot, g *model.Group, body map[string]json.RawMess
 }
 
 // directoryEndpoints builds every interface-A and export endpoint.
-func (s *Server) directoryEndpoints() ([]endpoint, error) {
-	var eps []endpoint
+func (s *Server) directoryEndpoints() ([]surface.Endpoint, error) {
+	var eps []surface.Endpoint
 	for _, res := range s.directoryResources() {
 		if res.canSearch {
 			f, err := searchFields(s.contract.Doc("directory"), res.schema)

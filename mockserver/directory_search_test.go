@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/skolkit/skolkit/fixtures"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/search"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
@@ -595,7 +596,7 @@ func FuzzSearchMatchesBruteForce(f *testing.F) {
 		l, o := 1+int(limit)%DirectoryMaxLimit, int(offset)
 		req := httptest.NewRequest(http.MethodPost, fmt.Sprintf("%s%s/_search?limit=%d&offset=%d", PrefixA, res.path, l, o), strings.NewReader(body))
 		req.Header.Set("Authorization", "Bearer "+h.token)
-		req.Header.Set("Content-Type", contentTypeJSON)
+		req.Header.Set("Content-Type", surface.ContentTypeJSON)
 		rec := httptest.NewRecorder()
 		h.srv.ServeHTTP(rec, req)
 		if rec.Code == http.StatusUnprocessableEntity {

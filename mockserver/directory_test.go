@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -24,7 +25,7 @@ func (h *harness) call(method, path, body string, header http.Header) *result {
 	var req *http.Request
 	if body != "" {
 		req, _ = http.NewRequest(method, h.ts.URL+path, strings.NewReader(body))
-		req.Header.Set("Content-Type", contentTypeJSON)
+		req.Header.Set("Content-Type", surface.ContentTypeJSON)
 	} else {
 		req, _ = http.NewRequest(method, h.ts.URL+path, nil)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/openapi"
 )
 
@@ -31,7 +32,7 @@ func (h *harness) updateSchema(path string) *openapi3.Schema {
 	if item == nil || item.Patch == nil || item.Patch.RequestBody == nil {
 		return nil
 	}
-	mt := item.Patch.RequestBody.Value.Content.Get(contentTypeJSON)
+	mt := item.Patch.RequestBody.Value.Content.Get(surface.ContentTypeJSON)
 	if mt == nil || mt.Schema == nil {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/openapi"
@@ -77,10 +78,10 @@ var exportSchoolTypes = map[model.SchoolType]string{
 }
 
 // exportEndpoints are the operations of the data export.
-func (s *Server) exportEndpoints() []endpoint {
-	return []endpoint{{
-		method: http.MethodGet, path: PrefixExport + "/attendance", scope: ScopeExportRead,
-		doc: openapi.NameExport, surface: surfaceDirectory, handle: s.exportAttendance,
+func (s *Server) exportEndpoints() []surface.Endpoint {
+	return []surface.Endpoint{{
+		Method: http.MethodGet, Path: PrefixExport + "/attendance", Scope: ScopeExportRead,
+		Doc: openapi.NameExport, Kind: surface.Directory, Handle: s.exportAttendance,
 	}}
 }
 
@@ -99,7 +100,7 @@ func (s *Server) exportAttendance(w http.ResponseWriter, r *http.Request) {
 		total++
 		return true
 	})
-	writeJSON(w, http.StatusOK, map[string]any{"data": items, "pagination": Pagination{Offset: offset, Limit: limit, Total: total}})
+	surface.WriteJSON(w, http.StatusOK, map[string]any{"data": items, "pagination": Pagination{Offset: offset, Limit: limit, Total: total}})
 }
 
 // exportItem renders one attendance record.

@@ -28,13 +28,13 @@ func fastOps(t testing.TB) []fastOp {
 	require.NoError(t, err)
 	var ops []fastOp
 	for _, e := range eps {
-		if e.doc == "" {
+		if e.Doc == "" {
 			continue
 		}
-		v, err := newValidator(srv.contract, e.doc, e.method, e.path)
+		v, err := newValidator(srv.contract, e.Doc, e.Method, e.Path)
 		require.NoError(t, err)
 		if v.fast != nil {
-			ops = append(ops, fastOp{e.method, e.path, v})
+			ops = append(ops, fastOp{e.Method, e.Path, v})
 		}
 	}
 	return ops

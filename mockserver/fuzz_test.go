@@ -24,6 +24,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
+	"github.com/skolkit/skolkit/mockserver/register"
 	"github.com/skolkit/skolkit/openapi"
 )
 
@@ -100,7 +102,7 @@ func FuzzPageToken(f *testing.F) {
 	require.NoError(f, json.Unmarshal(rec.Body.Bytes(), &first))
 	require.NotNil(f, first.PageToken, "the default scenario has more than one page of placements")
 	real := *first.PageToken
-	realState, err := fs.srv.decodePageToken(real)
+	realState, err := fs.srv.reg.DecodePageToken(real)
 	require.NoError(f, err)
 
 	f.Fuzz(func(t *testing.T, tok string, mode uint8, pos uint16, b byte) {
@@ -126,9 +128,9 @@ func FuzzPageToken(f *testing.F) {
 				tok = payload + "." + tok
 			}
 		}
-		q := url.Values{paramPageToken: {tok}}
+		q := url.Values{register.ParamPageToken: {tok}}
 		if b%3 == 0 {
-			q.Set(paramLimit, "1")
+			q.Set(register.ParamLimit, "1")
 		}
 		req := fs.request(http.MethodGet, PrefixB+"/placements?"+q.Encode(), nil, "")
 		res := fs.check(t, req, nil)
@@ -136,7 +138,7 @@ func FuzzPageToken(f *testing.F) {
 			require.Equal(t, http.StatusBadRequest, res.status, "a pageToken the server refuses is a 400: %s", res)
 			return
 		}
-		st, err := fs.srv.decodePageToken(tok)
+		st, err := fs.srv.reg.DecodePageToken(tok)
 		require.NoError(t, err, "the server served a token it cannot decode: %q", tok)
 		require.Equal(t, realState, st, "the server accepted token %q that carries a state it never signed", tok)
 	})
@@ -180,7 +182,7 @@ func FuzzLookupBody(f *testing.F) {
 	fs := newFuzzServer(f)
 	contract := fs.srv.Contract()
 	f.Fuzz(func(t *testing.T, body, rawQuery string) {
-		req := fs.request(http.MethodPost, PrefixB+"/groups/lookup", []byte(body), contentTypeJSON)
+		req := fs.request(http.MethodPost, PrefixB+"/groups/lookup", []byte(body), surface.ContentTypeJSON)
 		req.URL.RawQuery = rawQuery
 		req.RequestURI = req.URL.RequestURI()
 		res := fs.check(t, req, []byte(body))
@@ -188,7 +190,9 @@ func FuzzLookupBody(f *testing.F) {
 			return
 		}
 		checkResponse(t, contract, res)
-		var asked lookupRequest
+		var asked struct {
+			IDs []string `json:"ids"`
+		}
 		_ = json.NewDecoder(bytes.NewReader([]byte(body))).Decode(&asked)
 		for i := range asked.IDs {
 			asked.IDs[i] = strings.ToLower(asked.IDs[i])
@@ -221,7 +225,7 @@ func FuzzDirectoryBodies(f *testing.F) {
 	require.NotEmpty(f, targets)
 	f.Fuzz(func(t *testing.T, target uint8, body string) {
 		tg := targets[int(target)%len(targets)]
-		req := fs.request(tg.method, tg.path, []byte(body), contentTypeJSON)
+		req := fs.request(tg.method, tg.path, []byte(body), surface.ContentTypeJSON)
 		res := fs.check(t, req, []byte(body))
 		if res.status/100 == 2 {
 			checkResponse(t, contract, res)

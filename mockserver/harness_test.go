@@ -18,6 +18,7 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/openapi"
 )
 
@@ -103,7 +104,7 @@ func (r *result) errorBody(t testing.TB) RegisterError {
 	code, ok1 := e["code"].(string)
 	msg, ok2 := e["message"].(string)
 	require.True(t, ok1 && ok2 && code != "" && msg != "", "error body fields are non-empty strings: %s", r)
-	require.Equal(t, contentTypeJSON, r.header.Get("Content-Type"), r)
+	require.Equal(t, surface.ContentTypeJSON, r.header.Get("Content-Type"), r)
 	return RegisterError{Code: code, Message: msg}
 }
 
@@ -120,14 +121,14 @@ func (h *harness) postJSON(path string, body string) *result {
 	h.t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, h.ts.URL+path, strings.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+h.token)
-	req.Header.Set("Content-Type", contentTypeJSON)
+	req.Header.Set("Content-Type", surface.ContentTypeJSON)
 	return h.do(req)
 }
 
 func (h *harness) postForm(path string, form url.Values, header http.Header) *result {
 	h.t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, h.ts.URL+path, strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", contentTypeForm)
+	req.Header.Set("Content-Type", surface.ContentTypeForm)
 	for k, v := range header {
 		req.Header[k] = v
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 )
 
 // DefaultJournalSize is how many requests the journal keeps when
@@ -270,7 +272,7 @@ func (s *Server) clientOf(r *http.Request) string {
 // puts the body back for the handler.
 func peekFormClientID(r *http.Request) string {
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || mt != contentTypeForm {
+	if err != nil || mt != surface.ContentTypeForm {
 		return ""
 	}
 	buf, err := io.ReadAll(io.LimitReader(r.Body, tokenBodyLimit+1))

@@ -41,8 +41,8 @@ func BenchmarkRegisterListFilteredPage(b *testing.B) {
 				b.Run(q.name, func(b *testing.B) {
 					b.ReportAllocs()
 					for b.Loop() {
-						srv.beginWrite() // a write that changes nothing: no cached answer
-						srv.endWrite()
+						srv.reg.BeginWrite() // a write that changes nothing: no cached answer
+						srv.reg.EndWrite()
 						rec := p.serve(p.request("GET", PrefixB+q.target, nil, ""))
 						if rec.Code != 200 {
 							b.Fatalf("%s: %d %s", q.target, rec.Code, rec.Body)

@@ -29,6 +29,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/openapi"
 	"github.com/skolkit/skolkit/scenarios"
 )
@@ -121,7 +122,7 @@ func (sw *ss12000Sweeper) send(op ss12000Op, target string, body []byte) []byte 
 	sw.requests++
 	ct := ""
 	if body != nil {
-		ct = contentTypeJSON
+		ct = surface.ContentTypeJSON
 	}
 	req := sw.p.request(op.method, PrefixB+target, body, ct)
 	rec := sw.p.serve(req)
@@ -501,7 +502,7 @@ func TestEveryDocumentedOperationHasARoute(t *testing.T) {
 		if op.method == http.MethodPost {
 			body = []byte(`{"ids":[]}`)
 		}
-		rec := p.serve(p.request(op.method, target, body, contentTypeJSON))
+		rec := p.serve(p.request(op.method, target, body, surface.ContentTypeJSON))
 		assert.NotEqual(t, http.StatusMethodNotAllowed, rec.Code, "%s: %s", key, rec.Body.String())
 		if rec.Code == http.StatusNotFound {
 			assert.NotContains(t, rec.Body.String(), "no operation", "%s answers 404 for lack of a route", key)

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/model"
 )
 
@@ -123,14 +124,14 @@ func TestGroupLookupRejectsBadBodies(t *testing.T) {
 		status                  int
 		mention                 string
 	}{
-		{"not JSON", contentTypeJSON, `{"ids": [`, 400, ""},
-		{"ids missing", contentTypeJSON, `{}`, 400, "ids"},
-		{"ids not an array", contentTypeJSON, `{"ids": "x"}`, 400, "ids"},
-		{"malformed id", contentTypeJSON, `{"ids": ["not-a-uuid"]}`, 400, "uuid"},
-		{"more ids than allowed", contentTypeJSON, string(tooManyBody), 400, "500"},
-		{"empty body", contentTypeJSON, ``, 400, ""},
-		{"form instead of JSON", contentTypeForm, `ids=1`, 415, contentTypeJSON},
-		{"body too large", contentTypeJSON, `{"ids": ["` + strings.Repeat("a", MaxBodyBytes) + `"]}`, 413, ""},
+		{"not JSON", surface.ContentTypeJSON, `{"ids": [`, 400, ""},
+		{"ids missing", surface.ContentTypeJSON, `{}`, 400, "ids"},
+		{"ids not an array", surface.ContentTypeJSON, `{"ids": "x"}`, 400, "ids"},
+		{"malformed id", surface.ContentTypeJSON, `{"ids": ["not-a-uuid"]}`, 400, "uuid"},
+		{"more ids than allowed", surface.ContentTypeJSON, string(tooManyBody), 400, "500"},
+		{"empty body", surface.ContentTypeJSON, ``, 400, ""},
+		{"form instead of JSON", surface.ContentTypeForm, `ids=1`, 415, surface.ContentTypeJSON},
+		{"body too large", surface.ContentTypeJSON, `{"ids": ["` + strings.Repeat("a", MaxBodyBytes) + `"]}`, 413, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req, _ := http.NewRequest(http.MethodPost, h.ts.URL+PrefixB+"/groups/lookup", strings.NewReader(tc.body))

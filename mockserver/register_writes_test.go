@@ -44,9 +44,9 @@ func TestAttendanceWrites(t *testing.T) {
 	// read back identically by id
 	res = h.get(PrefixB + "/attendances/" + made.ID)
 	require.Equal(t, http.StatusOK, res.status, res)
-	assert.JSONEq(t, string(marshalJSON(made)), string(res.body))
+	assert.JSONEq(t, string(asJSON(t, made)), string(res.body))
 	// ... in the list (by the meta.modified filter), and by lookup
-	h.readBackInListAndLookup(t, "/attendances", made.ID, marshalJSON(made))
+	h.readBackInListAndLookup(t, "/attendances", made.ID, asJSON(t, made))
 	// and in the data export (interface A's side of the same records)
 	found := false
 	for offset := 0; !found; offset += 500 {
@@ -120,8 +120,8 @@ func TestAbsenceWrites(t *testing.T) {
 	assert.Equal(t, model.Meta{Created: testNow, Modified: testNow}, made.Meta)
 	res = h.get(PrefixB + "/absences/" + made.ID)
 	require.Equal(t, http.StatusOK, res.status, res)
-	assert.JSONEq(t, string(marshalJSON(made)), string(res.body))
-	h.readBackInListAndLookup(t, "/absences", made.ID, marshalJSON(made))
+	assert.JSONEq(t, string(asJSON(t, made)), string(res.body))
+	h.readBackInListAndLookup(t, "/absences", made.ID, asJSON(t, made))
 
 	for _, tc := range []struct{ name, body, message string }{
 		{"the organiser, not a school unit", body(organiser, "2026-11-02T08:00:00Z", "2026-11-02T12:00:00Z"), "not a school unit"},
@@ -190,4 +190,12 @@ func (h *harness) readBackInListAndLookup(t *testing.T, path, id string, want []
 	res = h.postJSON(PrefixB+path+"/lookup", fmt.Sprintf(`{"ids":[%q]}`, id))
 	require.Equal(t, http.StatusOK, res.status, res)
 	assert.JSONEq(t, "["+string(want)+"]", string(res.body), "%s/lookup", path)
+}
+
+// asJSON is v's JSON, to compare with a body by JSONEq.
+func asJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return b
 }

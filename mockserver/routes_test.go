@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gorilla/mux"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -26,11 +27,11 @@ func TestPathRoutesChooseWhatMuxChooses(t *testing.T) {
 		"..", ".", "%2E%2E", "%C3%A4", "ä", "a;b", "a:b", "a=b", "~", "%00", "%0A", "A"}
 	var paths []string
 	for _, e := range eps {
-		paths = append(paths, e.path, e.path+"/", strings.ToUpper(e.path), strings.Replace(e.path, "/v1/", "//v1/", 1),
-			strings.Replace(e.path, "/v1/", "/v1%2F", 1), strings.Replace(e.path, "/api/", "/%61pi/", 1))
+		paths = append(paths, e.Path, e.Path+"/", strings.ToUpper(e.Path), strings.Replace(e.Path, "/v1/", "//v1/", 1),
+			strings.Replace(e.Path, "/v1/", "/v1%2F", 1), strings.Replace(e.Path, "/api/", "/%61pi/", 1))
 		for _, id := range ids {
-			p := strings.ReplaceAll(e.path, "{id}", id)
-			paths = append(paths, p, p+"/", p+"/x", p+"%2F", strings.ReplaceAll(e.path, "/{id}", id))
+			p := strings.ReplaceAll(e.Path, "{id}", id)
+			paths = append(paths, p, p+"/", p+"/x", p+"%2F", strings.ReplaceAll(e.Path, "/{id}", id))
 		}
 	}
 	paths = append(paths, "/api/v1/", "/api/v1", "/api/v1/x", "/api/v1//", "/api/v1/placements//", "/api/v1/groups/lookup/x", "/api/v1/groups/look%75p")
@@ -70,7 +71,7 @@ func TestPathRoutesServeThroughServeHTTP(t *testing.T) {
 	rec := httptest.NewRecorder()
 	h.srv.ServeHTTP(rec, httptest.NewRequest(http.MethodDelete, PrefixB+"/placements", nil))
 	assert.Equal(t, http.StatusMethodNotAllowed, rec.Code)
-	assert.Equal(t, http.MethodGet, rec.Header().Get(headerAllow))
+	assert.Equal(t, http.MethodGet, rec.Header().Get(surface.HeaderAllow))
 }
 
 func bufioReader(s string) *bufio.Reader { return bufio.NewReader(strings.NewReader(s)) }

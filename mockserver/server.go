@@ -2,7 +2,6 @@ package mockserver
 
 import (
 	"cmp"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -18,6 +17,8 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
+	"github.com/skolkit/skolkit/mockserver/register"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/openapi"
 	"github.com/skolkit/skolkit/scenarios"
@@ -26,7 +27,7 @@ import (
 // Path prefixes of the surfaces served on the one listener.
 const (
 	PathToken    = "/oauth/token"
-	PrefixB      = "/api/v1"
+	PrefixB      = register.PrefixB
 	pathOpenAPIB = PrefixB + "/openapi.json"
 )
 
@@ -37,7 +38,7 @@ const (
 	// MaxPageSize caps a placement page; a larger limit is served in pages of this size.
 	MaxPageSize = 1000
 	// MaxLookupIDs is the most ids one POST /groups/lookup may ask for.
-	MaxLookupIDs = 500
+	MaxLookupIDs = register.MaxLookupIDs
 	// MaxBodyBytes is the largest request body accepted.
 	MaxBodyBytes = 1 << 20
 )
@@ -93,13 +94,13 @@ type Server struct {
 	tokens   *tokenTable
 	tokenTTL time.Duration
 	now      func() time.Time
-	pageKey  []byte
 	router   *mux.Router
 	log      *slog.Logger
 	scenario *scenarios.Scenario
 	limiter  *rateLimiter
-	// deviations switched on (see deviations.go)
-	deviations map[string]bool
+	// core is what the surfaces share: the store, the clock, the logger
+	// and the deviations switched on (see deviations.go).
+	core *surface.Core
 	// variants switched on (see variants.go)
 	variants map[string]bool
 	clock    *Clock
@@ -107,18 +108,10 @@ type Server struct {
 	listShape string
 	// ctl is the control plane: admin API, journal, faults (admin.go).
 	ctl control
-	// memo keeps the JSON of rendered placements, responses whole
-	// interface-B answers of a stable generation of the store, which writes
-	// tracks (rendermemo.go, views.go). Their zero values are ready.
-	memo      placementMemo
-	responses responseCache
-	writes    writeTracker
-	// selfChecking is Options.SelfCheck (see selfCheck).
-	selfChecking bool
 	// bRoutes routes interface B's paths before mux (routes.go).
 	bRoutes pathRoutes
-	// hooks: subscriptions, callbacks, log and statistics (subscriptions.go).
-	hooks *hooks
+	// reg is interface B (package register).
+	reg *register.API
 }
 
 // New builds a server: it loads the contract (a contract that cannot be
@@ -145,7 +138,9 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.contract = lc.c
-	s.initHooks(opts)
+	if s.reg, err = register.New(s.core, register.Options{Scenario: s.scenario, SelfCheck: opts.SelfCheck, Webhooks: opts.Webhooks}); err != nil {
+		return nil, err
+	}
 	if err := s.routes(); err != nil {
 		return nil, err
 	}
@@ -189,21 +184,18 @@ func newServer(opts Options) (*Server, error) {
 		tokens:  newTokenTable(),
 		now:     now,
 		log:     opts.Logger,
-		pageKey: make([]byte, 32),
 		limiter: newRateLimiter(rateWindow),
-
-		selfChecking: opts.SelfCheck,
 	}
 	s.useScenario(sc)
 	if opts.TokenTTL > 0 {
 		s.tokenTTL = opts.TokenTTL
 	}
-	s.deviations = map[string]bool{}
+	deviations := map[string]bool{}
 	for _, d := range append(slices.Clone(sc.Behaviours.Deviations), opts.Deviations...) {
 		if !deviation.Known(d) {
 			return nil, fmt.Errorf("unknown deviation %q; known: %s", d, strings.Join(deviation.Names(), ", "))
 		}
-		s.deviations[d] = true
+		deviations[d] = true
 	}
 	if s.variants, err = checkVariants(append(slices.Clone(sc.Behaviours.Variants), opts.Variants...)); err != nil {
 		return nil, err
@@ -211,10 +203,8 @@ func newServer(opts Options) (*Server, error) {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	if _, err := rand.Read(s.pageKey); err != nil {
-		return nil, err
-	}
 	s.store = store.New(now)
+	s.core = &surface.Core{Store: s.store, Now: now, Log: s.log, Deviations: deviations, PageSize: s.pageSize, ClientOf: s.clientOf}
 	s.store.SetDeletionKinds(deletionKinds)
 	loaded := false
 	if opts.StateFile != "" {
@@ -318,7 +308,7 @@ func (s *Server) Clock() *Clock { return s.clock }
 // (see writeTracker): a store handed out costs some speed, never
 // correctness.
 func (s *Server) Store() *store.Store {
-	s.escape()
+	s.reg.Escape()
 	return s.store
 }
 
@@ -339,9 +329,9 @@ func (s *Server) Credentials() (clientID, clientSecret string) {
 // request but interface B's reads may write, and runs as a write of the
 // writeTracker (views.go).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !isRead(r) {
-		s.beginWrite()
-		defer s.endWrite()
+	if !register.IsRead(r) {
+		s.reg.BeginWrite()
+		defer s.reg.EndWrite()
 	}
 	if isAdminPath(r.URL.Path) {
 		s.serveAdmin(w, r)
@@ -350,7 +340,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The wire hooks read the scenario's variants and deviations once,
 	// under the scenario lock (a scenario load replaces them).
 	s.ctl.mu.RLock()
-	vars, devs := s.variants, s.deviations
+	vars, devs := s.variants, s.core.Deviations
 	s.ctl.mu.RUnlock()
 	if vw := s.variantWriter(w, r, vars, devs); vw != nil {
 		defer vw.flush()
@@ -377,7 +367,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				panic(v)
 			}
 			s.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v)
-			registerError(rec, http.StatusInternalServerError, CodeInternal, "unexpected server error")
+			surface.WriteRegisterError(rec, http.StatusInternalServerError, CodeInternal, "unexpected server error")
 		}
 	}()
 	if !s.behave(rec, r) {
@@ -390,26 +380,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// endpoint is one operation: method, path template and handler, with the
-// scope it needs ("" = no authentication) and whether the contract validates
-// the request.
-type endpoint struct {
-	method, path string
-	scope        string
-	doc          openapi.Name
-	surface      surface
-	handle       http.HandlerFunc
-}
-
-// surface says which authentication and error body an endpoint has.
-type surface int
-
-const (
-	surfacePublic    surface = iota // the token endpoint, served contracts
-	surfaceRegister                 // interface B: bearer tokens, SS 12000 errors
-	surfaceDirectory                // interface A and the export: gate, A errors
-)
-
 // routes registers every endpoint, one mux route per path so that a wrong
 // method is answered with 405 and the Allow header.
 func (s *Server) routes() error {
@@ -419,17 +389,17 @@ func (s *Server) routes() error {
 	// 301: a client that follows a 301 turns a POST into a GET.
 	r.SkipClean(true)
 	r.NotFoundHandler = http.HandlerFunc(s.notFound)
-	byPath := map[string][]endpoint{}
+	byPath := map[string][]surface.Endpoint{}
 	var order []string
 	all, err := s.endpoints()
 	if err != nil {
 		return err
 	}
 	for _, e := range all {
-		if _, ok := byPath[e.path]; !ok {
-			order = append(order, e.path)
+		if _, ok := byPath[e.Path]; !ok {
+			order = append(order, e.Path)
 		}
-		byPath[e.path] = append(byPath[e.path], e)
+		byPath[e.Path] = append(byPath[e.Path], e)
 	}
 	// Literal paths first, so that /groups/lookup is not taken for /groups/{id}.
 	// Interface B's paths before the others: mux tries the routes in order,
@@ -454,29 +424,29 @@ func (s *Server) routes() error {
 			if err != nil {
 				return err
 			}
-			handlers[e.method] = h
-			allow = append(allow, e.method)
+			handlers[e.Method] = h
+			allow = append(allow, e.Method)
 		}
 		allowHeader := strings.Join(allow, ", ")
-		surf := eps[0].surface
+		surf := eps[0].Kind
 		var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 			if h, ok := handlers[req.Method]; ok {
 				h.ServeHTTP(w, req)
 				return
 			}
-			w.Header().Set(headerAllow, allowHeader)
+			w.Header().Set(surface.HeaderAllow, allowHeader)
 			msg := fmt.Sprintf("method %s is not allowed on %s; allowed: %s", req.Method, path, allowHeader)
 			switch {
 			case path == PathToken:
-				oauthError(w, http.StatusMethodNotAllowed, oauthInvalidRequest, msg)
-			case surf == surfaceDirectory:
+				surface.WriteOAuthError(w, http.StatusMethodNotAllowed, surface.OAuthInvalidRequest, msg)
+			case surf == surface.Directory:
 				directoryError(w, req, http.StatusMethodNotAllowed, CodeBadRequest, msg)
 			default:
-				registerError(w, http.StatusMethodNotAllowed, CodeMethodNotAllowed, msg)
+				surface.WriteRegisterError(w, http.StatusMethodNotAllowed, CodeMethodNotAllowed, msg)
 			}
 		})
-		if surf == surfaceDirectory {
-			h = s.directoryGate(h, eps[0].scope == "")
+		if surf == surface.Directory {
+			h = s.directoryGate(h, eps[0].Scope == "")
 		}
 		r.Path(path).Handler(h)
 		s.bRoutes.add(path, h)
@@ -485,45 +455,44 @@ func (s *Server) routes() error {
 	return nil
 }
 
-func (s *Server) endpoints() ([]endpoint, error) {
-	eps := []endpoint{
-		{method: http.MethodPost, path: PathToken, handle: s.handleToken},
-		{method: http.MethodGet, path: pathOpenAPIB, handle: s.serveDoc(openapi.NameRegister)},
-		{method: http.MethodGet, path: PrefixA + "/openapi.json", surface: surfaceDirectory, handle: s.serveDoc(openapi.NameDirectory)},
-		{method: http.MethodGet, path: PrefixExport + "/openapi.json", surface: surfaceDirectory, handle: s.serveDoc(openapi.NameExport)},
+func (s *Server) endpoints() ([]surface.Endpoint, error) {
+	eps := []surface.Endpoint{
+		{Method: http.MethodPost, Path: PathToken, Handle: s.handleToken},
+		{Method: http.MethodGet, Path: pathOpenAPIB, Handle: s.serveDoc(openapi.NameRegister)},
+		{Method: http.MethodGet, Path: PrefixA + "/openapi.json", Kind: surface.Directory, Handle: s.serveDoc(openapi.NameDirectory)},
+		{Method: http.MethodGet, Path: PrefixExport + "/openapi.json", Kind: surface.Directory, Handle: s.serveDoc(openapi.NameExport)},
 	}
-	eps = append(eps, s.registerEndpoints()...)
+	eps = append(eps, s.reg.Endpoints()...)
 	dir, err := s.directoryEndpoints()
 	if err != nil {
 		return nil, err
 	}
-	eps = append(eps, s.hookEndpoints()...)
 	return append(eps, dir...), nil
 }
 
 // wrap puts authentication, the body limit and contract validation in front
 // of an endpoint's handler. Interface-A endpoints are authenticated and
 // rate-limited by directoryGate before this runs; here they check the scope.
-func (s *Server) wrap(e endpoint) (http.Handler, error) {
+func (s *Server) wrap(e surface.Endpoint) (http.Handler, error) {
 	var validate func(http.ResponseWriter, *http.Request) bool
-	if e.doc != "" {
-		v, err := newValidator(s.contract, e.doc, e.method, e.path)
+	if e.Doc != "" {
+		v, err := newValidator(s.contract, e.Doc, e.Method, e.Path)
 		if err != nil {
 			return nil, err
 		}
 		validate = v.validate
-		if e.surface == surfaceDirectory {
+		if e.Kind == surface.Directory {
 			validate = validateDirectory(v)
 		}
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
-		case e.surface == surfaceRegister && e.scope != "":
-			if _, ok := s.bearer(w, r, e.scope); !ok {
+		case e.Kind == surface.Register && e.Scope != "":
+			if _, ok := s.bearer(w, r, e.Scope); !ok {
 				return
 			}
-		case e.surface == surfaceDirectory && e.scope != "":
-			if !requireScope(w, r, e.scope) {
+		case e.Kind == surface.Directory && e.Scope != "":
+			if !requireScope(w, r, e.Scope) {
 				return
 			}
 		}
@@ -538,13 +507,13 @@ func (s *Server) wrap(e endpoint) (http.Handler, error) {
 		if validate != nil && !validate(w, r) {
 			return
 		}
-		e.handle(w, r)
+		e.Handle(w, r)
 	}), nil
 }
 
 func (s *Server) serveDoc(name openapi.Name) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", contentTypeJSON)
+		w.Header().Set("Content-Type", surface.ContentTypeJSON)
 		_, _ = w.Write(s.contract.JSON(name))
 	}
 }
@@ -557,7 +526,7 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 		}), false).ServeHTTP(w, r)
 		return
 	}
-	registerError(w, http.StatusNotFound, CodeNotFound, msg)
+	surface.WriteRegisterError(w, http.StatusNotFound, CodeNotFound, msg)
 }
 
 func isTooLarge(err error) bool {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -23,6 +22,12 @@ import (
 
 // fastWebhooks retries at once and does not wait to coalesce, so that tests
 // of failing receivers run fast.
+// subscriptionsPage is the body of GET /subscriptions.
+type subscriptionsPage struct {
+	Data      []webhook.Subscription `json:"data"`
+	PageToken *string                `json:"pageToken"`
+}
+
 func fastWebhooks(o *Options) {
 	o.Webhooks = WebhookOptions{Retry: []time.Duration{time.Millisecond, 2 * time.Millisecond, 5 * time.Millisecond}, Coalesce: -1}
 }
@@ -480,20 +485,4 @@ func TestLogAndStatistics(t *testing.T) {
 		assert.JSONEq(t, `{"cleared":2}`, string(res.body))
 	}
 	assert.Empty(t, h.srv.Logs())
-}
-
-func TestReportRingIsBounded(t *testing.T) {
-	r := newReportRing(3)
-	for i := range 5 {
-		r.add(Report{Path: fmt.Sprint(i)})
-	}
-	page := r.page()
-	assert.Equal(t, uint64(2), page.Dropped)
-	assert.Equal(t, []string{"2", "3", "4"}, slices.Collect(func(yield func(string) bool) {
-		for _, e := range page.Entries {
-			if !yield(e.Path) {
-				return
-			}
-		}
-	}))
 }

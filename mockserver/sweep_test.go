@@ -29,6 +29,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
+	"github.com/skolkit/skolkit/mockserver/register"
 	"github.com/skolkit/skolkit/mockserver/webhook"
 	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/openapi"
@@ -67,7 +69,7 @@ func (p *inproc) fetchToken(tb testing.TB) string {
 	tb.Helper()
 	form := url.Values{"grant_type": {grantClientCredentials}, "client_id": {p.id}, "client_secret": {p.secret}}
 	req := httptest.NewRequest(http.MethodPost, PathToken, strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", contentTypeForm)
+	req.Header.Set("Content-Type", surface.ContentTypeForm)
 	rec := p.serve(req)
 	require.Equal(tb, http.StatusOK, rec.Code, rec.Body.String())
 	var tr tokenResponse
@@ -169,10 +171,10 @@ func answerProblems(req *http.Request, op *openapi3.Operation, status int, heade
 	if op != nil && op.Responses.Status(status) == nil && op.Responses.Default() == nil {
 		add("status %d is not documented for this operation in the contract", status)
 	}
-	if mt, _, err := mime.ParseMediaType(header.Get("Content-Type")); err != nil || mt != contentTypeJSON {
+	if mt, _, err := mime.ParseMediaType(header.Get("Content-Type")); err != nil || mt != surface.ContentTypeJSON {
 		add("Content-Type %q is not application/json", header.Get("Content-Type"))
 	}
-	if status == http.StatusMethodNotAllowed && header.Get(headerAllow) == "" {
+	if status == http.StatusMethodNotAllowed && header.Get(surface.HeaderAllow) == "" {
 		add("405 without Allow")
 	}
 	var obj map[string]json.RawMessage
@@ -183,7 +185,7 @@ func answerProblems(req *http.Request, op *openapi3.Operation, status int, heade
 	kind := sweepKindOf(req)
 	switch kind {
 	case sweepB:
-		if status == http.StatusUnauthorized && !strings.HasPrefix(header.Get(headerWWWAuth), "Bearer") {
+		if status == http.StatusUnauthorized && !strings.HasPrefix(header.Get(surface.HeaderWWWAuth), "Bearer") {
 			add("401 without a Bearer challenge")
 		}
 		if len(obj) != 2 || !sweepNonEmpty(obj["code"]) || !sweepNonEmpty(obj["message"]) {
@@ -195,7 +197,7 @@ func answerProblems(req *http.Request, op *openapi3.Operation, status int, heade
 				add("no %s header", h)
 			}
 		}
-		if status == http.StatusUnauthorized && !strings.HasPrefix(header.Get(headerWWWAuth), "Bearer") {
+		if status == http.StatusUnauthorized && !strings.HasPrefix(header.Get(surface.HeaderWWWAuth), "Bearer") {
 			add("401 without a Bearer challenge")
 		}
 		var e struct {
@@ -222,7 +224,7 @@ func answerProblems(req *http.Request, op *openapi3.Operation, status int, heade
 			add("requestID %q differs from X-Request-ID %q", rid, header.Get(headerRequestID))
 		}
 	case sweepToken:
-		if status == http.StatusUnauthorized && !strings.HasPrefix(header.Get(headerWWWAuth), "Basic") {
+		if status == http.StatusUnauthorized && !strings.HasPrefix(header.Get(surface.HeaderWWWAuth), "Basic") {
 			add("401 of the token endpoint without a Basic challenge")
 		}
 		var code string
@@ -409,10 +411,10 @@ func sweepOps(c *openapi.Contract) []sweepOp {
 					}
 				}
 				if op.RequestBody != nil {
-					if mt := op.RequestBody.Value.Content.Get(contentTypeJSON); mt != nil {
+					if mt := op.RequestBody.Value.Content.Get(surface.ContentTypeJSON); mt != nil {
 						o.body = mt.Schema.Value
 					}
-					o.form = op.RequestBody.Value.Content.Get(contentTypeForm) != nil
+					o.form = op.RequestBody.Value.Content.Get(surface.ContentTypeForm) != nil
 				}
 				sec := doc.Security
 				if op.Security != nil {
@@ -677,7 +679,7 @@ func sweepRealIDs(t testing.TB, p *inproc, ops []sweepOp) map[string]string {
 			}
 		}
 		b, _ := json.Marshal(body)
-		rec := p.serve(p.request(http.MethodPost, PrefixA+"/"+res, b, contentTypeJSON))
+		rec := p.serve(p.request(http.MethodPost, PrefixA+"/"+res, b, surface.ContentTypeJSON))
 		var made struct {
 			ID string `json:"id"`
 		}
@@ -750,10 +752,10 @@ func TestBadInputSweep(t *testing.T) {
 	validBody := func(o sweepOp) ([]byte, string) {
 		switch {
 		case o.form:
-			return []byte(url.Values{"grant_type": {grantClientCredentials}, "client_id": {p.id}, "client_secret": {p.secret}}.Encode()), contentTypeForm
+			return []byte(url.Values{"grant_type": {grantClientCredentials}, "client_id": {p.id}, "client_secret": {p.secret}}.Encode()), surface.ContentTypeForm
 		case o.body != nil:
 			b, _ := json.Marshal(sweepExample(o.body, 0))
-			return b, contentTypeJSON
+			return b, surface.ContentTypeJSON
 		}
 		return nil, ""
 	}
@@ -778,10 +780,10 @@ func TestBadInputSweep(t *testing.T) {
 			}
 			req := p.request(m, sweepFill(tmpl, ids[tmpl]), nil, "")
 			rec := s.send("method", req, nil, http.StatusMethodNotAllowed)
-			got := strings.Split(rec.Header().Get(headerAllow), ", ")
+			got := strings.Split(rec.Header().Get(surface.HeaderAllow), ", ")
 			if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(allowed[tmpl]))) {
 				s.nProblem++
-				s.problems = append(s.problems, fmt.Sprintf("[method] %s %s: Allow %q, the contract has %v", m, tmpl, rec.Header().Get(headerAllow), allowed[tmpl]))
+				s.problems = append(s.problems, fmt.Sprintf("[method] %s %s: Allow %q, the contract has %v", m, tmpl, rec.Header().Get(surface.HeaderAllow), allowed[tmpl]))
 			}
 		}
 	}
@@ -844,19 +846,19 @@ func TestBadInputSweep(t *testing.T) {
 			sch := q.Schema.Value
 			values := sweepBadValues(sch)
 			typed := values != nil
-			if typed || q.Name == paramPageToken {
+			if typed || q.Name == register.ParamPageToken {
 				values = append(values, sweepInjections...)
 				values = append(values, "")
 			}
 			for _, v := range values {
-				if v == "" && q.Name != paramPageToken {
+				if v == "" && q.Name != register.ParamPageToken {
 					continue // an empty value is no value
 				}
 				s.send("query", p.request(o.method, target(o, url.QueryEscape(q.Name)+"="+url.QueryEscape(v)), body, ct), body, http.StatusBadRequest)
 			}
 			if !sch.Type.Is(openapi3.TypeArray) {
 				good := fmt.Sprint(sweepExample(sch, 0))
-				if q.Name == paramLimit {
+				if q.Name == register.ParamLimit {
 					good = "5"
 				}
 				qs := url.QueryEscape(q.Name) + "=" + url.QueryEscape(good)
@@ -885,7 +887,7 @@ func TestBadInputSweep(t *testing.T) {
 	for _, o := range ops {
 		if o.body == nil && !o.form {
 			if o.method != http.MethodGet {
-				s.send("body-size", p.request(o.method, target(o, ""), big[:MaxBodyBytes+1], contentTypeJSON), big[:MaxBodyBytes+1])
+				s.send("body-size", p.request(o.method, target(o, ""), big[:MaxBodyBytes+1], surface.ContentTypeJSON), big[:MaxBodyBytes+1])
 			}
 			continue
 		}
@@ -938,7 +940,7 @@ func TestBadInputSweep(t *testing.T) {
 		if o.doc == openapi.NameDirectory {
 			wantCT = http.StatusBadRequest // A15: a content type other than application/json is a 400
 		}
-		for _, bad := range []string{"", "text/plain", "application/xml", "multipart/form-data; boundary=x", contentTypeForm,
+		for _, bad := range []string{"", "text/plain", "application/xml", "multipart/form-data; boundary=x", surface.ContentTypeForm,
 			"application/jsonx", "json", "application/json;;", "application/*", "*/*", "text/json", "application/problem+json",
 			"application/merge-patch+json", "application/json, text/plain", "\x00"} {
 			req := p.request(o.method, target(o, ""), good, "")
@@ -1023,14 +1025,14 @@ func TestBadInputSweep(t *testing.T) {
 					}
 				}
 				b, _ := json.Marshal(map[string]any{"filter": map[string]any{op: map[string]any{field: v}, "orCondition": i%3 == 0}})
-				s.send("search", p.request(o.method, target(o, "limit=5"), b, contentTypeJSON), b)
+				s.send("search", p.request(o.method, target(o, "limit=5"), b, surface.ContentTypeJSON), b)
 			}
 		}
 		deep := `{"filter":{"orCondition":false}}`
 		for range 12 {
 			deep = `{"filter":{"orCondition":true,"nestedFilters":[` + strings.TrimSuffix(strings.TrimPrefix(deep, `{"filter":`), "}") + `]}}`
 		}
-		s.send("search", p.request(o.method, target(o, ""), []byte(deep), contentTypeJSON), []byte(deep), http.StatusBadRequest, http.StatusUnprocessableEntity)
+		s.send("search", p.request(o.method, target(o, ""), []byte(deep), surface.ContentTypeJSON), []byte(deep), http.StatusBadRequest, http.StatusUnprocessableEntity)
 	}
 
 	// 7. Forged credentials: 401 (the contracts are served without any).
@@ -1096,12 +1098,12 @@ func TestBadInputSweep(t *testing.T) {
 			"grant_type=client_credentials&client_id="+p.id+"&client_secret="+q, "grant_type=client_credentials&client_id="+p.id+"&client_secret="+p.secret+"&scope="+q)
 	}
 	for _, form := range tokenForms {
-		for _, ct := range []string{contentTypeForm, contentTypeForm + "; charset=utf-8", contentTypeJSON, "text/plain", ""} {
+		for _, ct := range []string{surface.ContentTypeForm, surface.ContentTypeForm + "; charset=utf-8", surface.ContentTypeJSON, "text/plain", ""} {
 			req := p.request(http.MethodPost, PathToken, []byte(form), ct)
 			req.Header.Del("Authorization")
 			s.send("token", req, []byte(form), http.StatusBadRequest, http.StatusUnauthorized)
 		}
-		req := p.request(http.MethodPost, PathToken, []byte(form), contentTypeForm)
+		req := p.request(http.MethodPost, PathToken, []byte(form), surface.ContentTypeForm)
 		req.Header.Del("Authorization")
 		req.SetBasicAuth(url.QueryEscape(p.id), "wrong%")
 		s.send("token", req, []byte(form), http.StatusBadRequest, http.StatusUnauthorized)
@@ -1119,7 +1121,7 @@ func TestBadInputSweep(t *testing.T) {
 	}
 	for _, l := range lookups {
 		b, _ := json.Marshal(l)
-		s.send("lookup", p.request(http.MethodPost, PrefixB+"/groups/lookup", b, contentTypeJSON), b, http.StatusBadRequest)
+		s.send("lookup", p.request(http.MethodPost, PrefixB+"/groups/lookup", b, surface.ContentTypeJSON), b, http.StatusBadRequest)
 	}
 
 	// 10. The quota spent: every interface-A and export operation answers
@@ -1194,18 +1196,18 @@ func TestRequestLimits(t *testing.T) {
 			path := sweepFill(o.tmpl, ids[o.tmpl])
 			if o.form {
 				over := []byte("grant_type=client_credentials&x=" + strings.Repeat("a", tokenBodyLimit))
-				req := p.request(o.method, path, over, contentTypeForm)
+				req := p.request(o.method, path, over, surface.ContentTypeForm)
 				req.Header.Del("Authorization")
 				check(req, over, http.StatusRequestEntityTooLarge)
 				at := []byte(url.Values{"grant_type": {grantClientCredentials}, "client_id": {p.id}, "client_secret": {p.secret}}.Encode() + "&x=")
 				at = append(at, strings.Repeat("a", tokenBodyLimit-len(at))...)
-				req = p.request(o.method, path, at, contentTypeForm)
+				req = p.request(o.method, path, at, surface.ContentTypeForm)
 				req.Header.Del("Authorization")
 				check(req, at, http.StatusOK)
 				continue
 			}
 			over := []byte(`{"x":"` + strings.Repeat("a", MaxBodyBytes) + `"}`)
-			rec := check(p.request(o.method, path, over, contentTypeJSON), over, http.StatusRequestEntityTooLarge)
+			rec := check(p.request(o.method, path, over, surface.ContentTypeJSON), over, http.StatusRequestEntityTooLarge)
 			wantCode := CodePayloadTooLarge
 			if o.doc == openapi.NameDirectory {
 				wantCode = CodeBadRequest
@@ -1216,10 +1218,10 @@ func TestRequestLimits(t *testing.T) {
 		// At the limit: a valid lookup padded with spaces to exactly 1 MiB.
 		at := []byte(`{"ids":[]}`)
 		at = append(at, bytes.Repeat([]byte(" "), MaxBodyBytes-len(at))...)
-		check(p.request(http.MethodPost, PrefixB+"/groups/lookup", at, contentTypeJSON), at, http.StatusOK)
+		check(p.request(http.MethodPost, PrefixB+"/groups/lookup", at, surface.ContentTypeJSON), at, http.StatusOK)
 		at = []byte(`{"title":"Ekskolan"}`)
 		at = append(at, bytes.Repeat([]byte(" "), MaxBodyBytes-len(at))...)
-		check(p.request(http.MethodPatch, sweepFill(PrefixA+"/school/{id}", ids[PrefixA+"/school/{id}"]), at, contentTypeJSON), at, http.StatusOK)
+		check(p.request(http.MethodPatch, sweepFill(PrefixA+"/school/{id}", ids[PrefixA+"/school/{id}"]), at, surface.ContentTypeJSON), at, http.StatusOK)
 	})
 
 	t.Run("page size", func(t *testing.T) {
@@ -1229,7 +1231,7 @@ func TestRequestLimits(t *testing.T) {
 		check(p.request(http.MethodGet, PrefixB+"/placements?limit=1001", nil, ""), nil, http.StatusOK)
 		n := 0
 		for _, o := range ops {
-			if !slices.ContainsFunc(o.query, func(q *openapi3.Parameter) bool { return q.Name == paramLimit }) || o.doc == openapi.NameRegister {
+			if !slices.ContainsFunc(o.query, func(q *openapi3.Parameter) bool { return q.Name == register.ParamLimit }) || o.doc == openapi.NameRegister {
 				continue
 			}
 			var body []byte
@@ -1239,7 +1241,7 @@ func TestRequestLimits(t *testing.T) {
 			for l, want := range map[string]int{"500": http.StatusOK, "501": http.StatusBadRequest, "0": http.StatusBadRequest} {
 				req := p.request(o.method, o.tmpl+"?limit="+l, body, "")
 				if body != nil {
-					req.Header.Set("Content-Type", contentTypeJSON)
+					req.Header.Set("Content-Type", surface.ContentTypeJSON)
 				}
 				rec := check(req, body, want)
 				if want == http.StatusOK {
@@ -1265,11 +1267,11 @@ func TestRequestLimits(t *testing.T) {
 			b, _ := json.Marshal(map[string]any{"ids": ids})
 			return b
 		}
-		rec := check(p.request(http.MethodPost, PrefixB+"/groups/lookup", lookup(MaxLookupIDs), contentTypeJSON), nil, http.StatusOK)
+		rec := check(p.request(http.MethodPost, PrefixB+"/groups/lookup", lookup(MaxLookupIDs), surface.ContentTypeJSON), nil, http.StatusOK)
 		var groups []map[string]any
 		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &groups))
 		assert.Len(t, groups, min(MaxLookupIDs, len(ds.Groups)), "each group once")
-		rec = check(p.request(http.MethodPost, PrefixB+"/groups/lookup", lookup(MaxLookupIDs+1), contentTypeJSON), nil, http.StatusBadRequest)
+		rec = check(p.request(http.MethodPost, PrefixB+"/groups/lookup", lookup(MaxLookupIDs+1), surface.ContentTypeJSON), nil, http.StatusBadRequest)
 		assert.Contains(t, rec.Body.String(), "500", "the message names the maximum")
 	})
 }

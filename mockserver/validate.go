@@ -17,6 +17,7 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/gorilla/mux"
 
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/openapi"
 )
 
@@ -114,7 +115,7 @@ func (v *validator) validate(w http.ResponseWriter, r *http.Request) bool {
 	if p.status == http.StatusRequestEntityTooLarge {
 		code = CodePayloadTooLarge
 	}
-	registerError(w, p.status, code, p.message)
+	surface.WriteRegisterError(w, p.status, code, p.message)
 	return false
 }
 
@@ -138,7 +139,7 @@ func (v *validator) check(r *http.Request) *requestProblem {
 	}
 	if len(repeated) > 0 && len(unknown) == 0 {
 		slices.Sort(repeated)
-		return &requestProblem{status: http.StatusBadRequest, message: fmt.Sprintf("query parameter(s) %s may be given once only", strings.Join(quoteAll(repeated), ", "))}
+		return &requestProblem{status: http.StatusBadRequest, message: fmt.Sprintf("query parameter(s) %s may be given once only", strings.Join(surface.QuoteAll(repeated), ", "))}
 	}
 	if len(unknown) > 0 {
 		slices.Sort(unknown)
@@ -147,7 +148,7 @@ func (v *validator) check(r *http.Request) *requestProblem {
 			known = append(known, k)
 		}
 		slices.Sort(known)
-		msg := fmt.Sprintf("unknown query parameter(s) %s", strings.Join(quoteAll(unknown), ", "))
+		msg := fmt.Sprintf("unknown query parameter(s) %s", strings.Join(surface.QuoteAll(unknown), ", "))
 		if len(known) > 0 {
 			msg += "; this operation takes " + strings.Join(known, ", ")
 		} else {
@@ -157,8 +158,8 @@ func (v *validator) check(r *http.Request) *requestProblem {
 	}
 	if v.hasBody {
 		mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-		if err != nil || mt != contentTypeJSON {
-			return &requestProblem{status: http.StatusUnsupportedMediaType, message: "the request body must have content type " + contentTypeJSON}
+		if err != nil || mt != surface.ContentTypeJSON {
+			return &requestProblem{status: http.StatusUnsupportedMediaType, message: "the request body must have content type " + surface.ContentTypeJSON}
 		}
 		// One JSON value and nothing after it. Checked here because kin-openapi
 		// re-encodes a body it set defaults in, dropping what followed.
@@ -172,7 +173,7 @@ func (v *validator) check(r *http.Request) *requestProblem {
 		r.Body = io.NopCloser(bytes.NewReader(data))
 		var value any
 		if len(bytes.TrimSpace(data)) > 0 {
-			if err := decodeWhole(bytes.NewReader(data), &value); err != nil {
+			if err := surface.DecodeWhole(bytes.NewReader(data), &value); err != nil {
 				return &requestProblem{status: http.StatusBadRequest, message: "the request body is not one JSON value: " + err.Error()}
 			}
 		}
@@ -297,14 +298,6 @@ func prefixed(where, msg string) string {
 		return msg
 	}
 	return where + ": " + msg
-}
-
-func quoteAll(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = fmt.Sprintf("%q", s)
-	}
-	return out
 }
 
 // fastCheck accepts requests of one operation that kin-openapi would accept,

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/register"
 )
 
 // Legal variants: behaviours the SS 12000 standard (and the RFCs it builds
@@ -114,9 +115,9 @@ func (s *Server) variantWriter(w http.ResponseWriter, r *http.Request, vars, dev
 	}
 	if b && slices.Contains(on, VarPageTokenEncoding) {
 		q := r.URL.Query()
-		if t := q.Get(paramPageToken); strings.HasPrefix(t, pageTokenPrefix) {
+		if t := q.Get(register.ParamPageToken); strings.HasPrefix(t, pageTokenPrefix) {
 			if raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(t, pageTokenPrefix)); err == nil {
-				q.Set(paramPageToken, string(raw))
+				q.Set(register.ParamPageToken, string(raw))
 				r.URL.RawQuery = q.Encode()
 			}
 		}

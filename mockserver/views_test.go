@@ -46,8 +46,7 @@ func (w *preschoolWorld) addPlacement(t *testing.T, h *harness) {
 func (h *harness) cached(path string) bool {
 	u, err := url.Parse(path)
 	require.NoError(h.t, err)
-	_, ok := h.srv.responses.get(h.srv.stableView(false), responseKey{path: u.EscapedPath(), query: u.RawQuery})
-	return ok
+	return h.srv.reg.Cached(u.EscapedPath(), u.RawQuery)
 }
 
 func TestReadsAreCachedAndEveryWriteIsSeen(t *testing.T) {
@@ -95,7 +94,7 @@ func TestReadsAreCachedAndEveryWriteIsSeen(t *testing.T) {
 	// A write straight to the store (Store()): the server cannot see it, so
 	// from then on nothing is cached, and the write is seen.
 	st := h.srv.Store()
-	assert.False(t, h.srv.stableView(false).stable, "a store handed out makes no read stable")
+	assert.False(t, h.srv.reg.Stable(), "a store handed out makes no read stable")
 	child, ok := st.Read().Person(w.students[0])
 	require.True(t, ok)
 	renamed := *child
@@ -123,7 +122,7 @@ func TestLazyWalkIsExactWhileRecordsChangeThroughTheAPI(t *testing.T) {
 	var first placementList
 	res.decode(&first)
 	require.NotNil(t, first.PageToken)
-	st, err := h.srv.decodePageToken(*first.PageToken)
+	st, err := h.srv.reg.DecodePageToken(*first.PageToken)
 	require.NoError(t, err)
 	assert.Empty(t, st.Walk, "a walk begun at a stable generation keeps no snapshot of its own")
 	assert.Positive(t, st.Gen)
@@ -138,10 +137,7 @@ func TestLazyWalkIsExactWhileRecordsChangeThroughTheAPI(t *testing.T) {
 	w.addPlacement(t, h)
 	require.Equal(t, http.StatusOK, h.send(http.MethodPatch, PrefixA+"/student/"+w.students[6], `{"firstName":"Zelda"}`).status)
 	require.Equal(t, http.StatusOK, h.send(http.MethodPatch, PrefixA+"/student-placement/"+w.placements[5], `{"endDate":"2026-09-01"}`).status)
-	h.srv.writes.mu.Lock()
-	_, kept := h.srv.writes.walks[st.Gen]
-	h.srv.writes.mu.Unlock()
-	assert.True(t, kept, "the first write kept a snapshot of the walk's generation")
+	assert.True(t, h.srv.reg.KeptGeneration(st.Gen), "the first write kept a snapshot of the walk's generation")
 
 	got := first.Data
 	tok := first.PageToken

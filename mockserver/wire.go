@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
+	"github.com/skolkit/skolkit/mockserver/register"
 )
 
 // The deviations that change a request or an answer around the handlers
@@ -31,22 +33,22 @@ func (s *Server) deviateRequest(w http.ResponseWriter, r *http.Request, devs map
 		// Serve the GET as the POST of the spec, with the query as the form.
 		form := r.URL.Query()
 		r.Method = http.MethodPost
-		r.Header.Set("Content-Type", contentTypeForm)
+		r.Header.Set("Content-Type", surface.ContentTypeForm)
 		r.Body = readCloser{strings.NewReader(form.Encode())}
 		r.ContentLength = int64(len(form.Encode()))
 		r.URL.RawQuery = ""
 	case r.URL.Path == PathToken && r.Method == http.MethodPost && deviates(deviation.FormCharsetRefused):
 		if _, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && len(params) > 0 {
-			oauthError(w, http.StatusBadRequest, "invalid_request", "Content-Type must be exactly application/x-www-form-urlencoded")
+			surface.WriteOAuthError(w, http.StatusBadRequest, "invalid_request", "Content-Type must be exactly application/x-www-form-urlencoded")
 			return false
 		}
 	case b && r.Method == http.MethodPost && deviates(deviation.JSONCharsetRefused):
 		if _, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && len(params) > 0 {
-			registerError(w, http.StatusUnsupportedMediaType, CodeBadRequest, "Content-Type must be exactly application/json")
+			surface.WriteRegisterError(w, http.StatusUnsupportedMediaType, CodeBadRequest, "Content-Type must be exactly application/json")
 			return false
 		}
 	case b && deviates(deviation.AcceptParamsRefused) && strings.ContainsAny(r.Header.Get("Accept"), ";,"):
-		registerError(w, http.StatusNotAcceptable, CodeBadRequest, "Accept must be exactly application/json")
+		surface.WriteRegisterError(w, http.StatusNotAcceptable, CodeBadRequest, "Accept must be exactly application/json")
 		return false
 	case b && r.Method == http.MethodGet && deviates(deviation.MultiValueFirstOnly) && strings.Contains(r.URL.RawQuery, "&"):
 		q := r.URL.Query()
@@ -80,8 +82,8 @@ func (s *Server) deviateRequest(w http.ResponseWriter, r *http.Request, devs map
 		q := r.URL.Query()
 		changed := false
 		if deviates(deviation.LimitAboveMaxRefused) {
-			if n, err := strconv.Atoi(q.Get(paramLimit)); err == nil && n > MaxPageSize {
-				registerError(w, http.StatusBadRequest, CodeBadRequest, "limit: at most 1000")
+			if n, err := strconv.Atoi(q.Get(register.ParamLimit)); err == nil && n > MaxPageSize {
+				surface.WriteRegisterError(w, http.StatusBadRequest, CodeBadRequest, "limit: at most 1000")
 				return false
 			}
 		}
@@ -91,10 +93,10 @@ func (s *Server) deviateRequest(w http.ResponseWriter, r *http.Request, devs map
 				q.Del(k)
 			}
 		}
-		if deviates(deviation.LaterPageDropsExpand) && q.Has(paramPageToken) {
-			changed = changed || q.Has(paramExpand) || q.Has(paramRefNames)
-			q.Del(paramExpand)
-			q.Del(paramRefNames)
+		if deviates(deviation.LaterPageDropsExpand) && q.Has(register.ParamPageToken) {
+			changed = changed || q.Has(register.ParamExpand) || q.Has(register.ParamRefNames)
+			q.Del(register.ParamExpand)
+			q.Del(register.ParamRefNames)
 		}
 		if changed {
 			r.URL.RawQuery = q.Encode()

@@ -1,4 +1,4 @@
-package mockserver
+package register
 
 import (
 	"slices"
@@ -21,7 +21,7 @@ type renderer struct {
 }
 
 // renderer returns the server's renderer over a snapshot.
-func (s *Server) renderer(sn *store.Snapshot, names bool) renderer {
+func (s *API) renderer(sn *store.Snapshot, names bool) renderer {
 	return renderer{
 		sn: sn, names: names || s.deviates(deviation.DisplayNameAlways),
 		noMarking: s.deviates(deviation.SecurityMarkingMissing), expandIgnored: s.deviates(deviation.ExpandIgnored),

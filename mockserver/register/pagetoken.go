@@ -1,4 +1,4 @@
-package mockserver
+package register
 
 import (
 	"crypto/hmac"
@@ -9,10 +9,10 @@ import (
 	"strings"
 )
 
-// pageState is what a pageToken carries: the list (resource) and query of
+// PageState is what a pageToken carries: the list (resource) and query of
 // the walk, the cursor after the last record served, the walk's snapshot id
 // and the presentation options of the first request.
-type pageState struct {
+type PageState struct {
 	Version int      `json:"v"`
 	R       string   `json:"res"`
 	P       params   `json:"p,omitempty"`
@@ -35,15 +35,16 @@ var errBadPageToken = errors.New("pageToken is not valid: it was altered, forged
 
 // encodePageToken signs the state with the server's key: payload "." mac, both
 // base64url. The token is opaque to clients and any change to it is detected.
-func (s *Server) encodePageToken(st pageState) string {
+func (s *API) encodePageToken(st PageState) string {
 	st.Version = pageStateVersion
 	payload, _ := json.Marshal(st)
 	p := base64.RawURLEncoding.EncodeToString(payload)
 	return p + "." + base64.RawURLEncoding.EncodeToString(s.pageMAC(p))
 }
 
-func (s *Server) decodePageToken(tok string) (pageState, error) {
-	var st pageState
+// DecodePageToken checks a pageToken's signature and returns its state.
+func (s *API) DecodePageToken(tok string) (PageState, error) {
+	var st PageState
 	p, m, ok := strings.Cut(tok, ".")
 	if !ok {
 		return st, errBadPageToken
@@ -59,7 +60,7 @@ func (s *Server) decodePageToken(tok string) (pageState, error) {
 	return st, nil
 }
 
-func (s *Server) pageMAC(payload string) []byte {
+func (s *API) pageMAC(payload string) []byte {
 	h := hmac.New(sha256.New, s.pageKey)
 	h.Write([]byte(payload))
 	return h.Sum(nil)[:16]

@@ -1,4 +1,4 @@
-package mockserver
+package register
 
 import (
 	"slices"
@@ -14,6 +14,15 @@ import (
 // The descriptions of interface B's resources: every SS 12000 resource with
 // a read operation. Filters name the index that serves them; the others are
 // evaluated on the records the walk visits (docs/decisions.md, BB15).
+
+// Scopes a client may hold. A client's scope list in a scenario may say "all".
+const (
+	ScopePlacementsRead  = "placements:read"
+	ScopeGroupsRead      = "groups:read"
+	ScopeSyllabusesRead  = "syllabuses:read"
+	ScopeAttendancesRead = "attendances:read"
+	ScopeAbsencesRead    = "absences:read"
+)
 
 // Scopes of the resources that issue 11 added (BB9: one per resource).
 const (
@@ -33,8 +42,8 @@ const (
 	ScopeRoomsRead                = "rooms:read"
 )
 
-// registerScopes are the scopes of interface B.
-var registerScopes = []string{
+// ResourceScopes are the scopes of interface B's reads of its resources.
+var ResourceScopes = []string{
 	ScopeOrganisationsRead, ScopePersonsRead, ScopePlacementsRead, ScopeDutiesRead, ScopeGroupsRead,
 	ScopeProgrammesRead, ScopeStudyPlansRead, ScopeSyllabusesRead, ScopeSchoolUnitOfferingsRead,
 	ScopeActivitiesRead, ScopeCalendarEventsRead, ScopeAttendancesRead, ScopeAttendanceEventsRead,
@@ -44,7 +53,7 @@ var registerScopes = []string{
 
 // resources returns the descriptions. They hold no state of a server (their
 // functions get the server), so every server shares them.
-func (s *Server) resources() []*resource { return registerResources() }
+func (s *API) resources() []*resource { return registerResources() }
 
 var registerResources = sync.OnceValue(buildResources)
 
@@ -106,7 +115,7 @@ func organisationsResource() *resource {
 			"schoolUnitCodes":   byIndex(store.TableOrganisations, store.IndexSchoolUnitCode, false),
 			"organisationCodes": byIndex(store.TableOrganisations, store.IndexOrganisationCode, false),
 		},
-		render: func(s *Server, rd renderer, o any, _ []string) any { return rd.withRefs(o) },
+		render: func(s *API, rd renderer, o any, _ []string) any { return rd.withRefs(o) },
 	}
 }
 
@@ -232,11 +241,11 @@ func personsResource() *resource {
 		lookupKeys: map[string]lookupKey{
 			"civicNos": byIndex(store.TablePersons, store.IndexCivicNo, false),
 		},
-		render: func(s *Server, rd renderer, o any, expand []string) any {
+		render: func(s *API, rd renderer, o any, expand []string) any {
 			return rd.personExpanded(asPerson(o), expand)
 		},
 	}
-	res.page = func(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
+	res.page = func(s *API, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
 		base := res.match(p)
 		m := base
 		if rel := relationshipMatch(sn, p); rel != nil {
@@ -459,11 +468,11 @@ func placementsResource() *resource {
 			"personIds": byIndex(store.TablePlacements, store.IndexChild, true),
 		},
 		page: placementsPage,
-		render: func(s *Server, rd renderer, o any, expand []string) any {
+		render: func(s *API, rd renderer, o any, expand []string) any {
 			return rd.placement(asPlacement(o), rd.expand(expand))
 		},
 		plain: func(rd renderer, expand []string) bool { return rd.expand(expand) == (placementExpand{}) },
-		memo: func(s *Server, b []byte, rd renderer, o any) []byte {
+		memo: func(s *API, b []byte, rd renderer, o any) []byte {
 			return s.memo.appendPlacement(b, rd, asPlacement(o))
 		},
 	}
@@ -485,7 +494,7 @@ func plannedFilters(ids []string, others ...string) []filter {
 
 // placementsPage is the placement list's own planner (store.Placements,
 // tuned for the spec's filters), with the deviations of the placement list.
-func placementsPage(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
+func placementsPage(s *API, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
 	q := placementQueryOf(p)
 	s.deviateQuery(&q)
 	page, err := sn.Placements(q, after, limit)
@@ -609,7 +618,7 @@ func dutiesResource() *resource {
 			"StartDateAsc":  {key: start},
 			"StartDateDesc": {desc: true, key: start},
 		},
-		render: func(s *Server, rd renderer, o any, expand []string) any { return rd.duty(asDuty(o), expand) },
+		render: func(s *API, rd renderer, o any, expand []string) any { return rd.duty(asDuty(o), expand) },
 	}
 }
 
@@ -633,7 +642,7 @@ func groupsResource() *resource {
 			"StartDateAsc":   {key: start}, "StartDateDesc": {desc: true, key: start},
 			"EndDateAsc": {key: end}, "EndDateDesc": {desc: true, key: end},
 		},
-		render: func(s *Server, rd renderer, o any, expand []string) any {
+		render: func(s *API, rd renderer, o any, expand []string) any {
 			return rd.group(asGroup(o), !rd.expandIgnored && slices.Contains(expand, expandAssignmentRoles))
 		},
 	}
@@ -651,7 +660,7 @@ func simple[T any](name, noun, scope, table string, meta func(*T) *model.Meta, f
 	return &resource{
 		name: name, noun: noun, scope: scope, table: table, list: true, byID: true, lookup: true,
 		filters: append(filters, metaFilters(m)...), sorts: sorts,
-		render: func(s *Server, rd renderer, o any, _ []string) any { return rd.withRefs(o) },
+		render: func(s *API, rd renderer, o any, _ []string) any { return rd.withRefs(o) },
 	}
 }
 
@@ -757,7 +766,7 @@ func activitiesResource() *resource {
 			res.filters[i].match = func(any, string) bool { return true } // applied in page
 		}
 	}
-	res.page = func(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
+	res.page = func(s *API, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
 		base := res.match(p)
 		m := base
 		if v, ok := p.get("member"); ok {
@@ -775,7 +784,7 @@ func activitiesResource() *resource {
 			})
 		},
 	}
-	res.render = func(s *Server, rd renderer, o any, expand []string) any { return rd.activityExpanded(a(o), expand) }
+	res.render = func(s *API, rd renderer, o any, expand []string) any { return rd.activityExpanded(a(o), expand) }
 	return res
 }
 
@@ -919,14 +928,14 @@ func calendarEventsResource() *resource {
 			}
 			return store.IndexStartTime, []store.Span{store.TimeRangeSpan(lo, hi)}, true
 		},
-		render: func(s *Server, rd renderer, o any, expand []string) any { return rd.calendarEvent(ce(o), expand) },
+		render: func(s *API, rd renderer, o any, expand []string) any { return rd.calendarEvent(ce(o), expand) },
 	}
 	studentMatch := func(sn *store.Snapshot, person string) func(o any) bool {
 		groups := map[string]bool{}
 		_ = sn.Scan(store.TableGroups, store.IndexMember, person, func(o any) bool { groups[asGroup(o).ID] = true; return true })
 		return func(o any) bool { return groups[ce(o).Group.ID] }
 	}
-	res.page = func(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
+	res.page = func(s *API, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
 		base := res.match(p)
 		m := base
 		if v, ok := p.get("student"); ok {
@@ -985,9 +994,9 @@ func attendancesResource() *resource {
 	res := &resource{
 		name: "attendances", noun: "attendance record", scope: ScopeAttendancesRead, table: store.TableAttendances,
 		list: true, byID: true, lookup: true, filters: f, sorts: map[string]sorting{},
-		render: func(s *Server, rd renderer, o any, _ []string) any { return rd.attendance(at(o)) },
+		render: func(s *API, rd renderer, o any, _ []string) any { return rd.attendance(at(o)) },
 	}
-	res.page = func(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
+	res.page = func(s *API, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
 		base := res.match(p)
 		m := base
 		if v, ok := p.get(paramOrganisation); ok {
@@ -1030,7 +1039,7 @@ func attendanceEventsResource() *resource {
 		"person": byIndex(store.TableAttendanceEvents, store.IndexPerson, true),
 		"group":  byIndex(store.TableAttendanceEvents, store.IndexGroup, true),
 	}
-	res.render = func(s *Server, rd renderer, o any, expand []string) any {
+	res.render = func(s *API, rd renderer, o any, expand []string) any {
 		e := ae(o)
 		out := rd.withRefs(e).(model.AttendanceEvent)
 		if rd.expandIgnored || len(expand) == 0 {
@@ -1077,7 +1086,7 @@ func attendanceScheduleResource() *resource {
 		}, dateFilters(func(o any) model.Date { return as(o).StartDate }, func(o any) model.Date { return as(o).EndDate })...),
 		nil)
 	delete(res.sorts, "ModifiedDesc")
-	res.page = func(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
+	res.page = func(s *API, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
 		base := res.match(p)
 		m := base
 		if v, ok := p.get(paramGroup); ok {
@@ -1092,7 +1101,7 @@ func attendanceScheduleResource() *resource {
 		return res.pageWith(s, sn, p, after, limit, m, res.filters)
 	}
 	res.lookupKeys = map[string]lookupKey{"placement": byIndex(store.TableAttendanceSchedules, store.IndexPlacement, true)}
-	res.render = func(s *Server, rd renderer, o any, _ []string) any {
+	res.render = func(s *API, rd renderer, o any, _ []string) any {
 		out := rd.withRefs(o).(model.AttendanceSchedule)
 		out.ScheduleDays = out.ScheduleEntries
 		if out.ScheduleDays == nil {
@@ -1147,7 +1156,7 @@ func absencesResource() *resource {
 			"StartTimeAsc":  {key: start},
 			"StartTimeDesc": {desc: true, key: start},
 		},
-		render: func(s *Server, rd renderer, o any, _ []string) any { return rd.absence(ab(o)) },
+		render: func(s *API, rd renderer, o any, _ []string) any { return rd.absence(ab(o)) },
 	}
 }
 
@@ -1180,7 +1189,7 @@ func aggregatedAttendanceResource() *resource {
 	}
 }
 
-func computeAggregatedAttendance(s *Server, sn *store.Snapshot, p params, rd renderer, expand []string) []any {
+func computeAggregatedAttendance(s *API, sn *store.Snapshot, p params, rd renderer, expand []string) []any {
 	from, _ := p.get("startDate")
 	to, _ := p.get("endDate")
 	orgID, hasOrg := p.get(paramOrganisation)

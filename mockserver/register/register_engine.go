@@ -1,4 +1,4 @@
-package mockserver
+package register
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/openapi"
@@ -54,16 +55,16 @@ type resource struct {
 	lookupKeys map[string]lookupKey
 	// render turns a stored record into its wire form, with the expand
 	// values asked for.
-	render func(s *Server, rd renderer, obj any, expand []string) any
+	render func(s *API, rd renderer, obj any, expand []string) any
 	// plain reports whether the expand values leave the record as the memo
 	// renders it; memo appends that JSON (placements only).
 	plain func(rd renderer, expand []string) bool
-	memo  func(s *Server, b []byte, rd renderer, obj any) []byte
+	memo  func(s *API, b []byte, rd renderer, obj any) []byte
 	// page replaces the generic planner (placements keep their tuned one).
-	page func(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error)
+	page func(s *API, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error)
 	// compute serves a list that is computed, not stored (aggregated
 	// attendance): every item, in a stable order.
-	compute func(s *Server, sn *store.Snapshot, p params, rd renderer, expand []string) []any
+	compute func(s *API, sn *store.Snapshot, p params, rd renderer, expand []string) []any
 }
 
 // filter is a query parameter that chooses records.
@@ -180,7 +181,7 @@ func (res *resource) match(p params) func(obj any) bool {
 
 // pageOf returns a page of the list: the description's own planner, or the
 // generic one (pageWith).
-func (res *resource) pageOf(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
+func (res *resource) pageOf(s *API, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
 	if res.page != nil {
 		return res.page(s, sn, p, after, limit)
 	}
@@ -193,7 +194,7 @@ func (res *resource) pageOf(s *Server, sn *store.Snapshot, p params, after store
 // range index, else by id; the other filters are evaluated on the records
 // walked. A sortkey without an index of its own, or combined with an
 // equality filter, sorts the matches in memory.
-func (res *resource) pageWith(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int, match func(any) bool, filters []filter) ([]any, store.Cursor, error) {
+func (res *resource) pageWith(s *API, sn *store.Snapshot, p params, after store.Cursor, limit int, match func(any) bool, filters []filter) ([]any, store.Cursor, error) {
 	var sort *sorting
 	if k, ok := p.get(paramSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
 		if so, ok := res.sorts[k]; ok {
@@ -234,7 +235,7 @@ type listBody struct {
 }
 
 // serveList serves GET /<resource>.
-func (s *Server) serveList(res *resource) http.HandlerFunc {
+func (s *API) serveList(res *resource) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		key, hv := responseKeyOf(r), s.stableView(true)
 		cached, hit := s.responses.get(hv, key)
@@ -244,13 +245,13 @@ func (s *Server) serveList(res *resource) http.HandlerFunc {
 		}
 		q := r.URL.Query()
 		limit := 0
-		if v := q.Get(paramLimit); v != "" {
+		if v := q.Get(ParamLimit); v != "" {
 			limit, _ = strconv.Atoi(v) // the contract has checked it is an integer ≥ 1
 		}
-		var st pageState
+		var st PageState
 		var sn *store.Snapshot
 		var v view
-		if q.Has(paramPageToken) {
+		if q.Has(ParamPageToken) {
 			var extra []string
 			for k := range q {
 				if !slices.Contains(presentationParams, k) && !slices.Contains(res.required, k) {
@@ -259,26 +260,26 @@ func (s *Server) serveList(res *resource) http.HandlerFunc {
 			}
 			if len(extra) > 0 && !s.deviates(deviation.PageTokenWithFilterAccepted) {
 				slices.Sort(extra)
-				registerError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf(
+				surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, fmt.Sprintf(
 					"pageToken cannot be combined with filters or sortkey (found %s); the token carries the query of its walk, and only limit, expand and expandReferenceNames may accompany it",
-					strings.Join(quoteAll(extra), ", ")))
+					strings.Join(surface.QuoteAll(extra), ", ")))
 				return
 			}
 			var err error
-			if st, err = s.decodePageToken(q.Get(paramPageToken)); err != nil || st.R != res.name {
+			if st, err = s.DecodePageToken(q.Get(ParamPageToken)); err != nil || st.R != res.name {
 				if err == nil {
 					err = fmt.Errorf("pageToken belongs to another list (%s), not to %s", st.R, res.name)
 				}
-				registerError(w, http.StatusBadRequest, CodeBadRequest, err.Error())
+				surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, err.Error())
 				return
 			}
 			if limit == 0 {
 				limit = st.Limit
 			}
-			if q.Has(paramExpand) {
-				st.Expand = q[paramExpand]
+			if q.Has(ParamExpand) {
+				st.Expand = q[ParamExpand]
 			}
-			if q.Has(paramRefNames) {
+			if q.Has(ParamRefNames) {
 				st.Names = refNames(q)
 			}
 			if st.Walk == "" && st.Gen > 0 {
@@ -289,13 +290,13 @@ func (s *Server) serveList(res *resource) http.HandlerFunc {
 		} else {
 			p, err := res.paramsOf(q)
 			if err != nil {
-				registerError(w, http.StatusBadRequest, CodeBadRequest, err.Error())
+				surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, err.Error())
 				return
 			}
-			st = pageState{R: res.name, P: p, Expand: q[paramExpand], Names: refNames(q), Limit: limit}
+			st = PageState{R: res.name, P: p, Expand: q[ParamExpand], Names: refNames(q), Limit: limit}
 			sn, v = s.readView(true)
 		}
-		limit = s.pageSize(limit) // the paging variants' hook (variants.go)
+		limit = s.core.PageSize(limit) // the paging variants' hook (variants.go)
 		rd := s.renderer(sn, st.Names)
 		if res.compute != nil {
 			s.serveComputed(w, r, res, sn, v, key, st, rd, limit)
@@ -304,7 +305,7 @@ func (s *Server) serveList(res *resource) http.HandlerFunc {
 		items, next, err := res.pageOf(s, sn, st.P, st.Cursor, limit)
 		if err != nil {
 			s.log.Error("list query", "resource", res.name, "err", err)
-			registerError(w, http.StatusInternalServerError, CodeInternal, "unexpected server error")
+			surface.WriteRegisterError(w, http.StatusInternalServerError, surface.CodeInternal, "unexpected server error")
 			return
 		}
 		if st.Repeat != "" {
@@ -339,7 +340,7 @@ func (s *Server) serveList(res *resource) http.HandlerFunc {
 // writeRecords writes a list page (list: {data, pageToken}) or a lookup's
 // array, from the memo where the description has one, and keeps the body in
 // the response cache.
-func (s *Server) writeRecords(w http.ResponseWriter, r *http.Request, res *resource, rd renderer, items []any, expand []string, tok *string, list bool, v view, key responseKey, cached []byte, compare bool) {
+func (s *API) writeRecords(w http.ResponseWriter, r *http.Request, res *resource, rd renderer, items []any, expand []string, tok *string, list bool, v view, key responseKey, cached []byte, compare bool) {
 	rendered := func() any {
 		data := make([]any, len(items))
 		for i, obj := range items {
@@ -396,7 +397,7 @@ func (s *Server) writeRecords(w http.ResponseWriter, r *http.Request, res *resou
 
 // serveComputed serves a computed list: every item is computed, and a page
 // is cut by position (the cursor is the position of the next item).
-func (s *Server) serveComputed(w http.ResponseWriter, r *http.Request, res *resource, sn *store.Snapshot, v view, key responseKey, st pageState, rd renderer, limit int) {
+func (s *API) serveComputed(w http.ResponseWriter, r *http.Request, res *resource, sn *store.Snapshot, v view, key responseKey, st PageState, rd renderer, limit int) {
 	all := res.compute(s, sn, st.P, rd, st.Expand)
 	from := 0
 	if len(st.Cursor) > 0 {
@@ -441,11 +442,11 @@ func madeByClient(sn *store.Snapshot, table, id string) bool {
 }
 
 // serveByID serves GET /<resource>/{id}.
-func (s *Server) serveByID(res *resource) http.HandlerFunc {
+func (s *API) serveByID(res *resource) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if s.deviates(deviation.AWritesHiddenInB) {
-			if sn, _ := s.readView(false); madeByClient(sn, res.table, pathID(r)) {
-				s.notFoundRecord(w, res.noun, pathID(r))
+			if sn, _ := s.readView(false); madeByClient(sn, res.table, surface.PathID(r)) {
+				s.notFoundRecord(w, res.noun, surface.PathID(r))
 				return
 			}
 		}
@@ -455,7 +456,7 @@ func (s *Server) serveByID(res *resource) http.HandlerFunc {
 			writeBody(w, http.StatusOK, cached)
 			return
 		}
-		id, q := pathID(r), r.URL.Query()
+		id, q := surface.PathID(r), r.URL.Query()
 		sn, v := s.readView(false)
 		obj, ok := sn.Get(res.table, id)
 		if !ok || (res.visible != nil && !res.visible(obj)) {
@@ -463,7 +464,7 @@ func (s *Server) serveByID(res *resource) http.HandlerFunc {
 			return
 		}
 		rd := s.renderer(sn, refNames(q))
-		expand := q[paramExpand]
+		expand := q[ParamExpand]
 		var b []byte
 		if res.memo != nil && res.plain(rd, expand) {
 			buf := bodyPool.Get().(*[]byte)
@@ -486,11 +487,11 @@ func (s *Server) serveByID(res *resource) http.HandlerFunc {
 // serveLookup serves POST /<resource>/lookup: the records every key of the
 // body names (ids, and the resource's other keys), each once, in the order
 // asked (keys in body order: ids first, then the other members by name).
-func (s *Server) serveLookup(res *resource) http.HandlerFunc {
+func (s *API) serveLookup(res *resource) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var body map[string]json.RawMessage
-		if err := decodeWhole(r.Body, &body); err != nil {
-			registerError(w, http.StatusBadRequest, CodeBadRequest, "the request body is not a JSON object of identifier arrays, e.g. {\"ids\": [uuid, ...]}")
+		if err := surface.DecodeWhole(r.Body, &body); err != nil {
+			surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, "the request body is not a JSON object of identifier arrays, e.g. {\"ids\": [uuid, ...]}")
 			return
 		}
 		keys := map[string][]string{}
@@ -498,14 +499,14 @@ func (s *Server) serveLookup(res *resource) http.HandlerFunc {
 		for name, raw := range body {
 			var vals []string
 			if err := json.Unmarshal(raw, &vals); err != nil {
-				registerError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("%s: not an array of strings", name))
+				surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, fmt.Sprintf("%s: not an array of strings", name))
 				return
 			}
 			keys[name] = vals
 			total += len(vals)
 		}
 		if total > MaxLookupIDs {
-			registerError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("%d keys asked for; at most %d per lookup", total, MaxLookupIDs))
+			surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, fmt.Sprintf("%d keys asked for; at most %d per lookup", total, MaxLookupIDs))
 			return
 		}
 		q := r.URL.Query()
@@ -546,7 +547,7 @@ func (s *Server) serveLookup(res *resource) http.HandlerFunc {
 		if s.deviates(deviation.LookupDropsFirst) && len(found) > 0 {
 			found = found[1:]
 		}
-		s.writeRecords(w, r, res, rd, found, q[paramExpand], nil, false, view{}, responseKey{}, nil, false)
+		s.writeRecords(w, r, res, rd, found, q[ParamExpand], nil, false, view{}, responseKey{}, nil, false)
 	}
 }
 
@@ -604,12 +605,12 @@ func recordID(obj any) string {
 }
 
 // registerEndpoints are interface B's operations, from the descriptions.
-func (s *Server) registerEndpoints() []endpoint {
-	var eps []endpoint
+func (s *API) registerEndpoints() []surface.Endpoint {
+	var eps []surface.Endpoint
 	for _, res := range s.resources() {
 		base := PrefixB + "/" + res.name
 		add := func(method, path string, h http.HandlerFunc) {
-			eps = append(eps, endpoint{method: method, path: path, surface: surfaceRegister, scope: res.scope, doc: openapi.NameRegister, handle: h})
+			eps = append(eps, surface.Endpoint{Method: method, Path: path, Kind: surface.Register, Scope: res.scope, Doc: openapi.NameRegister, Handle: h})
 		}
 		if res.list {
 			add(http.MethodGet, base, s.serveList(res))

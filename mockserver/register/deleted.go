@@ -1,4 +1,4 @@
-package mockserver
+package register
 
 // GET /deletedEntities of SS 12000 (issue 12): the ids of the records
 // deleted after a time, by resource type. They come from the store's
@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
@@ -23,7 +24,7 @@ import (
 // ScopeDeletedEntitiesRead lets a client read GET /deletedEntities.
 const ScopeDeletedEntitiesRead = "deletedEntities:read"
 
-func init() { AllScopes = append(AllScopes, ScopeDeletedEntitiesRead) }
+func init() { OperationScopes = append(OperationScopes, ScopeDeletedEntitiesRead) }
 
 // deletedKeys are the members of DeletedEntities.data by resource type
 // (SS 12000's names, "activitites" included).
@@ -107,26 +108,26 @@ type deletedPage struct {
 
 const deletedTokenPrefix = "deleted."
 
-func (s *Server) listDeletedEntities(w http.ResponseWriter, r *http.Request) {
+func (s *API) listDeletedEntities(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	var dq deletedQuery
-	if q.Has(paramPageToken) {
+	if q.Has(ParamPageToken) {
 		for k := range q {
-			if k != paramPageToken && k != paramLimit {
-				registerError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("pageToken cannot be combined with %q; the token carries the query of its walk, and only limit may accompany it", k))
+			if k != ParamPageToken && k != ParamLimit {
+				surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, fmt.Sprintf("pageToken cannot be combined with %q; the token carries the query of its walk, and only limit may accompany it", k))
 				return
 			}
 		}
 		var ok bool
-		if dq, ok = s.decodeDeletedToken(q.Get(paramPageToken)); !ok {
-			registerError(w, http.StatusBadRequest, CodeBadRequest, "pageToken: not a token this server issued for GET /deletedEntities")
+		if dq, ok = s.decodeDeletedToken(q.Get(ParamPageToken)); !ok {
+			surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, "pageToken: not a token this server issued for GET /deletedEntities")
 			return
 		}
 	} else {
 		if v := q.Get("after"); v != "" {
 			t, err := time.Parse(time.RFC3339Nano, v)
 			if err != nil {
-				registerError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("query parameter \"after\": %q is not an RFC 3339 date-time", v))
+				surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, fmt.Sprintf("query parameter \"after\": %q is not an RFC 3339 date-time", v))
 				return
 			}
 			dq.After = &t
@@ -135,7 +136,7 @@ func (s *Server) listDeletedEntities(w http.ResponseWriter, r *http.Request) {
 			dq.Entities = append(dq.Entities, model.ResourceType(e)) // the contract has checked the values
 		}
 	}
-	if v := q.Get(paramLimit); v != "" {
+	if v := q.Get(ParamLimit); v != "" {
 		dq.Limit, _ = strconv.Atoi(v) // the contract has checked it is an integer ≥ 1
 	}
 	items, more := deletions(s.store.Read(), dq.After, dq.Entities, dq.Cursor, dq.Limit)
@@ -150,16 +151,16 @@ func (s *Server) listDeletedEntities(w http.ResponseWriter, r *http.Request) {
 		tok := s.encodeDeletedToken(dq)
 		page.PageToken = &tok
 	}
-	writeJSON(w, http.StatusOK, page)
+	surface.WriteJSON(w, http.StatusOK, page)
 }
 
-func (s *Server) encodeDeletedToken(dq deletedQuery) string {
+func (s *API) encodeDeletedToken(dq deletedQuery) string {
 	b, _ := json.Marshal(dq)
 	p := deletedTokenPrefix + base64.RawURLEncoding.EncodeToString(b)
 	return p + "." + base64.RawURLEncoding.EncodeToString(s.pageMAC(p))
 }
 
-func (s *Server) decodeDeletedToken(tok string) (deletedQuery, bool) {
+func (s *API) decodeDeletedToken(tok string) (deletedQuery, bool) {
 	var dq deletedQuery
 	i := strings.LastIndexByte(tok, '.')
 	if i < 0 || !strings.HasPrefix(tok, deletedTokenPrefix) {

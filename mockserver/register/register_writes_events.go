@@ -1,4 +1,4 @@
-package mockserver
+package register
 
 // POST and DELETE of attendance events and attendance schedules (issue 12,
 // over the tables of issue 11), as register_writes.go does for attendances.
@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/openapi"
@@ -22,15 +23,15 @@ const (
 )
 
 func init() {
-	AllScopes = append(AllScopes, ScopeAttendanceEventsWrite, ScopeAttendanceScheduleWrite)
+	OperationScopes = append(OperationScopes, ScopeAttendanceEventsWrite, ScopeAttendanceScheduleWrite)
 }
 
 // eventWriteEndpoints are the writes of attendance events and schedules.
-func (s *Server) eventWriteEndpoints() []endpoint {
-	b := func(method, path, scope string, h http.HandlerFunc) endpoint {
-		return endpoint{method: method, path: PrefixB + path, surface: surfaceRegister, scope: scope, doc: openapi.NameRegister, handle: h}
+func (s *API) eventWriteEndpoints() []surface.Endpoint {
+	b := func(method, path, scope string, h http.HandlerFunc) surface.Endpoint {
+		return surface.Endpoint{Method: method, Path: PrefixB + path, Kind: surface.Register, Scope: scope, Doc: openapi.NameRegister, Handle: h}
 	}
-	return []endpoint{
+	return []surface.Endpoint{
 		b(http.MethodPost, "/attendanceEvents", ScopeAttendanceEventsWrite, s.createAttendanceEvent),
 		b(http.MethodDelete, "/attendanceEvents/{id}", ScopeAttendanceEventsWrite, s.deleteRecord(store.TableAttendanceEvents, "attendance event")),
 		b(http.MethodPost, "/attendanceSchedule", ScopeAttendanceScheduleWrite, s.createAttendanceSchedule),
@@ -40,7 +41,7 @@ func (s *Server) eventWriteEndpoints() []endpoint {
 
 // rendered is the stored record as GET /<name>/{id} shows it (without
 // expand or reference names).
-func (s *Server) rendered(name, table, id string) any {
+func (s *API) rendered(name, table, id string) any {
 	sn := s.store.Read()
 	obj, _ := sn.Get(table, id)
 	for _, res := range s.resources() {
@@ -52,9 +53,9 @@ func (s *Server) rendered(name, table, id string) any {
 }
 
 // deleteRecord serves DELETE /<name>/{id}: 204, or 404.
-func (s *Server) deleteRecord(table, noun string) http.HandlerFunc {
+func (s *API) deleteRecord(table, noun string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		id := pathID(r)
+		id := surface.PathID(r)
 		err := s.store.Delete(table, id)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
@@ -67,10 +68,10 @@ func (s *Server) deleteRecord(table, noun string) http.HandlerFunc {
 	}
 }
 
-func (s *Server) createAttendanceEvent(w http.ResponseWriter, r *http.Request) {
+func (s *API) createAttendanceEvent(w http.ResponseWriter, r *http.Request) {
 	var e model.AttendanceEvent
-	if err := decodeWhole(r.Body, &e); err != nil {
-		registerError(w, http.StatusBadRequest, CodeBadRequest, "the request body is not an AttendanceEvent: "+err.Error())
+	if err := surface.DecodeWhole(r.Body, &e); err != nil {
+		surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, "the request body is not an AttendanceEvent: "+err.Error())
 		return
 	}
 	e.ID, e.Meta = uuid.NewString(), model.Meta{}
@@ -88,17 +89,17 @@ func (s *Server) createAttendanceEvent(w http.ResponseWriter, r *http.Request) {
 		s.writeFailed(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.rendered("attendanceEvents", store.TableAttendanceEvents, e.ID))
+	surface.WriteJSON(w, http.StatusOK, s.rendered("attendanceEvents", store.TableAttendanceEvents, e.ID))
 }
 
-func (s *Server) createAttendanceSchedule(w http.ResponseWriter, r *http.Request) {
+func (s *API) createAttendanceSchedule(w http.ResponseWriter, r *http.Request) {
 	var a model.AttendanceSchedule
-	if err := decodeWhole(r.Body, &a); err != nil {
-		registerError(w, http.StatusBadRequest, CodeBadRequest, "the request body is not an AttendanceSchedule: "+err.Error())
+	if err := surface.DecodeWhole(r.Body, &a); err != nil {
+		surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, "the request body is not an AttendanceSchedule: "+err.Error())
 		return
 	}
 	if a.EndDate != "" && a.EndDate < a.StartDate {
-		registerError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("endDate %s is before startDate %s", a.EndDate, a.StartDate))
+		surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, fmt.Sprintf("endDate %s is before startDate %s", a.EndDate, a.StartDate))
 		return
 	}
 	a.ID, a.Meta = uuid.NewString(), model.Meta{}
@@ -133,5 +134,5 @@ func (s *Server) createAttendanceSchedule(w http.ResponseWriter, r *http.Request
 		s.writeFailed(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.rendered("attendanceSchedule", store.TableAttendanceSchedules, a.ID))
+	surface.WriteJSON(w, http.StatusOK, s.rendered("attendanceSchedule", store.TableAttendanceSchedules, a.ID))
 }

@@ -1,4 +1,4 @@
-package mockserver
+package register
 
 // The SS 12000 writes of interface B (issue 12): POST /attendances,
 // DELETE /attendances/{id}, POST /absences. The contract has validated the
@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
@@ -31,24 +32,24 @@ func personRefOf(r model.PersonReference) model.PersonReference {
 
 // writeFailed answers a write the store refused: a dangling reference or a
 // conflict is the client's mistake (400), anything else the server's.
-func (s *Server) writeFailed(w http.ResponseWriter, err error) {
+func (s *API) writeFailed(w http.ResponseWriter, err error) {
 	var re *store.RefError
 	var ce *store.ConflictError
 	switch {
 	case errors.As(err, &re):
-		registerError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("%s: no record with id %s", re.Field, re.ID))
+		surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, fmt.Sprintf("%s: no record with id %s", re.Field, re.ID))
 	case errors.As(err, &ce):
-		registerError(w, http.StatusBadRequest, CodeBadRequest, ce.Message)
+		surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, ce.Message)
 	default:
 		s.log.Error("interface B write", "err", err)
-		registerError(w, http.StatusInternalServerError, CodeInternal, "unexpected server error")
+		surface.WriteRegisterError(w, http.StatusInternalServerError, surface.CodeInternal, "unexpected server error")
 	}
 }
 
-func (s *Server) createAttendance(w http.ResponseWriter, r *http.Request) {
+func (s *API) createAttendance(w http.ResponseWriter, r *http.Request) {
 	var a model.Attendance
-	if err := decodeWhole(r.Body, &a); err != nil {
-		registerError(w, http.StatusBadRequest, CodeBadRequest, "the request body is not an Attendance: "+err.Error())
+	if err := surface.DecodeWhole(r.Body, &a); err != nil {
+		surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, "the request body is not an Attendance: "+err.Error())
 		return
 	}
 	a.ID, a.Meta = uuid.NewString(), model.Meta{}
@@ -68,11 +69,11 @@ func (s *Server) createAttendance(w http.ResponseWriter, r *http.Request) {
 		s.writeFailed(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.renderer(s.store.Read(), false).attendance(&stored))
+	surface.WriteJSON(w, http.StatusOK, s.renderer(s.store.Read(), false).attendance(&stored))
 }
 
-func (s *Server) deleteAttendance(w http.ResponseWriter, r *http.Request) {
-	id := pathID(r)
+func (s *API) deleteAttendance(w http.ResponseWriter, r *http.Request) {
+	id := surface.PathID(r)
 	err := s.store.Delete(store.TableAttendances, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -84,14 +85,14 @@ func (s *Server) deleteAttendance(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *Server) createAbsence(w http.ResponseWriter, r *http.Request) {
+func (s *API) createAbsence(w http.ResponseWriter, r *http.Request) {
 	var a model.Absence
-	if err := decodeWhole(r.Body, &a); err != nil {
-		registerError(w, http.StatusBadRequest, CodeBadRequest, "the request body is not an Absence: "+err.Error())
+	if err := surface.DecodeWhole(r.Body, &a); err != nil {
+		surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, "the request body is not an Absence: "+err.Error())
 		return
 	}
 	if a.EndTime.Before(a.StartTime) {
-		registerError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("endTime %s is before startTime %s", a.EndTime.Format(timeLayout), a.StartTime.Format(timeLayout)))
+		surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, fmt.Sprintf("endTime %s is before startTime %s", a.EndTime.Format(timeLayout), a.StartTime.Format(timeLayout)))
 		return
 	}
 	a.ID, a.Meta = uuid.NewString(), model.Meta{}
@@ -114,7 +115,7 @@ func (s *Server) createAbsence(w http.ResponseWriter, r *http.Request) {
 		s.writeFailed(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.renderer(s.store.Read(), false).absence(&stored))
+	surface.WriteJSON(w, http.StatusOK, s.renderer(s.store.Read(), false).absence(&stored))
 }
 
 const timeLayout = "2006-01-02T15:04:05Z07:00"

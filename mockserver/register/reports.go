@@ -1,4 +1,4 @@
-package mockserver
+package register
 
 // POST /log/ and POST /statistics/ of SS 12000 (issue 12): a client reports
 // an event or the counts of a synchronisation. The contract validates the
@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 )
 
 // MaxReports is how many log entries, and how many statistics entries, the
@@ -75,36 +77,36 @@ func (r *reportRing) clear() int {
 }
 
 // Logs returns the log entries clients posted (POST /log/), oldest first.
-func (s *Server) Logs() []Report { return s.hooks.logs.page().Entries }
+func (s *API) Logs() []Report { return s.hooks.logs.page().Entries }
 
 // Statistics returns the statistics entries clients posted (POST
 // /statistics/), oldest first.
-func (s *Server) Statistics() []Report { return s.hooks.stats.page().Entries }
+func (s *API) Statistics() []Report { return s.hooks.stats.page().Entries }
 
-func (s *Server) postLog(w http.ResponseWriter, r *http.Request) { s.keepReport(w, r, s.hooks.logs) }
+func (s *API) postLog(w http.ResponseWriter, r *http.Request) { s.keepReport(w, r, s.hooks.logs) }
 
-func (s *Server) postStatistics(w http.ResponseWriter, r *http.Request) {
+func (s *API) postStatistics(w http.ResponseWriter, r *http.Request) {
 	s.keepReport(w, r, s.hooks.stats)
 }
 
 // keepReport keeps a validated entry and answers 201 without a body, as
 // SS 12000 documents.
-func (s *Server) keepReport(w http.ResponseWriter, r *http.Request, ring *reportRing) {
+func (s *API) keepReport(w http.ResponseWriter, r *http.Request, ring *reportRing) {
 	var raw json.RawMessage
-	if err := decodeWhole(r.Body, &raw); err != nil {
-		registerError(w, http.StatusBadRequest, CodeBadRequest, "the request body is not one JSON value: "+err.Error())
+	if err := surface.DecodeWhole(r.Body, &raw); err != nil {
+		surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, "the request body is not one JSON value: "+err.Error())
 		return
 	}
-	ring.add(Report{Time: s.now().UTC(), ClientID: s.clientOf(r), Path: r.URL.Path, Entry: raw})
+	ring.add(Report{Time: s.now().UTC(), ClientID: s.core.ClientOf(r), Path: r.URL.Path, Entry: raw})
 	w.WriteHeader(http.StatusCreated)
 }
 
-func (s *Server) adminReports(ring func() *reportRing) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) { writeJSON(w, http.StatusOK, ring().page()) }
+func (s *API) adminReports(ring func() *reportRing) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { surface.WriteJSON(w, http.StatusOK, ring().page()) }
 }
 
-func (s *Server) adminClearReports(ring func() *reportRing) http.HandlerFunc {
+func (s *API) adminClearReports(ring func() *reportRing) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, Cleared{Cleared: ring().clear()})
+		surface.WriteJSON(w, http.StatusOK, surface.Cleared{Cleared: ring().clear()})
 	}
 }

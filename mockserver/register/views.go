@@ -1,4 +1,4 @@
-package mockserver
+package register
 
 import (
 	"net/http"
@@ -56,16 +56,16 @@ type view struct {
 	stable bool
 }
 
-// isRead reports whether a request is one of the interface-B reads that run
+// IsRead reports whether a request is one of the interface-B reads that run
 // outside the write brackets.
-func isRead(r *http.Request) bool {
+func IsRead(r *http.Request) bool {
 	return (r.Method == http.MethodGet || r.Method == http.MethodHead) && strings.HasPrefix(r.URL.Path, PrefixB+"/")
 }
 
-// beginWrite starts an operation that may write to the store. If a lazy walk
+// BeginWrite starts an operation that may write to the store. If a lazy walk
 // may have been issued at the current generation, the first write keeps a
 // snapshot of it before anything is written.
-func (s *Server) beginWrite() {
+func (s *API) BeginWrite() {
 	t := &s.writes
 	t.writers.Add(1)
 	if t.lazy.Load() == t.gen.Load() {
@@ -75,16 +75,16 @@ func (s *Server) beginWrite() {
 	}
 }
 
-// endWrite ends an operation begun with beginWrite.
-func (s *Server) endWrite() {
+// EndWrite ends an operation begun with BeginWrite.
+func (s *API) EndWrite() {
 	t := &s.writes
 	t.gen.Add(1)
 	t.writers.Add(-1)
 }
 
-// escape is called when the store is handed out: it keeps a snapshot for the
+// Escape is called when the store is handed out: it keeps a snapshot for the
 // lazy walks of the current generation, and no read is stable afterwards.
-func (s *Server) escape() {
+func (s *API) Escape() {
 	t := &s.writes
 	if t.escaped.Load() {
 		return
@@ -100,7 +100,7 @@ func (s *Server) escape() {
 // keepGenerationLocked keeps a snapshot of the current generation for its
 // lazy walks, unless one is kept already. The caller holds writes.mu, and no
 // write has begun since the generation's lazy walks were issued.
-func (s *Server) keepGenerationLocked() {
+func (s *API) keepGenerationLocked() {
 	t := &s.writes
 	g := t.gen.Load()
 	if _, ok := t.walks[g]; ok {
@@ -120,7 +120,7 @@ func (s *Server) keepGenerationLocked() {
 // stableView reports whether the store holds the state of a stable
 // generation now, without taking a snapshot: what a read answered from the
 // response cache needs. lazy is as for readView.
-func (s *Server) stableView(lazy bool) view {
+func (s *API) stableView(lazy bool) view {
 	t := &s.writes
 	g := t.gen.Load()
 	if t.writers.Load() != 0 || t.escaped.Load() {
@@ -148,7 +148,7 @@ func (t *writeTracker) markLazy(g uint64) {
 // readView takes a snapshot and reports whether it is the state of a stable
 // generation. With lazy set, the caller may issue a lazy walk at that
 // generation, and the next write keeps a snapshot of it.
-func (s *Server) readView(lazy bool) (*store.Snapshot, view) {
+func (s *API) readView(lazy bool) (*store.Snapshot, view) {
 	t := &s.writes
 	g := t.gen.Load()
 	if t.writers.Load() != 0 || t.escaped.Load() {
@@ -169,7 +169,7 @@ func (s *Server) readView(lazy bool) (*store.Snapshot, view) {
 // snapshot kept for g. When that is gone (more than maxGenerationWalks
 // generations ago, or the store let it go), the walk continues on the live
 // data, as a walk of its own does when its snapshot is gone.
-func (s *Server) lazyWalk(g uint64) (*store.Snapshot, view) {
+func (s *API) lazyWalk(g uint64) (*store.Snapshot, view) {
 	if sn, v := s.readView(true); v.stable && v.gen == g {
 		return sn, v
 	}

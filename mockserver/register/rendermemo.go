@@ -1,4 +1,4 @@
-package mockserver
+package register
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/model"
 )
 
@@ -146,7 +147,7 @@ const maxPooledBody = 1 << 20
 
 // writeBody writes a JSON body.
 func writeBody(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Type", contentTypeJSON)
+	w.Header().Set("Content-Type", surface.ContentTypeJSON)
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
@@ -161,13 +162,13 @@ func putBuffer(buf *[]byte) {
 
 // selfCheck reports whether the interface-B reads check what the memo and the
 // cache give against rendering anew (Options.SelfCheck).
-func (s *Server) selfCheck() bool { return s.selfChecking }
+func (s *API) selfCheck() bool { return s.selfChecking }
 
 // checkBody is the self-check of Options.SelfCheck: the body built
 // from memoised records must equal what encoding/json writes for the
 // rendered records, and a cached response must equal the body built now
 // (when both are of the same generation: compare says so).
-func (s *Server) checkBody(r *http.Request, built, legacy, cached []byte, compare bool) {
+func (s *API) checkBody(r *http.Request, built, legacy, cached []byte, compare bool) {
 	if !bytes.Equal(built, legacy) {
 		fmt.Fprintf(os.Stderr, "self-check: %s %s: memoised body differs\n", r.Method, r.URL)
 		panic(fmt.Sprintf("self-check: %s %s: memoised body differs from encoding/json's:\n%s\n%s", r.Method, r.URL, built, legacy))

@@ -1,4 +1,4 @@
-package mockserver
+package register
 
 // SS 12000 subscriptions with real callbacks (issue 12). The webhook
 // package owns the subscriptions and their delivery; this file connects it
@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/mockserver/webhook"
 	"github.com/skolkit/skolkit/model"
@@ -36,7 +37,7 @@ const (
 )
 
 func init() {
-	AllScopes = append(AllScopes, ScopeAttendancesWrite, ScopeAbsencesWrite, ScopeSubscriptionsRead,
+	OperationScopes = append(OperationScopes, ScopeAttendancesWrite, ScopeAbsencesWrite, ScopeSubscriptionsRead,
 		ScopeSubscriptionsWrite, ScopeLogWrite, ScopeStatisticsWrite)
 }
 
@@ -72,7 +73,7 @@ type hooks struct {
 
 // initHooks creates the hub, installs the scenario's subscriptions and
 // connects the store's commits to it.
-func (s *Server) initHooks(opts Options) {
+func (s *API) initHooks(opts Options) {
 	w := opts.Webhooks
 	s.hooks = &hooks{
 		hub: webhook.New(webhook.Options{
@@ -82,13 +83,13 @@ func (s *Server) initHooks(opts Options) {
 		logs:  newReportRing(MaxReports),
 		stats: newReportRing(MaxReports),
 	}
-	s.resetHooks(s.scenario)
+	s.ResetHooks(opts.Scenario)
 	s.store.OnCommit(s.committed)
 }
 
-// resetHooks puts the subscriptions, delivery faults, records and reports
+// ResetHooks puts the subscriptions, delivery faults, records and reports
 // back to what the scenario declares (reset and loading a scenario).
-func (s *Server) resetHooks(sc *scenarios.Scenario) {
+func (s *API) ResetHooks(sc *scenarios.Scenario) {
 	var subs []webhook.Subscription
 	for _, r := range sc.Webhooks.Subscriptions {
 		sub := webhook.Subscription{ID: sc.SubscriptionID(r), Name: r.Name, Target: r.Target}
@@ -112,11 +113,11 @@ func (s *Server) resetHooks(sc *scenarios.Scenario) {
 
 // Close stops the deliveries of callbacks under way and waits for them.
 // The server still serves requests, but sends no more callbacks.
-func (s *Server) Close() { s.hooks.hub.Close() }
+func (s *API) Close() { s.hooks.hub.Close() }
 
 // Webhooks returns the subscription hub: subscriptions, delivery records
 // (Attempts) and whether deliveries are under way (Idle).
-func (s *Server) Webhooks() *webhook.Hub { return s.hooks.hub }
+func (s *API) Webhooks() *webhook.Hub { return s.hooks.hub }
 
 // tableTypes maps the store's tables to the SS 12000 resource types whose
 // endpoints show them.
@@ -146,7 +147,7 @@ var tableTypes = map[string]model.ResourceType{
 // committed is the store's commit hook: it tells the hub which resource
 // types a committed write changed. A replaced content (an imported state)
 // changes every type.
-func (s *Server) committed(c store.Change) {
+func (s *API) committed(c store.Change) {
 	notify := func(modified, deleted []model.ResourceType) {
 		if !s.deviates(deviation.CallbacksNotSent) {
 			s.hooks.hub.Changed(modified, deleted)
@@ -174,11 +175,11 @@ func (s *Server) committed(c store.Change) {
 }
 
 // hookEndpoints are the operations of interface B that issue 12 adds.
-func (s *Server) hookEndpoints() []endpoint {
-	b := func(method, path, scope string, h http.HandlerFunc) endpoint {
-		return endpoint{method: method, path: PrefixB + path, surface: surfaceRegister, scope: scope, doc: openapi.NameRegister, handle: h}
+func (s *API) hookEndpoints() []surface.Endpoint {
+	b := func(method, path, scope string, h http.HandlerFunc) surface.Endpoint {
+		return surface.Endpoint{Method: method, Path: PrefixB + path, Kind: surface.Register, Scope: scope, Doc: openapi.NameRegister, Handle: h}
 	}
-	eps := []endpoint{
+	eps := []surface.Endpoint{
 		b(http.MethodPost, "/attendances", ScopeAttendancesWrite, s.createAttendance),
 		b(http.MethodDelete, "/attendances/{id}", ScopeAttendancesWrite, s.deleteAttendance),
 		b(http.MethodPost, "/absences", ScopeAbsencesWrite, s.createAbsence),
@@ -205,21 +206,21 @@ type subscriptionsPage struct {
 
 const subscriptionTokenPrefix = "subscriptions:"
 
-func (s *Server) listSubscriptions(w http.ResponseWriter, r *http.Request) {
+func (s *API) listSubscriptions(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	all := s.hooks.hub.List()
 	from := 0
-	if tok := q.Get(paramPageToken); q.Has(paramPageToken) {
+	if tok := q.Get(ParamPageToken); q.Has(ParamPageToken) {
 		raw, err := base64.RawURLEncoding.DecodeString(tok)
 		n, err2 := strconv.Atoi(strings.TrimPrefix(string(raw), subscriptionTokenPrefix))
 		if err != nil || err2 != nil || !strings.HasPrefix(string(raw), subscriptionTokenPrefix) || n < 0 {
-			registerError(w, http.StatusBadRequest, CodeBadRequest, "pageToken: not a token this server issued for GET /subscriptions")
+			surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, "pageToken: not a token this server issued for GET /subscriptions")
 			return
 		}
 		from = min(n, len(all))
 	}
 	to := len(all)
-	if v := q.Get(paramLimit); v != "" {
+	if v := q.Get(ParamLimit); v != "" {
 		limit, _ := strconv.Atoi(v) // the contract has checked it is an integer ≥ 1
 		to = min(from+limit, len(all))
 	}
@@ -228,46 +229,46 @@ func (s *Server) listSubscriptions(w http.ResponseWriter, r *http.Request) {
 		t := base64.RawURLEncoding.EncodeToString([]byte(subscriptionTokenPrefix + strconv.Itoa(to)))
 		page.PageToken = &t
 	}
-	writeJSON(w, http.StatusOK, page)
+	surface.WriteJSON(w, http.StatusOK, page)
 }
 
-func (s *Server) createSubscription(w http.ResponseWriter, r *http.Request) {
+func (s *API) createSubscription(w http.ResponseWriter, r *http.Request) {
 	var req webhook.CreateSubscription
-	if err := decodeWhole(r.Body, &req); err != nil {
-		registerError(w, http.StatusBadRequest, CodeBadRequest, "the request body is not a CreateSubscription: "+err.Error())
+	if err := surface.DecodeWhole(r.Body, &req); err != nil {
+		surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, "the request body is not a CreateSubscription: "+err.Error())
 		return
 	}
 	sub, err := s.hooks.hub.Create(req)
 	if err != nil {
-		registerError(w, http.StatusBadRequest, CodeBadRequest, err.Error())
+		surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, err.Error())
 		return
 	}
 	w.Header().Set("Location", PrefixB+"/subscriptions/"+sub.ID)
-	writeJSON(w, http.StatusCreated, sub)
+	surface.WriteJSON(w, http.StatusCreated, sub)
 }
 
-func (s *Server) getSubscription(w http.ResponseWriter, r *http.Request) {
-	id := pathID(r)
+func (s *API) getSubscription(w http.ResponseWriter, r *http.Request) {
+	id := surface.PathID(r)
 	sub, err := s.hooks.hub.Get(id)
 	if err != nil {
 		s.notFoundRecord(w, "subscription", id)
 		return
 	}
-	writeJSON(w, http.StatusOK, sub)
+	surface.WriteJSON(w, http.StatusOK, sub)
 }
 
-func (s *Server) renewSubscription(w http.ResponseWriter, r *http.Request) {
-	id := pathID(r)
+func (s *API) renewSubscription(w http.ResponseWriter, r *http.Request) {
+	id := surface.PathID(r)
 	sub, err := s.hooks.hub.Renew(id)
 	if err != nil {
 		s.notFoundRecord(w, "subscription", id)
 		return
 	}
-	writeJSON(w, http.StatusOK, sub)
+	surface.WriteJSON(w, http.StatusOK, sub)
 }
 
-func (s *Server) deleteSubscription(w http.ResponseWriter, r *http.Request) {
-	id := pathID(r)
+func (s *API) deleteSubscription(w http.ResponseWriter, r *http.Request) {
+	id := surface.PathID(r)
 	if err := s.hooks.hub.Delete(id); err != nil {
 		s.notFoundRecord(w, "subscription", id)
 		return
@@ -285,33 +286,33 @@ type DeliveryPage struct {
 	Idle bool `json:"idle"`
 }
 
-// hookAdminEndpoints are the control-plane operations of issue 12.
-func (s *Server) hookAdminEndpoints() []adminEndpoint {
-	return []adminEndpoint{
-		{method: http.MethodGet, path: "/deliveries", query: []string{"subscriptionID", "target", "outcome"}, handle: s.adminDeliveries},
-		{method: http.MethodDelete, path: "/deliveries", handle: s.adminClearDeliveries},
-		{method: http.MethodGet, path: "/logs", handle: s.adminReports(func() *reportRing { return s.hooks.logs })},
-		{method: http.MethodDelete, path: "/logs", handle: s.adminClearReports(func() *reportRing { return s.hooks.logs })},
-		{method: http.MethodGet, path: "/statistics", handle: s.adminReports(func() *reportRing { return s.hooks.stats })},
-		{method: http.MethodDelete, path: "/statistics", handle: s.adminClearReports(func() *reportRing { return s.hooks.stats })},
+// AdminEndpoints are the control-plane operations of issue 12.
+func (s *API) AdminEndpoints() []surface.AdminEndpoint {
+	return []surface.AdminEndpoint{
+		{Method: http.MethodGet, Path: "/deliveries", Query: []string{"subscriptionID", "target", "outcome"}, Handle: s.adminDeliveries},
+		{Method: http.MethodDelete, Path: "/deliveries", Handle: s.adminClearDeliveries},
+		{Method: http.MethodGet, Path: "/logs", Handle: s.adminReports(func() *reportRing { return s.hooks.logs })},
+		{Method: http.MethodDelete, Path: "/logs", Handle: s.adminClearReports(func() *reportRing { return s.hooks.logs })},
+		{Method: http.MethodGet, Path: "/statistics", Handle: s.adminReports(func() *reportRing { return s.hooks.stats })},
+		{Method: http.MethodDelete, Path: "/statistics", Handle: s.adminClearReports(func() *reportRing { return s.hooks.stats })},
 	}
 }
 
 var outcomes = []string{webhook.OutcomeDelivered, webhook.OutcomeRetrying, webhook.OutcomeFailed, webhook.OutcomeDropped}
 
-func (s *Server) adminDeliveries(w http.ResponseWriter, r *http.Request) {
+func (s *API) adminDeliveries(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := webhook.Filter{SubscriptionID: strings.ToLower(q.Get("subscriptionID")), Target: q.Get("target"), Outcome: q.Get("outcome")}
 	if f.Outcome != "" && !slices.Contains(outcomes, f.Outcome) {
-		adminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("outcome: %q is not one of %s", f.Outcome, strings.Join(outcomes, ", ")))
+		surface.WriteAdminError(w, http.StatusBadRequest, surface.AdminBadRequest, fmt.Sprintf("outcome: %q is not one of %s", f.Outcome, strings.Join(outcomes, ", ")))
 		return
 	}
 	hub := s.hooks.hub
 	idle := hub.Idle()
 	list, dropped := hub.Attempts(f)
-	writeJSON(w, http.StatusOK, DeliveryPage{Deliveries: list, Capacity: hub.Capacity(), Dropped: dropped, Idle: idle})
+	surface.WriteJSON(w, http.StatusOK, DeliveryPage{Deliveries: list, Capacity: hub.Capacity(), Dropped: dropped, Idle: idle})
 }
 
-func (s *Server) adminClearDeliveries(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, Cleared{Cleared: s.hooks.hub.ClearAttempts()})
+func (s *API) adminClearDeliveries(w http.ResponseWriter, r *http.Request) {
+	surface.WriteJSON(w, http.StatusOK, surface.Cleared{Cleared: s.hooks.hub.ClearAttempts()})
 }

@@ -1,26 +1,24 @@
-package mockserver
+package register
 
 import (
 	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/gorilla/mux"
-
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
 
 // Query parameter names of interface B.
 const (
-	paramPageToken    = "pageToken"
-	paramLimit        = "limit"
-	paramExpand       = "expand"
-	paramRefNames     = "expandReferenceNames"
+	ParamPageToken    = "pageToken"
+	ParamLimit        = "limit"
+	ParamExpand       = "expand"
+	ParamRefNames     = "expandReferenceNames"
 	paramSortKey      = "sortkey"
 	paramOrganisation = "organisation"
 	paramGroup        = "group"
@@ -42,37 +40,28 @@ const (
 
 // presentationParams may accompany a pageToken: they change how records are
 // shown, not which records are walked.
-var presentationParams = []string{paramPageToken, paramLimit, paramExpand, paramRefNames}
+var presentationParams = []string{ParamPageToken, ParamLimit, ParamExpand, ParamRefNames}
 
 func refNames(q url.Values) bool {
-	b, _ := strconv.ParseBool(q.Get(paramRefNames)) // the contract has checked it is a boolean
+	b, _ := strconv.ParseBool(q.Get(ParamRefNames)) // the contract has checked it is a boolean
 	return b
 }
 
-// pathID returns the {id} of the request in canonical (lower-case) form.
-func pathID(r *http.Request) string {
-	id, err := url.PathUnescape(mux.Vars(r)["id"])
-	if err != nil {
-		return ""
-	}
-	return strings.ToLower(id)
-}
-
-func (s *Server) notFoundRecord(w http.ResponseWriter, kind, id string) {
+func (s *API) notFoundRecord(w http.ResponseWriter, kind, id string) {
 	msg := fmt.Sprintf("no %s with id %s", kind, id)
 	switch {
 	case s.deviates(deviation.UnknownIDNot404):
-		registerError(w, http.StatusBadRequest, CodeBadRequest, msg)
+		surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, msg)
 	case s.deviates(deviation.ErrorBodyWrongShape):
-		writeJSON(w, http.StatusNotFound, map[string]string{"error": msg})
+		surface.WriteJSON(w, http.StatusNotFound, map[string]string{"error": msg})
 	default:
-		registerError(w, http.StatusNotFound, CodeNotFound, msg)
+		surface.WriteRegisterError(w, http.StatusNotFound, surface.CodeNotFound, msg)
 	}
 }
 
 // deviateQuery applies the deviations that change what a placement query
 // means.
-func (s *Server) deviateQuery(q *store.PlacementQuery) {
+func (s *API) deviateQuery(q *store.PlacementQuery) {
 	if s.deviates(deviation.OrganisationFilterIgnored) {
 		q.Organisation = ""
 	}

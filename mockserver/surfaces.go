@@ -1,0 +1,120 @@
+package mockserver
+
+import (
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
+	"github.com/skolkit/skolkit/mockserver/register"
+	"github.com/skolkit/skolkit/mockserver/webhook"
+)
+
+// The error bodies and their codes are defined once for every surface in
+// package surface, and interface B's names in package register; these are
+// their public names.
+
+// Error codes of the interface-B error body (SS 12000 Error.code). SS 12000
+// leaves the code free; we use the same words as interface A.
+const (
+	CodeBadRequest       = surface.CodeBadRequest
+	CodeUnauthorized     = surface.CodeUnauthorized
+	CodeForbidden        = surface.CodeForbidden
+	CodeNotFound         = surface.CodeNotFound
+	CodeMethodNotAllowed = surface.CodeMethodNotAllowed
+	CodePayloadTooLarge  = surface.CodePayloadTooLarge
+	CodeInternal         = surface.CodeInternal
+)
+
+// Error codes of the control plane's error body.
+const (
+	AdminBadRequest           = surface.AdminBadRequest
+	AdminUnauthorized         = surface.AdminUnauthorized
+	AdminForbidden            = surface.AdminForbidden
+	AdminNotFound             = surface.AdminNotFound
+	AdminMethodNotAllowed     = surface.AdminMethodNotAllowed
+	AdminConflict             = surface.AdminConflict
+	AdminPayloadTooLarge      = surface.AdminPayloadTooLarge
+	AdminUnsupportedMediaType = surface.AdminUnsupportedMediaType
+	AdminInternal             = surface.AdminInternal
+)
+
+type (
+	// RegisterError is the interface-B error body: SS 12000 Error.
+	RegisterError = surface.RegisterError
+	// OAuthError is the token endpoint's error body (RFC 6749 §5.2).
+	OAuthError = surface.OAuthError
+	// AdminError is the error body of the control plane:
+	// {"error": {"code": "...", "message": "...", "problems": [...]}}.
+	AdminError = surface.AdminError
+	// AdminErrorBody is the inside of AdminError. Problems lists, with their
+	// positions in the request body, every problem of a scenario or rule set
+	// that does not load.
+	AdminErrorBody = surface.AdminErrorBody
+	// Cleared answers the operations that clear something.
+	Cleared = surface.Cleared
+)
+
+// Scopes of interface B a client may hold (one per resource read, and those
+// of deletedEntities, the writes, subscriptions and reports). A client's scope
+// list in a scenario may say "all".
+const (
+	ScopePlacementsRead           = register.ScopePlacementsRead
+	ScopeGroupsRead               = register.ScopeGroupsRead
+	ScopeSyllabusesRead           = register.ScopeSyllabusesRead
+	ScopeAttendancesRead          = register.ScopeAttendancesRead
+	ScopeAbsencesRead             = register.ScopeAbsencesRead
+	ScopeOrganisationsRead        = register.ScopeOrganisationsRead
+	ScopePersonsRead              = register.ScopePersonsRead
+	ScopeDutiesRead               = register.ScopeDutiesRead
+	ScopeProgrammesRead           = register.ScopeProgrammesRead
+	ScopeStudyPlansRead           = register.ScopeStudyPlansRead
+	ScopeSchoolUnitOfferingsRead  = register.ScopeSchoolUnitOfferingsRead
+	ScopeActivitiesRead           = register.ScopeActivitiesRead
+	ScopeCalendarEventsRead       = register.ScopeCalendarEventsRead
+	ScopeAttendanceEventsRead     = register.ScopeAttendanceEventsRead
+	ScopeAttendanceScheduleRead   = register.ScopeAttendanceScheduleRead
+	ScopeGradesRead               = register.ScopeGradesRead
+	ScopeAggregatedAttendanceRead = register.ScopeAggregatedAttendanceRead
+	ScopeResourcesRead            = register.ScopeResourcesRead
+	ScopeRoomsRead                = register.ScopeRoomsRead
+	ScopeAttendanceEventsWrite    = register.ScopeAttendanceEventsWrite
+	ScopeAttendanceScheduleWrite  = register.ScopeAttendanceScheduleWrite
+	ScopeAttendancesWrite         = register.ScopeAttendancesWrite
+	ScopeAbsencesWrite            = register.ScopeAbsencesWrite
+	ScopeSubscriptionsRead        = register.ScopeSubscriptionsRead
+	ScopeSubscriptionsWrite       = register.ScopeSubscriptionsWrite
+	ScopeLogWrite                 = register.ScopeLogWrite
+	ScopeStatisticsWrite          = register.ScopeStatisticsWrite
+	ScopeDeletedEntitiesRead      = register.ScopeDeletedEntitiesRead
+)
+
+// MaxReports is how many log entries, and how many statistics entries, the
+// server keeps.
+const MaxReports = register.MaxReports
+
+type (
+	// WebhookOptions configure the callbacks of subscriptions
+	// (Options.Webhooks). The zero value uses the webhook package's
+	// defaults: a 50 ms coalescing window, retries after 1 s, 5 s and 30 s,
+	// 5 s per attempt, subscriptions that live 30 days.
+	WebhookOptions = register.WebhookOptions
+	// Report is one kept log or statistics entry.
+	Report = register.Report
+	// ReportPage is the answer of GET /__admin/logs and /__admin/statistics.
+	ReportPage = register.ReportPage
+	// DeliveryPage is the answer of GET /__admin/deliveries: every recorded
+	// attempt to deliver a callback, oldest first.
+	DeliveryPage = register.DeliveryPage
+)
+
+// Close stops the deliveries of callbacks under way and waits for them.
+// The server still serves requests, but sends no more callbacks.
+func (s *Server) Close() { s.reg.Close() }
+
+// Webhooks returns the subscription hub: subscriptions, delivery records
+// (Attempts) and whether deliveries are under way (Idle).
+func (s *Server) Webhooks() *webhook.Hub { return s.reg.Webhooks() }
+
+// Logs returns the log entries clients posted (POST /log/), oldest first.
+func (s *Server) Logs() []Report { return s.reg.Logs() }
+
+// Statistics returns the statistics entries clients posted (POST
+// /statistics/), oldest first.
+func (s *Server) Statistics() []Report { return s.reg.Statistics() }
