@@ -19,6 +19,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/directory"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/openapi"
@@ -81,9 +82,9 @@ func (s *Server) useScenario(sc *scenarios.Scenario) {
 		}
 	}
 	s.tokenTTL = time.Duration(sc.Lifetime()) * time.Second
-	s.listShape = ListShapeData
+	s.core.ListShape = ListShapeData
 	if sc.ListShape == scenarios.ListShapeResultArray {
-		s.listShape = ListShapeResultArray
+		s.core.ListShape = ListShapeResultArray
 	}
 }
 
@@ -402,7 +403,7 @@ func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
 		return Summary{}, err
 	}
 	d := store.Dataset(*ds)
-	prepareGenerated(&d)
+	directory.PrepareGenerated(&d)
 	s.ctl.mu.Lock()
 	defer s.ctl.mu.Unlock()
 	// The clock goes first, so that records without timestamps are stamped
@@ -423,11 +424,11 @@ func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
 		// A token survives while its client is still there with the same
 		// secret and every scope of the token; it keeps its expiry.
 		s.tokens.retain(func(g grant) bool {
-			c, ok := s.clients[g.clientID]
-			if !ok || c.Secret != old[g.clientID].Secret {
+			c, ok := s.clients[g.ClientID]
+			if !ok || c.Secret != old[g.ClientID].Secret {
 				return false
 			}
-			for _, scope := range g.scopes {
+			for _, scope := range g.Scopes {
 				if !slices.Contains(c.Scopes, scope) {
 					return false
 				}

@@ -520,7 +520,7 @@ func TestClockAdvancePastAnHourResetsTheRateLimitWindow(t *testing.T) {
 	h.admin(http.MethodPost, "/clock/advance", `{"by":"1m"}`)
 	res = h.call(http.MethodGet, PrefixA+"/school?limit=1", "", legacyHeaders)
 	require.Equal(t, http.StatusOK, res.status, "a new window an hour after the first request: %s", res)
-	assert.Equal(t, "4", res.header.Get(headerRateRemaining))
+	assert.Equal(t, "4", res.header.Get(surface.HeaderRateRemaining))
 }
 
 func TestClockSetIsTheCreationTimeOfNewRecords(t *testing.T) {
@@ -545,7 +545,7 @@ func TestAdminRateLimitReset(t *testing.T) {
 	assert.Equal(t, 1, c.Cleared, "one client's counter")
 	res = h.call(http.MethodGet, PrefixA+"/school?limit=1", "", hdr)
 	require.Equal(t, http.StatusOK, res.status, res)
-	assert.Equal(t, "4", res.header.Get(headerRateRemaining))
+	assert.Equal(t, "4", res.header.Get(surface.HeaderRateRemaining))
 }
 
 func TestAdminRequestsAreNotJournalledAndSkipFaults(t *testing.T) {
@@ -578,8 +578,8 @@ func TestScenarioSwapUnderLoad(t *testing.T) {
 				}
 				req, _ := http.NewRequest(http.MethodGet, h.ts.URL+PrefixA+"/school?limit=1", nil)
 				id, secret := h.srv.Credentials()
-				req.Header.Set(headerClientID, id)
-				req.Header.Set(headerClientSecret, secret)
+				req.Header.Set(surface.HeaderClientID, id)
+				req.Header.Set(surface.HeaderClientSecret, secret)
 				resp, err := h.ts.Client().Do(req)
 				if err != nil {
 					errs <- err.Error()

@@ -23,9 +23,6 @@ import (
 // "<resource>:read" and "<resource>:write"; the export has "export:read".
 var directoryScopeResources = []string{"school", "group", "student", "employee", "guardian", "student-placement", "employee-placement", "grade", "unit", "audit-event"}
 
-// ScopeExportRead lets a client read the data export.
-const ScopeExportRead = "export:read"
-
 // AllScopes lists every scope the server knows.
 var AllScopes = func() []string {
 	all := append(slices.Clone(register.ResourceScopes), ScopeExportRead)
@@ -53,11 +50,7 @@ type Client struct {
 }
 
 // grant is what an access token stands for.
-type grant struct {
-	clientID string
-	scopes   []string
-	expires  time.Time
-}
+type grant = surface.Grant
 
 // tokenTable holds the issued access tokens.
 type tokenTable struct {
@@ -87,7 +80,7 @@ func (t *tokenTable) issue(g grant, now time.Time) string {
 // table nearest expiry.
 func (t *tokenTable) evict(now time.Time) {
 	for k, g := range t.tokens {
-		if !now.Before(g.expires) {
+		if !now.Before(g.Expires) {
 			delete(t.tokens, k)
 		}
 	}
@@ -100,7 +93,7 @@ func (t *tokenTable) evict(now time.Time) {
 	}
 	all := make([]kv, 0, len(t.tokens))
 	for k, g := range t.tokens {
-		all = append(all, kv{k, g.expires})
+		all = append(all, kv{k, g.Expires})
 	}
 	slices.SortFunc(all, func(a, b kv) int { return a.e.Compare(b.e) })
 	for _, x := range all[:len(all)/10+1] {
@@ -116,7 +109,7 @@ func (t *tokenTable) lookup(tok string, now time.Time) (grant, bool) {
 	if !ok {
 		return grant{}, false
 	}
-	if !now.Before(g.expires) {
+	if !now.Before(g.Expires) {
 		delete(t.tokens, tok)
 		return grant{}, false
 	}
@@ -224,7 +217,7 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 	if s.deviates(deviation.ExpiredTokenAccepted) {
 		expires = now.AddDate(100, 0, 0)
 	}
-	tok := s.tokens.issue(grant{clientID: id, scopes: scopes, expires: expires}, now)
+	tok := s.tokens.issue(grant{ClientID: id, Scopes: scopes, Expires: expires}, now)
 	if !s.deviates(deviation.TokenCacheable) {
 		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("Pragma", "no-cache")
@@ -237,7 +230,7 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 func (s *Server) bearer(w http.ResponseWriter, r *http.Request, scope string) (grant, bool) {
 	h := r.Header.Get("Authorization")
 	if h == "" && s.deviates(deviation.NoTokenAccepted) {
-		return grant{clientID: s.first.ID, scopes: AllScopes}, true
+		return grant{ClientID: s.first.ID, Scopes: AllScopes}, true
 	}
 	if h == "" {
 		w.Header().Set(surface.HeaderWWWAuth, `Bearer realm="skolkit"`)
@@ -257,9 +250,9 @@ func (s *Server) bearer(w http.ResponseWriter, r *http.Request, scope string) (g
 		surface.WriteRegisterError(w, http.StatusUnauthorized, CodeUnauthorized, "the access token is unknown or expired; request a new one from POST /oauth/token")
 		return grant{}, false
 	}
-	if !slices.Contains(g.scopes, scope) {
+	if !slices.Contains(g.Scopes, scope) {
 		w.Header().Set(surface.HeaderWWWAuth, fmt.Sprintf(`Bearer realm="skolkit", error="insufficient_scope", scope=%q`, scope))
-		surface.WriteRegisterError(w, http.StatusForbidden, CodeForbidden, fmt.Sprintf("the client %q lacks the scope %q for this operation", g.clientID, scope))
+		surface.WriteRegisterError(w, http.StatusForbidden, CodeForbidden, fmt.Sprintf("the client %q lacks the scope %q for this operation", g.ClientID, scope))
 		return grant{}, false
 	}
 	return g, true

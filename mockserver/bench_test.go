@@ -7,11 +7,13 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/skolkit/skolkit/fixtures"
+	"github.com/skolkit/skolkit/mockserver/directory"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
@@ -41,7 +43,6 @@ func benchServer(b *testing.B, n int) (*Server, string, *store.Dataset) {
 		b.Fatal(err)
 	}
 	d := store.Dataset(*ds)
-	srv.store = store.New(srv.now)
 	if err := srv.store.Load(&d); err != nil {
 		b.Fatal(err)
 	}
@@ -196,8 +197,7 @@ func searchBenchServer(b *testing.B) (srv *Server, id, secret string, ds *store.
 		b.Fatal(err)
 	}
 	d := store.Dataset(*gen)
-	prepareDirectory(&d)
-	srv.store = store.New(srv.now)
+	directory.Prepare(&d)
 	if err := srv.store.Load(&d); err != nil {
 		b.Fatal(err)
 	}
@@ -219,8 +219,8 @@ func benchSearchAt(b *testing.B, srv *Server, id, secret, path, body string) {
 	b.ReportAllocs()
 	for b.Loop() {
 		req := httptest.NewRequest(http.MethodPost, PrefixA+path+"/_search?limit=50", strings.NewReader(body))
-		req.Header.Set(headerClientID, id)
-		req.Header.Set(headerClientSecret, secret)
+		req.Header.Set(surface.HeaderClientID, id)
+		req.Header.Set(surface.HeaderClientSecret, secret)
 		req.Header.Set("Content-Type", surface.ContentTypeJSON)
 		rec := httptest.NewRecorder()
 		srv.ServeHTTP(rec, req)
@@ -256,7 +256,7 @@ func BenchmarkStudentSearchIdentityNumber(b *testing.B) {
 	srv, id, secret, ds := searchBenchServer(b)
 	var no string
 	for _, p := range ds.Persons[len(ds.Persons)/2:] {
-		if p.CivicNo != nil && hasRole(&p, model.RoleStudent) {
+		if p.CivicNo != nil && p.Directory != nil && slices.Contains(p.Directory.Roles, model.RoleStudent) {
 			no = identityNumber(p.CivicNo.Value)
 			break
 		}

@@ -70,9 +70,9 @@ func TestConcurrencyInvariants(t *testing.T) {
 		req.Header.Set("Authorization", "Bearer "+token)
 		rec := p.serve(req)
 		if strings.HasPrefix(target, PrefixA+"/") {
-			n, err := strconv.Atoi(rec.Header().Get(headerRateRemaining))
+			n, err := strconv.Atoi(rec.Header().Get(surface.HeaderRateRemaining))
 			if err != nil {
-				fail("%s %s: RateLimit-Remaining %q", method, target, rec.Header().Get(headerRateRemaining))
+				fail("%s %s: RateLimit-Remaining %q", method, target, rec.Header().Get(surface.HeaderRateRemaining))
 			}
 			mu.Lock()
 			remaining = append(remaining, n)

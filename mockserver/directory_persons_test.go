@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
+	"github.com/skolkit/skolkit/openapi"
 )
 
 // send sends an authenticated interface-A request, with a JSON body when
@@ -50,13 +52,22 @@ func (r *result) problem(t testing.TB) DirectoryErrorBody {
 	return e.Error
 }
 
-// fields lists the JSON Pointers of a 422's details.
-func (e DirectoryErrorBody) fields() []string {
+// fieldsOf lists the JSON Pointers of a 422's details.
+func fieldsOf(e DirectoryErrorBody) []string {
 	out := make([]string, len(e.Details))
 	for i, d := range e.Details {
 		out[i] = d.Field
 	}
 	return out
+}
+
+// identityNumber is a civic number of 12 characters in the vendor's form
+// YYYYMMDD-NNNN.
+func identityNumber(civicNo string) string {
+	if len(civicNo) != 12 {
+		return civicNo
+	}
+	return civicNo[:8] + "-" + civicNo[8:]
 }
 
 // object decodes a JSON object response.
@@ -327,7 +338,7 @@ func TestPersonRequestErrors(t *testing.T) {
 			e := res.problem(t)
 			assert.Equal(t, map[int]string{400: CodeBadRequest, 404: CodeNotFound, 409: CodeConflict, 422: CodeUnprocessable}[tc.status], e.Code)
 			if tc.fields != nil {
-				assert.ElementsMatch(t, tc.fields, e.fields(), res)
+				assert.ElementsMatch(t, tc.fields, fieldsOf(e), res)
 			}
 		})
 	}
@@ -555,5 +566,44 @@ func TestEveryGeneratedRecordMeetsTheContract(t *testing.T) {
 			}
 			assert.Len(t, seen, total)
 		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestSearchErrorsUnchanged checks that bodies that are not JSON or break the
+// filter language still get their errors, through the gate and the contract:
+// 400 for what is not JSON, 422 with the violations for what breaks the
+// language, on every search the contract declares.
+func TestSearchErrorsUnchanged(t *testing.T) {
+	h := newHarness(t)
+	var searches []string
+	for path := range h.srv.Contract().Doc(openapi.NameDirectory).Paths.Map() {
+		if strings.HasSuffix(path, "/_search") {
+			searches = append(searches, PrefixA+path)
+		}
+	}
+	slices.Sort(searches)
+	require.Len(t, searches, 9)
+	for _, path := range searches {
+		for _, tc := range []struct {
+			body   string
+			status int
+		}{
+			{`{"filter":`, http.StatusBadRequest},
+			{`{"filter":{"equals":{"identityNumber":5,"nope":"x"},"orCondition":"no"}}`, http.StatusUnprocessableEntity},
+			{`{"filter":{"equals":{"id":"not-a-uuid"},"orCondition":false,"nestedFilters":[{"like":{"id":"x"}}]}}`, http.StatusUnprocessableEntity},
+			{`{"filter":{"orCondition":false},"extra":1}`, http.StatusUnprocessableEntity},
+		} {
+			got := h.send(http.MethodPost, path, tc.body)
+			require.Equal(t, tc.status, got.status, got)
+			e := got.problem(t)
+			if tc.status == http.StatusBadRequest {
+				assert.Equal(t, CodeBadRequest, e.Code)
+				continue
+			}
+			assert.Equal(t, CodeUnprocessable, e.Code)
+			assert.NotEmpty(t, e.Details)
+		}
 	}
 }

@@ -271,7 +271,7 @@ func TestPlacementRequestErrors(t *testing.T) {
 			e := res.problem(t)
 			assert.Equal(t, map[int]string{400: CodeBadRequest, 404: CodeNotFound, 422: CodeUnprocessable}[tc.status], e.Code)
 			if tc.fields != nil {
-				assert.ElementsMatch(t, tc.fields, e.fields(), res)
+				assert.ElementsMatch(t, tc.fields, fieldsOf(e), res)
 			}
 		})
 	}

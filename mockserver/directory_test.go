@@ -32,7 +32,7 @@ func (h *harness) call(method, path, body string, header http.Header) *result {
 	for k, v := range header {
 		req.Header[k] = v
 	}
-	if header.Get("Authorization") == "" && header.Get(headerClientID) == "" && header.Get("X-No-Auth") == "" {
+	if header.Get("Authorization") == "" && header.Get(surface.HeaderClientID) == "" && header.Get("X-No-Auth") == "" {
 		req.Header.Set("Authorization", "Bearer "+h.token)
 	}
 	req.Header.Del("X-No-Auth")
@@ -47,18 +47,18 @@ func (r *result) dirError(t testing.TB) DirectoryErrorBody {
 	require.NotEmpty(t, e.Error.Code, r)
 	require.NotEmpty(t, e.Error.Message, r)
 	require.NotEmpty(t, e.Error.RequestID, r)
-	assert.Equal(t, r.header.Get(headerRequestID), e.Error.RequestID)
+	assert.Equal(t, r.header.Get(surface.HeaderRequestID), e.Error.RequestID)
 	return e.Error
 }
 
 func assertRateHeaders(t testing.TB, h *harness, r *result) {
 	t.Helper()
-	limit, err := strconv.Atoi(r.header.Get(headerRateLimit))
+	limit, err := strconv.Atoi(r.header.Get(surface.HeaderRateLimit))
 	require.NoError(t, err, "RateLimit-Limit: %s", r)
-	remaining, err := strconv.Atoi(r.header.Get(headerRateRemaining))
+	remaining, err := strconv.Atoi(r.header.Get(surface.HeaderRateRemaining))
 	require.NoError(t, err, "RateLimit-Remaining: %s", r)
 	assert.LessOrEqual(t, remaining, limit)
-	reset := r.header.Get(headerRateReset)
+	reset := r.header.Get(surface.HeaderRateReset)
 	require.Len(t, reset, 13, "RateLimit-Reset is epoch milliseconds: %s", r)
 	ms, err := strconv.ParseInt(reset, 10, 64)
 	require.NoError(t, err)
@@ -69,8 +69,8 @@ func assertRateHeaders(t testing.TB, h *harness, r *result) {
 
 func legacy(id, secret string) http.Header {
 	h := http.Header{}
-	h.Set(headerClientID, id)
-	h.Set(headerClientSecret, secret)
+	h.Set(surface.HeaderClientID, id)
+	h.Set(surface.HeaderClientSecret, secret)
 	return h
 }
 
@@ -143,7 +143,7 @@ func TestDirectoryRateLimit(t *testing.T) {
 		res := h.call(http.MethodGet, PrefixA+"/school?limit=1", "", nil)
 		require.Equal(t, http.StatusOK, res.status, res)
 		assertRateHeaders(t, h, res)
-		remaining, _ := strconv.Atoi(res.header.Get(headerRateRemaining))
+		remaining, _ := strconv.Atoi(res.header.Get(surface.HeaderRateRemaining))
 		if i > 0 {
 			assert.Equal(t, last-1, remaining, "Remaining decreases by one a request")
 		}
@@ -152,16 +152,16 @@ func TestDirectoryRateLimit(t *testing.T) {
 	res := h.call(http.MethodGet, PrefixA+"/school?limit=1", "", nil)
 	require.Equal(t, http.StatusTooManyRequests, res.status, res)
 	assert.Equal(t, CodeRateLimited, res.dirError(t).Code)
-	retry, err := strconv.Atoi(res.header.Get(headerRetryAfter))
+	retry, err := strconv.Atoi(res.header.Get(surface.HeaderRetryAfter))
 	require.NoError(t, err)
 	assert.InDelta(t, 3600, retry, 1)
-	assert.Equal(t, "0", res.header.Get(headerRateRemaining))
+	assert.Equal(t, "0", res.header.Get(surface.HeaderRateRemaining))
 
 	h.clock.Advance(time.Hour)
 	h.token = h.fetchToken(h.srv.Credentials())
 	res = h.call(http.MethodGet, PrefixA+"/school?limit=1", "", nil)
 	require.Equal(t, http.StatusOK, res.status, "a new window after an hour: %s", res)
-	assert.Equal(t, "3", res.header.Get(headerRateRemaining))
+	assert.Equal(t, "3", res.header.Get(surface.HeaderRateRemaining))
 }
 
 func TestRateLimiterIsExactUnderConcurrency(t *testing.T) {
@@ -248,7 +248,7 @@ func TestDirectoryListPaging(t *testing.T) {
 	}
 	t.Run("the alternative list shape", func(t *testing.T) {
 		h2 := newHarness(t)
-		h2.srv.listShape = ListShapeResultArray
+		h2.srv.core.ListShape = ListShapeResultArray
 		req, _ := http.NewRequest(http.MethodGet, h2.ts.URL+PrefixA+"/school?limit=2", nil)
 		req.Header.Set("Authorization", "Bearer "+h2.token)
 		resp, err := h2.ts.Client().Do(req)

@@ -60,7 +60,7 @@ func TestUnits(t *testing.T) {
 
 		res = h.sendRaw(http.MethodPatch, PrefixA+"/unit/"+id, `{"description":"x"}`)
 		require.Equal(t, http.StatusUnprocessableEntity, res.status, "title is required in UnitUpdate: %s", res)
-		assert.Equal(t, []string{"/title"}, res.problem(t).fields())
+		assert.Equal(t, []string{"/title"}, fieldsOf(res.problem(t)))
 	})
 
 	t.Run("a unit is an organisation element of interface B", func(t *testing.T) {
@@ -87,7 +87,7 @@ func TestUnits(t *testing.T) {
 	t.Run("School.unitID must name a unit", func(t *testing.T) {
 		res := h.send(http.MethodPost, PrefixA+"/school", fmt.Sprintf(`{"title":"Norrskolan","schoolType":"GR","unitID":%q}`, unknownID))
 		require.Equal(t, http.StatusUnprocessableEntity, res.status, res)
-		assert.Equal(t, []string{"/unitID"}, res.problem(t).fields())
+		assert.Equal(t, []string{"/unitID"}, fieldsOf(res.problem(t)))
 		school := h.firstSchool()
 		res = h.send(http.MethodPatch, PrefixA+"/school/"+school, fmt.Sprintf(`{"unitID":%q}`, h.firstSchool()))
 		require.Equal(t, http.StatusUnprocessableEntity, res.status, "a school is no unit: %s", res)
@@ -234,7 +234,7 @@ func TestVendorWireDetails(t *testing.T) {
 		} {
 			res := h.sendRaw(http.MethodPatch, PrefixA+tc.path, tc.body)
 			require.Equal(t, http.StatusUnprocessableEntity, res.status, res)
-			assert.ElementsMatch(t, tc.fields, res.problem(t).fields(), tc.path)
+			assert.ElementsMatch(t, tc.fields, fieldsOf(res.problem(t)), tc.path)
 		}
 	})
 
@@ -248,7 +248,7 @@ func TestVendorWireDetails(t *testing.T) {
 
 		res := h.send(http.MethodPost, PrefixA+"/student", fmt.Sprintf(`{"identityNumber":%q,"firstName":"A","lastName":"B"}`, stored))
 		require.Equal(t, http.StatusUnprocessableEntity, res.status, "input without the hyphen: %s", res)
-		assert.Equal(t, []string{"/identityNumber"}, res.problem(t).fields())
+		assert.Equal(t, []string{"/identityNumber"}, fieldsOf(res.problem(t)))
 
 		var page struct{ Pagination Pagination }
 		h.send(http.MethodPost, PrefixA+"/student/_search", fmt.Sprintf(`{"filter":{"equals":{"identityNumber":%q},"orCondition":false}}`, no)).decode(&page)
@@ -262,7 +262,7 @@ func TestVendorWireDetails(t *testing.T) {
 	t.Run("countryCode is alpha-3", func(t *testing.T) {
 		res := h.send(http.MethodPost, PrefixA+"/guardian", fmt.Sprintf(`{"identityNumber":%q,"firstName":"A","lastName":"B","address":{"countryCode":"SE"}}`, newIdentity()))
 		require.Equal(t, http.StatusUnprocessableEntity, res.status, res)
-		assert.Equal(t, []string{"/address/countryCode"}, res.problem(t).fields())
+		assert.Equal(t, []string{"/address/countryCode"}, fieldsOf(res.problem(t)))
 		id := h.mustCreate(t, "/guardian", fmt.Sprintf(`{"identityNumber":%q,"firstName":"A","lastName":"B","address":{"countryCode":"SWE"}}`, newIdentity()))
 		assert.Equal(t, "Sverige", h.storedPerson(t, id).Addresses[0].Country, "SWE is interface B's Sverige")
 	})

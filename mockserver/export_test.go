@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
@@ -21,6 +22,15 @@ type exportPage struct {
 	Data       []AttendanceExport `json:"data"`
 	Pagination Pagination         `json:"pagination"`
 }
+
+// stockholm is the zone of the service's days.
+var stockholm = func() *time.Location {
+	loc, err := time.LoadLocation("Europe/Stockholm")
+	if err != nil {
+		panic(err)
+	}
+	return loc
+}()
 
 func (h *harness) exportPage(t testing.TB, query string) exportPage {
 	t.Helper()
@@ -203,7 +213,7 @@ func TestExportAccess(t *testing.T) {
 		header http.Header
 		status int
 	}{
-		{"legacy headers", "limit=1", http.Header{headerClientID: {id}, headerClientSecret: {secret}}, 200},
+		{"legacy headers", "limit=1", http.Header{surface.HeaderClientID: {id}, surface.HeaderClientSecret: {secret}}, 200},
 		{"no credentials", "limit=1", http.Header{}, 401},
 		{"limit 0", "limit=0", nil, 400},
 		{"limit above 500", "limit=501", nil, 400},

@@ -234,7 +234,7 @@ func FuzzDirectoryBodies(f *testing.F) {
 			var e DirectoryError
 			require.NoError(t, json.Unmarshal(res.body, &e))
 			require.NotEmpty(t, e.Error.Details, "a 422 lists its violations: %s", res)
-			require.True(t, slices.ContainsFunc(e.Error.Details, func(d fieldProblem) bool { return d.Field == "" || d.Field[0] == '/' }),
+			require.True(t, slices.ContainsFunc(e.Error.Details, func(d surface.FieldProblem) bool { return d.Field == "" || d.Field[0] == '/' }),
 				"a 422 names members by JSON Pointer: %s", res)
 		}
 	})

@@ -228,7 +228,7 @@ func (s *Server) journalFinish(e JournalEntry, rec *recorder, r *http.Request, s
 		e.Status = http.StatusOK // net/http's answer to a handler that writes nothing
 	}
 	e.DurationMS = float64(time.Since(start).Microseconds()) / 1000
-	e.RequestID = rec.Header().Get(headerRequestID)
+	e.RequestID = rec.Header().Get(surface.HeaderRequestID)
 	s.ctl.journal.add(e)
 }
 
@@ -259,7 +259,7 @@ func (s *Server) clientOf(r *http.Request) string {
 		}
 		return ""
 	}
-	if id := r.Header.Get(headerClientID); id != "" {
+	if id := r.Header.Get(surface.HeaderClientID); id != "" {
 		return id
 	}
 	if r.Method == http.MethodPost && r.URL.Path == PathToken && r.Body != nil {
@@ -298,5 +298,5 @@ func (t *tokenTable) holder(tok string) string {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.tokens[tok].clientID
+	return t.tokens[tok].ClientID
 }

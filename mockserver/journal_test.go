@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -61,7 +62,7 @@ func TestJournalRecordsWhoCalledWhat(t *testing.T) {
 		{"", "DELETE", PrefixB + "/placements", 405},
 		{"", "GET", PrefixB + "/placements", 401},
 	}, rows)
-	assert.Equal(t, dir.header.Get(headerRequestID), page.Requests[1].RequestID, "interface A's request id")
+	assert.Equal(t, dir.header.Get(surface.HeaderRequestID), page.Requests[1].RequestID, "interface A's request id")
 	assert.Empty(t, page.Requests[0].RequestID)
 	for i := 1; i < len(page.Requests); i++ {
 		assert.Equal(t, page.Requests[i-1].Seq+1, page.Requests[i].Seq)

@@ -5,14 +5,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
-)
 
-// Rate-limit header names (interface A and the data export).
-const (
-	headerRateLimit     = "RateLimit-Limit"
-	headerRateRemaining = "RateLimit-Remaining"
-	headerRateReset     = "RateLimit-Reset"
-	headerRetryAfter    = "Retry-After"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 )
 
 // DefaultRateLimit is the hourly quota of a client whose scenario names none:
@@ -83,15 +77,15 @@ func (l *rateLimiter) expire(now time.Time) {
 // Retry-After in whole seconds (rounded up).
 // inSeconds writes RateLimit-Reset in seconds instead (a deviation).
 func (d rateDecision) setHeaders(h http.Header, now time.Time, inSeconds bool) {
-	h.Set(headerRateLimit, strconv.Itoa(d.limit))
-	h.Set(headerRateRemaining, strconv.Itoa(d.remaining))
+	h.Set(surface.HeaderRateLimit, strconv.Itoa(d.limit))
+	h.Set(surface.HeaderRateRemaining, strconv.Itoa(d.remaining))
 	reset := d.reset.UnixMilli()
 	if inSeconds {
 		reset = d.reset.Unix()
 	}
-	h.Set(headerRateReset, strconv.FormatInt(reset, 10))
+	h.Set(surface.HeaderRateReset, strconv.FormatInt(reset, 10))
 	if !d.allowed {
 		secs := int64((d.reset.Sub(now) + time.Second - 1) / time.Second)
-		h.Set(headerRetryAfter, strconv.FormatInt(max(secs, 1), 10))
+		h.Set(surface.HeaderRetryAfter, strconv.FormatInt(max(secs, 1), 10))
 	}
 }

@@ -52,7 +52,7 @@ func TestAttendanceWrites(t *testing.T) {
 	for offset := 0; !found; offset += 500 {
 		page := h.exportPage(t, fmt.Sprintf("limit=500&offset=%d", offset))
 		for _, it := range page.Data {
-			if it.Student.ID == student && it.Report.Status == attendancePresent && it.Report.AbsenceDurationMinutes == 5 {
+			if it.Student.ID == student && it.Report.Status == "Present" && it.Report.AbsenceDurationMinutes == 5 {
 				found = true
 			}
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/directory"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/register"
 	"github.com/skolkit/skolkit/mockserver/store"
@@ -104,14 +105,14 @@ type Server struct {
 	// variants switched on (see variants.go)
 	variants map[string]bool
 	clock    *Clock
-	// listShape is how interface-A lists nest their items.
-	listShape string
 	// ctl is the control plane: admin API, journal, faults (admin.go).
 	ctl control
 	// bRoutes routes interface B's paths before mux (routes.go).
 	bRoutes pathRoutes
-	// reg is interface B (package register).
+	// reg is interface B (package register), dir interface A and the
+	// export (package directory).
 	reg *register.API
+	dir *directory.API
 }
 
 // New builds a server: it loads the contract (a contract that cannot be
@@ -138,6 +139,7 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.contract = lc.c
+	s.dir = directory.New(s.core, s.contract)
 	if s.reg, err = register.New(s.core, register.Options{Scenario: s.scenario, SelfCheck: opts.SelfCheck, Webhooks: opts.Webhooks}); err != nil {
 		return nil, err
 	}
@@ -186,16 +188,17 @@ func newServer(opts Options) (*Server, error) {
 		log:     opts.Logger,
 		limiter: newRateLimiter(rateWindow),
 	}
+	s.core = &surface.Core{Now: now, PageSize: s.pageSize, ClientOf: s.clientOf}
 	s.useScenario(sc)
 	if opts.TokenTTL > 0 {
 		s.tokenTTL = opts.TokenTTL
 	}
-	deviations := map[string]bool{}
+	s.core.Deviations = map[string]bool{}
 	for _, d := range append(slices.Clone(sc.Behaviours.Deviations), opts.Deviations...) {
 		if !deviation.Known(d) {
 			return nil, fmt.Errorf("unknown deviation %q; known: %s", d, strings.Join(deviation.Names(), ", "))
 		}
-		deviations[d] = true
+		s.core.Deviations[d] = true
 	}
 	if s.variants, err = checkVariants(append(slices.Clone(sc.Behaviours.Variants), opts.Variants...)); err != nil {
 		return nil, err
@@ -203,9 +206,10 @@ func newServer(opts Options) (*Server, error) {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	s.core.Log = s.log
 	s.store = store.New(now)
-	s.core = &surface.Core{Store: s.store, Now: now, Log: s.log, Deviations: deviations, PageSize: s.pageSize, ClientOf: s.clientOf}
-	s.store.SetDeletionKinds(deletionKinds)
+	s.core.Store = s.store
+	s.store.SetDeletionKinds(directory.DeletionKinds)
 	loaded := false
 	if opts.StateFile != "" {
 		if loaded, err = s.readStateFile(opts.StateFile); err != nil {
@@ -234,7 +238,7 @@ func (s *Server) loadData(sc *scenarios.Scenario) error {
 		return fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	d := store.Dataset(*ds)
-	prepareGenerated(&d)
+	directory.PrepareGenerated(&d)
 	tpl := store.New(s.now)
 	if err := tpl.Load(&d); err != nil {
 		return fmt.Errorf("scenario %s: %w", sc.Name, err)
@@ -440,7 +444,7 @@ func (s *Server) routes() error {
 			case path == PathToken:
 				surface.WriteOAuthError(w, http.StatusMethodNotAllowed, surface.OAuthInvalidRequest, msg)
 			case surf == surface.Directory:
-				directoryError(w, req, http.StatusMethodNotAllowed, CodeBadRequest, msg)
+				surface.WriteDirectoryError(w, req, http.StatusMethodNotAllowed, CodeBadRequest, msg)
 			default:
 				surface.WriteRegisterError(w, http.StatusMethodNotAllowed, CodeMethodNotAllowed, msg)
 			}
@@ -463,7 +467,7 @@ func (s *Server) endpoints() ([]surface.Endpoint, error) {
 		{Method: http.MethodGet, Path: PrefixExport + "/openapi.json", Kind: surface.Directory, Handle: s.serveDoc(openapi.NameExport)},
 	}
 	eps = append(eps, s.reg.Endpoints()...)
-	dir, err := s.directoryEndpoints()
+	dir, err := s.dir.Endpoints()
 	if err != nil {
 		return nil, err
 	}
@@ -522,7 +526,7 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 	msg := fmt.Sprintf("no operation at %s", r.URL.Path)
 	if strings.HasPrefix(r.URL.Path, PrefixA+"/") || strings.HasPrefix(r.URL.Path, PrefixExport+"/") {
 		s.directoryGate(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			directoryError(w, r, http.StatusNotFound, CodeNotFound, msg)
+			surface.WriteDirectoryError(w, r, http.StatusNotFound, CodeNotFound, msg)
 		}), false).ServeHTTP(w, r)
 		return
 	}

@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/skolkit/skolkit/mockserver/directory"
 	"github.com/skolkit/skolkit/mockserver/store"
 )
 
@@ -301,7 +302,7 @@ func positioned(data []byte, offset int64, msg string) *StateError {
 // their interface-A view (a hand-written state) get the one generated data
 // gets.
 func (s *Server) loadState(ds *store.Dataset) error {
-	prepareDirectory(ds)
+	directory.Prepare(ds)
 	return s.store.Load(ds)
 }
 

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"github.com/skolkit/skolkit/mockserver/directory"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/register"
 	"github.com/skolkit/skolkit/mockserver/webhook"
@@ -118,3 +119,91 @@ func (s *Server) Logs() []Report { return s.reg.Logs() }
 // Statistics returns the statistics entries clients posted (POST
 // /statistics/), oldest first.
 func (s *Server) Statistics() []Report { return s.reg.Statistics() }
+
+// Interface A and the data export are package directory; these are the
+// public names of what it defines.
+
+type (
+	// Pagination is the pagination object of interface-A lists.
+	Pagination = directory.Pagination
+	// DirectoryMeta is the meta of every interface-A record (the vendor's Meta):
+	// when the record was created and last changed, and by which API client.
+	DirectoryMeta = directory.DirectoryMeta
+	// DirectoryGradeElementary is a GradeElementary of interface A.
+	DirectoryGradeElementary = directory.DirectoryGradeElementary
+	// DirectoryGradeUpperSecondary is a GradeUpperSecondary of interface A.
+	DirectoryGradeUpperSecondary = directory.DirectoryGradeUpperSecondary
+	// DirectoryAddress is the address of an interface-A person: the A-facing
+	// part of the person's first SS 12000 address.
+	DirectoryAddress = directory.DirectoryAddress
+	// DirectoryPerson is a Student or an Employee of interface A (the two have
+	// the same fields).
+	DirectoryPerson = directory.DirectoryPerson
+	// DirectoryGuardian is a Guardian of interface A. StudentIDs are the students
+	// whose responsibles name the guardian.
+	DirectoryGuardian = directory.DirectoryGuardian
+	// DirectoryStudentPlacement is a StudentPlacement of interface A.
+	DirectoryStudentPlacement = directory.DirectoryStudentPlacement
+	// DirectoryEmployeePlacement is an EmployeePlacement of interface A.
+	DirectoryEmployeePlacement = directory.DirectoryEmployeePlacement
+	// DirectorySchool is a School of interface A: a school unit of the store.
+	DirectorySchool = directory.DirectorySchool
+	// DirectoryGroup is a Group of interface A: a group of the store.
+	DirectoryGroup = directory.DirectoryGroup
+	// DirectoryUnit is a Unit of interface A.
+	DirectoryUnit = directory.DirectoryUnit
+	// DirectoryAuditEvent is an AuditEvent of interface A.
+	DirectoryAuditEvent = directory.DirectoryAuditEvent
+	// AttendanceExport is one item of GET /data-export/v1/attendance.
+	AttendanceExport = directory.AttendanceExport
+	// ExportSchool is the school of the lesson.
+	ExportSchool = directory.ExportSchool
+	// ExportStudent is the student, with the school form and year of the
+	// enrolment that the lesson falls in.
+	ExportStudent = directory.ExportStudent
+	// ExportSyllabus is the subject or the course of the lesson.
+	ExportSyllabus = directory.ExportSyllabus
+	// ExportReport is the attendance at the lesson.
+	ExportReport = directory.ExportReport
+)
+
+// Path prefixes of interface A and the data export.
+const (
+	PrefixA      = directory.PrefixA
+	PrefixExport = directory.PrefixExport
+)
+
+// Error codes of interface A that interface B does not use.
+const (
+	CodeConflict      = surface.CodeConflict
+	CodeUnprocessable = surface.CodeUnprocessable
+	CodeRateLimited   = surface.CodeRateLimited
+)
+
+// List limits of interface A.
+const (
+	DirectoryDefaultLimit = directory.DirectoryDefaultLimit
+	DirectoryMaxLimit     = directory.DirectoryMaxLimit
+)
+
+// List shapes of interface A.
+const (
+	ListShapeData        = directory.ListShapeData
+	ListShapeResultArray = directory.ListShapeResultArray
+)
+
+// ScopeExportRead lets a client read the data export.
+const ScopeExportRead = directory.ScopeExportRead
+
+type (
+	// DirectoryError is the interface-A error body.
+	DirectoryError = surface.DirectoryError
+	// DirectoryErrorBody is the inside of DirectoryError. Details lists every
+	// violation of a request body that failed validation.
+	DirectoryErrorBody = surface.DirectoryErrorBody
+)
+
+// ClientUUID is the stable id interface A shows for an API client in
+// meta.createdBy and meta.updatedBy: a name-based (SHA-1) uuid of the
+// client's id, the same for every server and every run.
+func ClientUUID(clientID string) string { return directory.ClientUUID(clientID) }

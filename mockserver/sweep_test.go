@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -192,7 +193,7 @@ func answerProblems(req *http.Request, op *openapi3.Operation, status int, heade
 			add("interface-B error body is not exactly {code, message} with non-empty strings: %q", sweepExcerpt(body))
 		}
 	case sweepA:
-		for _, h := range []string{headerRateLimit, headerRateRemaining, headerRateReset} {
+		for _, h := range []string{surface.HeaderRateLimit, surface.HeaderRateRemaining, surface.HeaderRateReset} {
 			if header.Get(h) == "" {
 				add("no %s header", h)
 			}
@@ -220,8 +221,8 @@ func answerProblems(req *http.Request, op *openapi3.Operation, status int, heade
 		if want := sweepDirectoryCodes[status]; code != want {
 			add("interface-A code %q for status %d, want %q", code, status, want)
 		}
-		if rid != header.Get(headerRequestID) {
-			add("requestID %q differs from X-Request-ID %q", rid, header.Get(headerRequestID))
+		if rid != header.Get(surface.HeaderRequestID) {
+			add("requestID %q differs from X-Request-ID %q", rid, header.Get(surface.HeaderRequestID))
 		}
 	case sweepToken:
 		if status == http.StatusUnauthorized && !strings.HasPrefix(header.Get(surface.HeaderWWWAuth), "Basic") {
@@ -1003,12 +1004,16 @@ func TestBadInputSweep(t *testing.T) {
 		if !strings.HasSuffix(o.tmpl, "/_search") {
 			continue
 		}
-		res := strings.TrimSuffix(strings.TrimPrefix(o.tmpl, PrefixA+"/"), "/_search")
+		// The equals filter of the search body the contract declares
+		// (#/components/schemas/<Record>Search) names the fields.
 		var fields []string
-		for _, r := range p.srv.directoryResources() {
-			if r.path == "/"+res {
-				schema := s.c.Doc(openapi.NameDirectory).Components.Schemas[r.schema+"FilterEquals"]
-				fields = slices.Sorted(maps.Keys(schema.Value.Properties))
+		doc := s.c.Doc(openapi.NameDirectory)
+		if item := doc.Paths.Find(strings.TrimPrefix(o.tmpl, PrefixA)); item != nil && item.Post != nil && item.Post.RequestBody != nil {
+			if mt := item.Post.RequestBody.Value.Content.Get(surface.ContentTypeJSON); mt != nil && mt.Schema != nil {
+				record := strings.TrimSuffix(path.Base(mt.Schema.Ref), "Search")
+				if schema := doc.Components.Schemas[record+"FilterEquals"]; schema != nil {
+					fields = slices.Sorted(maps.Keys(schema.Value.Properties))
+				}
 			}
 		}
 		require.NotEmpty(t, fields, o.tmpl)
@@ -1077,8 +1082,8 @@ func TestBadInputSweep(t *testing.T) {
 				{p.id, p.secret + "\x00"}, {strings.ToUpper(p.id), p.secret}, {p.id, strings.Repeat("s", 10_000)}} {
 				req := p.request(o.method, target(o, ""), body, ct)
 				req.Header.Del("Authorization")
-				req.Header.Set(headerClientID, cred[0])
-				req.Header.Set(headerClientSecret, cred[1])
+				req.Header.Set(surface.HeaderClientID, cred[0])
+				req.Header.Set(surface.HeaderClientSecret, cred[1])
 				s.send("auth", req, body, want...)
 			}
 		}
@@ -1135,9 +1140,9 @@ func TestBadInputSweep(t *testing.T) {
 		rec := s.send("rate-limit", p.request(o.method, target(o, ""), body, ct), body)
 		switch {
 		case o.doc == openapi.NameDirectory || o.doc == openapi.NameExport:
-			if rec.Code != http.StatusTooManyRequests || rec.Header().Get(headerRetryAfter) == "" {
+			if rec.Code != http.StatusTooManyRequests || rec.Header().Get(surface.HeaderRetryAfter) == "" {
 				s.nProblem++
-				s.problems = append(s.problems, fmt.Sprintf("[rate-limit] %s: %d (Retry-After %q), want 429 with Retry-After", o, rec.Code, rec.Header().Get(headerRetryAfter)))
+				s.problems = append(s.problems, fmt.Sprintf("[rate-limit] %s: %d (Retry-After %q), want 429 with Retry-After", o, rec.Code, rec.Header().Get(surface.HeaderRetryAfter)))
 			}
 		case rec.Code == http.StatusTooManyRequests:
 			s.nProblem++

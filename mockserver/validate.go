@@ -95,13 +95,7 @@ type requestProblem struct {
 	// bodySchema is set when the body is well-formed JSON that fails the
 	// schema; details then lists each violation with its JSON Pointer.
 	bodySchema bool
-	details    []fieldProblem
-}
-
-// fieldProblem is one violation inside a request body.
-type fieldProblem struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
+	details    []surface.FieldProblem
 }
 
 // validate writes the problem with the interface-B error body and reports
@@ -206,8 +200,8 @@ func (v *validator) check(r *http.Request) *requestProblem {
 
 // bodySchemaViolations returns the violations of a request whose only
 // problems are schema violations of a well-formed JSON body.
-func bodySchemaViolations(err error) ([]fieldProblem, bool) {
-	var out []fieldProblem
+func bodySchemaViolations(err error) ([]surface.FieldProblem, bool) {
+	var out []surface.FieldProblem
 	ok := true
 	var walk func(err error)
 	walk = func(err error) {
@@ -230,7 +224,7 @@ func bodySchemaViolations(err error) ([]fieldProblem, bool) {
 					ptr = append(slices.Clone(ptr), name)
 				}
 			}
-			out = append(out, fieldProblem{Field: pointer(ptr), Message: e.Reason})
+			out = append(out, surface.FieldProblem{Field: pointer(ptr), Message: e.Reason})
 		default:
 			ok = false
 		}

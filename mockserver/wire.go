@@ -27,8 +27,8 @@ func (s *Server) deviateRequest(w http.ResponseWriter, r *http.Request, devs map
 	b := strings.HasPrefix(r.URL.Path, PrefixB+"/")
 	switch {
 	case strings.HasPrefix(r.URL.Path, PrefixA+"/") && deviates(deviation.LegacyAuthRefused):
-		r.Header.Del(headerClientID)
-		r.Header.Del(headerClientSecret)
+		r.Header.Del(surface.HeaderClientID)
+		r.Header.Del(surface.HeaderClientSecret)
 	case r.URL.Path == PathToken && r.Method == http.MethodGet && deviates(deviation.TokenGetAccepted):
 		// Serve the GET as the POST of the spec, with the query as the form.
 		form := r.URL.Query()
@@ -74,7 +74,7 @@ func (s *Server) deviateRequest(w http.ResponseWriter, r *http.Request, devs map
 		// CareTeam; pass the rest on unchanged.
 		raw, err := io.ReadAll(r.Body)
 		if err == nil && (strings.Contains(string(raw), `"Other"`) || strings.Contains(string(raw), `"CareTeam"`)) {
-			directoryError(w, r, http.StatusUnprocessableEntity, CodeUnprocessable, "unknown enum value")
+			surface.WriteDirectoryError(w, r, http.StatusUnprocessableEntity, CodeUnprocessable, "unknown enum value")
 			return false
 		}
 		r.Body = readCloser{strings.NewReader(string(raw))}

@@ -24,6 +24,9 @@ type Core struct {
 	// map, under its scenario lock, when a scenario loads; requests read it
 	// under the same lock.
 	Deviations map[string]bool
+	// ListShape is how interface-A lists nest their items (a scenario's
+	// behaviour, replaced with Deviations).
+	ListShape string
 	// PageSize is the page size for a requested limit (0: none): the hook
 	// point of the paging variants, which the root owns.
 	PageSize func(limit int) int

@@ -124,3 +124,50 @@ func WriteAdminError(w http.ResponseWriter, status int, code, message string, pr
 type Cleared struct {
 	Cleared int `json:"cleared"`
 }
+
+// Error codes of interface A that interface B does not use.
+const (
+	CodeConflict      = "Conflict"
+	CodeUnprocessable = "UnprocessableEntity"
+	CodeRateLimited   = "RateLimited"
+)
+
+// Headers of the older authentication method of interface A.
+const (
+	HeaderClientID     = "Client-ID"
+	HeaderClientSecret = "Client-Secret"
+	HeaderRequestID    = "X-Request-ID"
+)
+
+// FieldProblem is one violation inside a request body.
+type FieldProblem struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// DirectoryError is the interface-A error body.
+type DirectoryError struct {
+	Error DirectoryErrorBody `json:"error"`
+}
+
+// DirectoryErrorBody is the inside of DirectoryError. Details lists every
+// violation of a request body that failed validation.
+type DirectoryErrorBody struct {
+	Code      string         `json:"code"`
+	Message   string         `json:"message"`
+	RequestID string         `json:"requestID"`
+	Details   []FieldProblem `json:"details,omitempty"`
+}
+
+// WriteDirectoryError writes the interface-A error body.
+func WriteDirectoryError(w http.ResponseWriter, r *http.Request, status int, code, message string, details ...FieldProblem) {
+	WriteJSON(w, status, DirectoryError{Error: DirectoryErrorBody{Code: code, Message: message, RequestID: RequestIDOf(r), Details: details}})
+}
+
+// Rate-limit header names (interface A and the data export).
+const (
+	HeaderRateLimit     = "RateLimit-Limit"
+	HeaderRateRemaining = "RateLimit-Remaining"
+	HeaderRateReset     = "RateLimit-Reset"
+	HeaderRetryAfter    = "Retry-After"
+)

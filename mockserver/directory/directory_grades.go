@@ -1,4 +1,4 @@
-package mockserver
+package directory
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
@@ -60,17 +61,17 @@ type DirectoryGradeUpperSecondary struct {
 }
 
 // checkGrade lists what is wrong with a grade's references.
-func checkGrade(sn *store.Snapshot, student, school string, teacher1, teacher2 *string) []fieldProblem {
-	var problems []fieldProblem
+func checkGrade(sn *store.Snapshot, student, school string, teacher1, teacher2 *string) []surface.FieldProblem {
+	var problems []surface.FieldProblem
 	if !isPerson(sn, student, model.RoleStudent) {
-		problems = append(problems, fieldProblem{Field: "/studentID", Message: fmt.Sprintf("no student with id %s", student)})
+		problems = append(problems, surface.FieldProblem{Field: "/studentID", Message: fmt.Sprintf("no student with id %s", student)})
 	}
 	if !isSchool(sn, school) {
-		problems = append(problems, fieldProblem{Field: "/schoolID", Message: fmt.Sprintf("no school with id %s", school)})
+		problems = append(problems, surface.FieldProblem{Field: "/schoolID", Message: fmt.Sprintf("no school with id %s", school)})
 	}
 	for i, t := range []*string{teacher1, teacher2} {
 		if t != nil && !isPerson(sn, *t, model.RoleEmployee) {
-			problems = append(problems, fieldProblem{Field: fmt.Sprintf("/teacher%dEmployeeID", i+1), Message: fmt.Sprintf("no employee with id %s", *t)})
+			problems = append(problems, surface.FieldProblem{Field: fmt.Sprintf("/teacher%dEmployeeID", i+1), Message: fmt.Sprintf("no employee with id %s", *t)})
 		}
 	}
 	return problems
@@ -86,7 +87,7 @@ func renderGradeElementary(g *model.GradeElementary) DirectoryGradeElementary {
 	}
 }
 
-func (s *Server) gradeElementaryResource() *dirResource {
+func (s *API) gradeElementaryResource() *dirResource {
 	write := func(w *store.Writer, id string, cur DirectoryGradeElementary, body map[string]json.RawMessage) error {
 		v := overlay(cur, body)
 		if problems := checkGrade(w.Read(), v.StudentID, v.SchoolID, v.Teacher1EmployeeID, v.Teacher2EmployeeID); len(problems) > 0 {
@@ -107,11 +108,11 @@ func (s *Server) gradeElementaryResource() *dirResource {
 		},
 		get:    func(sn *store.Snapshot, id string) (any, bool) { return sn.GradeElementary(id) },
 		render: func(_ *store.Snapshot, rec any) any { return renderGradeElementary(rec.(*model.GradeElementary)) },
-		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {
+		create: func(s *API, by string, body map[string]json.RawMessage) (string, error) {
 			id := uuid.NewString()
 			return id, s.store.WriteBy(by, func(w *store.Writer) error { return write(w, id, DirectoryGradeElementary{}, body) })
 		},
-		patch: func(s *Server, by, id string, body map[string]json.RawMessage) error {
+		patch: func(s *API, by, id string, body map[string]json.RawMessage) error {
 			return s.store.WriteBy(by, func(w *store.Writer) error {
 				cur, ok := w.Read().GradeElementary(id)
 				if !ok {
@@ -120,7 +121,7 @@ func (s *Server) gradeElementaryResource() *dirResource {
 				return write(w, id, renderGradeElementary(cur), body)
 			})
 		},
-		remove: func(s *Server, by, id string) error {
+		remove: func(s *API, by, id string) error {
 			return s.store.WriteBy(by, func(w *store.Writer) error { return w.Delete(store.TableGradesElementary, id) })
 		},
 	}
@@ -137,12 +138,12 @@ func renderGradeUpperSecondary(g *model.GradeUpperSecondary) DirectoryGradeUpper
 	}
 }
 
-func (s *Server) gradeUpperSecondaryResource() *dirResource {
+func (s *API) gradeUpperSecondaryResource() *dirResource {
 	write := func(w *store.Writer, id string, cur DirectoryGradeUpperSecondary, body map[string]json.RawMessage) error {
 		v := overlay(cur, body)
 		problems := checkGrade(w.Read(), v.StudentID, v.SchoolID, v.Teacher1EmployeeID, v.Teacher2EmployeeID)
 		if start, end := dateOf(v.StartDate), dateOf(v.EndDate); !start.IsZero() && !end.IsZero() && end < start {
-			problems = append(problems, fieldProblem{Field: "/endDate", Message: fmt.Sprintf("endDate %s is before startDate %s", end, start)})
+			problems = append(problems, surface.FieldProblem{Field: "/endDate", Message: fmt.Sprintf("endDate %s is before startDate %s", end, start)})
 		}
 		if len(problems) > 0 {
 			return unprocessable(problems...)
@@ -166,11 +167,11 @@ func (s *Server) gradeUpperSecondaryResource() *dirResource {
 		render: func(_ *store.Snapshot, rec any) any {
 			return renderGradeUpperSecondary(rec.(*model.GradeUpperSecondary))
 		},
-		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {
+		create: func(s *API, by string, body map[string]json.RawMessage) (string, error) {
 			id := uuid.NewString()
 			return id, s.store.WriteBy(by, func(w *store.Writer) error { return write(w, id, DirectoryGradeUpperSecondary{}, body) })
 		},
-		patch: func(s *Server, by, id string, body map[string]json.RawMessage) error {
+		patch: func(s *API, by, id string, body map[string]json.RawMessage) error {
 			return s.store.WriteBy(by, func(w *store.Writer) error {
 				cur, ok := w.Read().GradeUpperSecondary(id)
 				if !ok {
@@ -179,7 +180,7 @@ func (s *Server) gradeUpperSecondaryResource() *dirResource {
 				return write(w, id, renderGradeUpperSecondary(cur), body)
 			})
 		},
-		remove: func(s *Server, by, id string) error {
+		remove: func(s *API, by, id string) error {
 			return s.store.WriteBy(by, func(w *store.Writer) error { return w.Delete(store.TableGradesUpperSecondary, id) })
 		},
 	}

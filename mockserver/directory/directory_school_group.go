@@ -1,4 +1,4 @@
-package mockserver
+package directory
 
 import (
 	"encoding/json"
@@ -65,7 +65,7 @@ var schoolGetters = fieldGetters[model.Organisation]{
 	"schoolType": func(_ *store.Snapshot, o *model.Organisation) (any, bool) { return textField(o.Directory.SchoolType) },
 }
 
-func (s *Server) schoolResource() *dirResource {
+func (s *API) schoolResource() *dirResource {
 	return &dirResource{
 		name: "school", path: "/school", scope: "school", schema: "School", canSearch: true,
 		scan: func(sn *store.Snapshot, fn func(any) bool) {
@@ -89,7 +89,7 @@ func (s *Server) schoolResource() *dirResource {
 				return o.Meta.Created, o.ID
 			},
 		}},
-		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {
+		create: func(s *API, by string, body map[string]json.RawMessage) (string, error) {
 			o := model.Organisation{ID: uuid.NewString(), OrganisationType: model.OrganisationTypeSchoolUnit, Directory: &model.SchoolExtra{}}
 			applySchool(&o, body)
 			o.SchoolTypes = []model.SchoolType{model.SchoolType(o.Directory.SchoolType)}
@@ -106,7 +106,7 @@ func (s *Server) schoolResource() *dirResource {
 				return err
 			})
 		},
-		patch: func(s *Server, by, id string, body map[string]json.RawMessage) error {
+		patch: func(s *API, by, id string, body map[string]json.RawMessage) error {
 			return s.store.WriteBy(by, func(w *store.Writer) error {
 				cur, ok := w.Read().Organisation(id)
 				if !ok || cur.Directory == nil {
@@ -276,7 +276,7 @@ var groupGetters = fieldGetters[model.Group]{
 	"memberIDs": func(_ *store.Snapshot, g *model.Group) (any, bool) { return list(groupMembers(g)) },
 }
 
-func (s *Server) groupResource() *dirResource {
+func (s *API) groupResource() *dirResource {
 	return &dirResource{
 		name: "group", path: "/group", scope: "group", schema: "Group", canSearch: true, canDelete: true,
 		scan: func(sn *store.Snapshot, fn func(any) bool) {
@@ -295,7 +295,7 @@ func (s *Server) groupResource() *dirResource {
 				}
 				return g.Directory.External
 			}),
-		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {
+		create: func(s *API, by string, body map[string]json.RawMessage) (string, error) {
 			g := model.Group{ID: uuid.NewString(), StartDate: s.today(), Directory: &model.GroupExtra{Category: groupCategoryOther, Types: []string{}, ModeratorIDs: []string{}}}
 			var schoolID string
 			member(body, "schoolID", &schoolID)
@@ -308,7 +308,7 @@ func (s *Server) groupResource() *dirResource {
 				return err
 			})
 		},
-		patch: func(s *Server, by, id string, body map[string]json.RawMessage) error {
+		patch: func(s *API, by, id string, body map[string]json.RawMessage) error {
 			return s.store.WriteBy(by, func(w *store.Writer) error {
 				cur, ok := w.Read().Group(id)
 				if !ok {
@@ -329,7 +329,7 @@ func (s *Server) groupResource() *dirResource {
 				return err
 			})
 		},
-		remove: func(s *Server, by, id string) error {
+		remove: func(s *API, by, id string) error {
 			return s.store.WriteBy(by, func(w *store.Writer) error { return w.Delete(store.TableGroups, id) })
 		},
 	}
@@ -339,9 +339,9 @@ func (s *Server) groupResource() *dirResource {
 // what it refers to: the school, the members and the moderators.
 func applyGroup(sn *store.Snapshot, g *model.Group, body map[string]json.RawMessage) error {
 	x := g.Directory
-	var problems []fieldProblem
+	var problems []surface.FieldProblem
 	if o, ok := sn.Organisation(g.Organisation.ID); !ok || o.Directory == nil {
-		problems = append(problems, fieldProblem{Field: "/schoolID", Message: fmt.Sprintf("no school with id %s", g.Organisation.ID)})
+		problems = append(problems, surface.FieldProblem{Field: "/schoolID", Message: fmt.Sprintf("no school with id %s", g.Organisation.ID)})
 	}
 	var title string
 	if member(body, "title", &title) {
@@ -361,7 +361,7 @@ func applyGroup(sn *store.Snapshot, g *model.Group, body map[string]json.RawMess
 	checkPersons := func(field string, ids []string) {
 		for i, id := range ids {
 			if _, ok := sn.Person(id); !ok {
-				problems = append(problems, fieldProblem{Field: fmt.Sprintf("/%s/%d", field, i), Message: fmt.Sprintf("no person with id %s", id)})
+				problems = append(problems, surface.FieldProblem{Field: fmt.Sprintf("/%s/%d", field, i), Message: fmt.Sprintf("no person with id %s", id)})
 			}
 		}
 	}
@@ -394,8 +394,8 @@ func applyGroup(sn *store.Snapshot, g *model.Group, body map[string]json.RawMess
 	return nil
 }
 
-// directoryEndpoints builds every interface-A and export endpoint.
-func (s *Server) directoryEndpoints() ([]surface.Endpoint, error) {
+// Endpoints builds every interface-A and export endpoint.
+func (s *API) Endpoints() ([]surface.Endpoint, error) {
 	var eps []surface.Endpoint
 	for _, res := range s.directoryResources() {
 		if res.canSearch {
@@ -415,18 +415,18 @@ func (s *Server) directoryEndpoints() ([]surface.Endpoint, error) {
 	return eps, nil
 }
 
-func (s *Server) directoryResources() []*dirResource {
+func (s *API) directoryResources() []*dirResource {
 	return []*dirResource{s.schoolResource(), s.groupResource(), s.unitResource(), s.auditEventResource(),
 		s.personResource(model.RoleStudent, "Student"), s.personResource(model.RoleEmployee, "Employee"), s.personResource(model.RoleGuardian, "Guardian"),
 		s.studentPlacementResource(), s.employeePlacementResource(),
 		s.gradeElementaryResource(), s.gradeUpperSecondaryResource()}
 }
 
-// prepareDirectory gives generated records their interface-A view: school
+// Prepare gives generated records their interface-A view: school
 // units become Schools, preschool placements StudentPlacements, persons get
 // the roles their records imply (and identityTemporary from their civic
 // number), and staff get employee placements unless the data set has some.
-func prepareDirectory(ds *store.Dataset) {
+func Prepare(ds *store.Dataset) {
 	var units []string
 	for i := range ds.Organisations {
 		if o := &ds.Organisations[i]; o.OrganisationType == model.OrganisationTypeUnit {
@@ -492,11 +492,11 @@ func prepareDirectory(ds *store.Dataset) {
 	}
 }
 
-// prepareGenerated is prepareDirectory for data built from a scenario: when
+// PrepareGenerated is Prepare for data built from a scenario: when
 // the scenario has no employee placements, its staff get them. A state that
 // is imported is taken as it is: no records are invented for it.
-func prepareGenerated(ds *store.Dataset) {
-	prepareDirectory(ds)
+func PrepareGenerated(ds *store.Dataset) {
+	Prepare(ds)
 	if len(ds.EmployeePlacements) == 0 {
 		ds.EmployeePlacements = deriveEmployeePlacements(ds)
 	}

@@ -1,4 +1,4 @@
-package mockserver
+package directory
 
 import (
 	"encoding/json"
@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
@@ -151,7 +152,7 @@ func identityNumberOf(p *model.Person) string { return identityNumber(civicNoOf(
 
 // identityNumberOf under the deviation identity-number-without-hyphen: SS
 // 12000's 12 characters.
-func (s *Server) identityNumberShown(p *model.Person) string {
+func (s *API) identityNumberShown(p *model.Person) string {
 	if s.deviates(deviation.IdentityNumberNoHyphen) {
 		return civicNoOf(p)
 	}
@@ -338,7 +339,7 @@ func namingResponsible(sn *store.Snapshot, id string) []*model.Person {
 }
 
 // personResource is the interface-A resource of the persons with one role.
-func (s *Server) personResource(role model.PersonRole, schema string) *dirResource {
+func (s *API) personResource(role model.PersonRole, schema string) *dirResource {
 	name := string(role)
 	res := &dirResource{
 		name: name, path: "/" + name, scope: name, schema: schema, canSearch: true, canDelete: true,
@@ -363,7 +364,7 @@ func (s *Server) personResource(role model.PersonRole, schema string) *dirResour
 			member:    func(obj any) bool { return hasRole(obj.(*model.Person), role) },
 			listOrder: func(obj any) (time.Time, string) { p := obj.(*model.Person); return p.Meta.Created, p.ID },
 		}},
-		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {
+		create: func(s *API, by string, body map[string]json.RawMessage) (string, error) {
 			p := model.Person{
 				ID: uuid.NewString(), SecurityMarking: model.SecurityMarkingNone, PersonStatus: personActive,
 				Directory: &model.PersonExtra{Roles: []model.PersonRole{role}},
@@ -371,7 +372,7 @@ func (s *Server) personResource(role model.PersonRole, schema string) *dirResour
 			dupOK := s.deviates(deviation.IdentityConflictAccepted)
 			return p.ID, s.store.WriteBy(by, func(w *store.Writer) error { return writePerson(w, role, p, body, dupOK) })
 		},
-		patch: func(s *Server, by, id string, body map[string]json.RawMessage) error {
+		patch: func(s *API, by, id string, body map[string]json.RawMessage) error {
 			return s.store.WriteBy(by, func(w *store.Writer) error {
 				cur, ok := w.Read().Person(id)
 				if !ok || !hasRole(cur, role) {
@@ -383,7 +384,7 @@ func (s *Server) personResource(role model.PersonRole, schema string) *dirResour
 				return writePerson(w, role, p, body, false)
 			})
 		},
-		remove: func(s *Server, by, id string) error {
+		remove: func(s *API, by, id string) error {
 			return s.store.WriteBy(by, func(w *store.Writer) error { return removeRole(w, role, id) })
 		},
 	}
@@ -411,7 +412,7 @@ func writePerson(w *store.Writer, role model.PersonRole, p model.Person, body ma
 	if links {
 		for i, id := range studentIDs {
 			if st, ok := sn.Person(id); !ok || !hasRole(st, model.RoleStudent) || id == p.ID {
-				problems = append(problems, fieldProblem{Field: fmt.Sprintf("/studentIDs/%d", i), Message: fmt.Sprintf("no student with id %s", id)})
+				problems = append(problems, surface.FieldProblem{Field: fmt.Sprintf("/studentIDs/%d", i), Message: fmt.Sprintf("no student with id %s", id)})
 			}
 		}
 	}
@@ -558,8 +559,8 @@ func roleReferrers(sn *store.Snapshot, role model.PersonRole, id string) []strin
 
 // applyPerson copies the members present in a validated Student, Employee or
 // Guardian body onto the SS 12000 person and returns what is wrong with them.
-func applyPerson(p *model.Person, body map[string]json.RawMessage) []fieldProblem {
-	var problems []fieldProblem
+func applyPerson(p *model.Person, body map[string]json.RawMessage) []surface.FieldProblem {
+	var problems []surface.FieldProblem
 	x := p.Directory
 	var ext *model.External
 	if member(body, "external", &ext) {
@@ -570,7 +571,7 @@ func applyPerson(p *model.Person, body map[string]json.RawMessage) []fieldProble
 	if member(body, "identityNumber", &str) {
 		no, ok := civicNoFromIdentity(deref(str))
 		if !ok {
-			problems = append(problems, fieldProblem{Field: "/identityNumber", Message: "must be of the form YYYYMMDD-NNNN, with the hyphen (a temporary number may have letters in the two places after it)"})
+			problems = append(problems, surface.FieldProblem{Field: "/identityNumber", Message: "must be of the form YYYYMMDD-NNNN, with the hyphen (a temporary number may have letters in the two places after it)"})
 		}
 		if p.CivicNo == nil || p.CivicNo.Value != no {
 			p.CivicNo = &model.CivicNo{Value: no}
@@ -629,12 +630,12 @@ func applyPerson(p *model.Person, body map[string]json.RawMessage) []fieldProble
 // applyAddress writes interface A's address onto the person's first address
 // (a new one when the person has none). An address whose members are all
 // null removes the first address.
-func applyAddress(p *model.Person, a DirectoryAddress) []fieldProblem {
+func applyAddress(p *model.Person, a DirectoryAddress) []surface.FieldProblem {
 	var muni *int
 	if v := optString(a.MunicipalityCode); v != nil {
 		n, err := strconv.Atoi(*v)
 		if err != nil || n < 0 || len(*v) != 4 {
-			return []fieldProblem{{Field: "/address/municipalityCode", Message: "must be a municipality code of four digits"}}
+			return []surface.FieldProblem{{Field: "/address/municipalityCode", Message: "must be a municipality code of four digits"}}
 		}
 		muni = &n
 	}

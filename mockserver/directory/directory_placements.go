@@ -1,4 +1,4 @@
-package mockserver
+package directory
 
 import (
 	"encoding/json"
@@ -138,16 +138,16 @@ func isPerson(sn *store.Snapshot, id string, role model.PersonRole) bool {
 }
 
 // checkPlacement lists what is wrong with a placement's references and dates.
-func checkPlacement(sn *store.Snapshot, personField, personID string, role model.PersonRole, schoolID string, start, end model.Date) []fieldProblem {
-	var problems []fieldProblem
+func checkPlacement(sn *store.Snapshot, personField, personID string, role model.PersonRole, schoolID string, start, end model.Date) []surface.FieldProblem {
+	var problems []surface.FieldProblem
 	if !isPerson(sn, personID, role) {
-		problems = append(problems, fieldProblem{Field: "/" + personField, Message: fmt.Sprintf("no %s with id %s", role, personID)})
+		problems = append(problems, surface.FieldProblem{Field: "/" + personField, Message: fmt.Sprintf("no %s with id %s", role, personID)})
 	}
 	if !isSchool(sn, schoolID) {
-		problems = append(problems, fieldProblem{Field: "/schoolID", Message: fmt.Sprintf("no school with id %s", schoolID)})
+		problems = append(problems, surface.FieldProblem{Field: "/schoolID", Message: fmt.Sprintf("no school with id %s", schoolID)})
 	}
 	if !end.IsZero() && end < start {
-		problems = append(problems, fieldProblem{Field: "/endDate", Message: fmt.Sprintf("endDate %s is before startDate %s", end, start)})
+		problems = append(problems, surface.FieldProblem{Field: "/endDate", Message: fmt.Sprintf("endDate %s is before startDate %s", end, start)})
 	}
 	return problems
 }
@@ -200,7 +200,7 @@ var studentPlacementGetters = fieldGetters[model.Placement]{
 	"archivedAt":  func(_ *store.Snapshot, p *model.Placement) (any, bool) { return ptrTime(p.Directory.ArchivedAt) },
 }
 
-func (s *Server) studentPlacementResource() *dirResource {
+func (s *API) studentPlacementResource() *dirResource {
 	return &dirResource{
 		name: "student placement", path: "/student-placement", scope: "student-placement", schema: "StudentPlacement",
 		canSearch: true, canDelete: true,
@@ -220,14 +220,14 @@ func (s *Server) studentPlacementResource() *dirResource {
 			listOrder: func(obj any) (time.Time, string) { p := obj.(*model.Placement); return p.Meta.Created, p.ID }},
 		getters: withRecordGetters(studentPlacementGetters, func(p *model.Placement) *model.Meta { return &p.Meta },
 			func(p *model.Placement) *model.External { return p.Directory.External }),
-		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {
+		create: func(s *API, by string, body map[string]json.RawMessage) (string, error) {
 			p := model.Placement{ID: uuid.NewString()}
 			today := s.today()
 			return p.ID, s.store.WriteBy(by, func(w *store.Writer) error {
 				return writeStudentPlacement(w, p, DirectoryStudentPlacement{}, body, today)
 			})
 		},
-		patch: func(s *Server, by, id string, body map[string]json.RawMessage) error {
+		patch: func(s *API, by, id string, body map[string]json.RawMessage) error {
 			today := s.today()
 			return s.store.WriteBy(by, func(w *store.Writer) error {
 				cur, ok := w.Read().Placement(id)
@@ -237,7 +237,7 @@ func (s *Server) studentPlacementResource() *dirResource {
 				return writeStudentPlacement(w, *cur, renderStudentPlacement(cur), body, today)
 			})
 		},
-		remove: func(s *Server, by, id string) error {
+		remove: func(s *API, by, id string) error {
 			return s.store.WriteBy(by, func(w *store.Writer) error { return w.Delete(store.TablePlacements, id) })
 		},
 	}
@@ -313,7 +313,7 @@ var employeePlacementGetters = fieldGetters[model.EmployeePlacement]{
 	},
 }
 
-func (s *Server) employeePlacementResource() *dirResource {
+func (s *API) employeePlacementResource() *dirResource {
 	return &dirResource{
 		name: "employee placement", path: "/employee-placement", scope: "employee-placement", schema: "EmployeePlacement",
 		canSearch: true, canDelete: true,
@@ -328,14 +328,14 @@ func (s *Server) employeePlacementResource() *dirResource {
 		},
 		getters: withRecordGetters(employeePlacementGetters, func(p *model.EmployeePlacement) *model.Meta { return &p.Meta },
 			func(p *model.EmployeePlacement) *model.External { return p.External }),
-		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {
+		create: func(s *API, by string, body map[string]json.RawMessage) (string, error) {
 			id := uuid.NewString()
 			today := s.today()
 			return id, s.store.WriteBy(by, func(w *store.Writer) error {
 				return writeEmployeePlacement(w, id, DirectoryEmployeePlacement{}, body, today)
 			})
 		},
-		patch: func(s *Server, by, id string, body map[string]json.RawMessage) error {
+		patch: func(s *API, by, id string, body map[string]json.RawMessage) error {
 			today := s.today()
 			return s.store.WriteBy(by, func(w *store.Writer) error {
 				cur, ok := w.Read().EmployeePlacement(id)
@@ -345,7 +345,7 @@ func (s *Server) employeePlacementResource() *dirResource {
 				return writeEmployeePlacement(w, id, renderEmployeePlacement(cur), body, today)
 			})
 		},
-		remove: func(s *Server, by, id string) error {
+		remove: func(s *API, by, id string) error {
 			return s.store.WriteBy(by, func(w *store.Writer) error { return w.Delete(store.TableEmployeePlacements, id) })
 		},
 	}
@@ -382,7 +382,7 @@ func setEmployeePlacementArchived(w *store.Writer, id string, on bool) error {
 // /archive and /restore of both placement kinds, and the spec's path
 // /student-placements/{id} (GET and PATCH) as an alias of
 // /student-placement/{id}.
-func (s *Server) placementEndpoints() []surface.Endpoint {
+func (s *API) placementEndpoints() []surface.Endpoint {
 	sp, ep := s.studentPlacementResource(), s.employeePlacementResource()
 	eps := []surface.Endpoint{
 		{Method: http.MethodGet, Path: PrefixA + "/student-placements/{id}", Scope: sp.scope + ":read", Doc: openapi.NameDirectory, Handle: sp.getHandler(s)},
@@ -402,11 +402,11 @@ func (s *Server) placementEndpoints() []surface.Endpoint {
 
 // archiveEndpoint is PATCH <resource>/{id}/archive (on) or /restore (off):
 // no body, idempotent, 200 with the record.
-func archiveEndpoint(s *Server, res *dirResource, action string, on bool, set func(w *store.Writer, id string, on bool) error) surface.Endpoint {
+func archiveEndpoint(s *API, res *dirResource, action string, on bool, set func(w *store.Writer, id string, on bool) error) surface.Endpoint {
 	handle := func(w http.ResponseWriter, r *http.Request) {
 		id := surface.PathID(r)
 		if _, ok := res.get(s.store.Read(), id); !ok {
-			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
+			surface.WriteDirectoryError(w, r, http.StatusNotFound, surface.CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
 			return
 		}
 		// deviation.RestoreKeepsArchived: /restore answers 200 and changes nothing.
@@ -419,7 +419,7 @@ func archiveEndpoint(s *Server, res *dirResource, action string, on bool, set fu
 		sn := s.store.Read()
 		rec, ok := res.get(sn, id)
 		if !ok {
-			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
+			surface.WriteDirectoryError(w, r, http.StatusNotFound, surface.CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
 			return
 		}
 		surface.WriteJSON(w, http.StatusOK, res.render(sn, rec))

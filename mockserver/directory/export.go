@@ -1,4 +1,4 @@
-package mockserver
+package directory
 
 import (
 	"cmp"
@@ -77,8 +77,11 @@ var exportSchoolTypes = map[model.SchoolType]string{
 	"SARVUX": "VUX", "SARVUXGR": "VUX", "SARVUXGY": "VUX", "SFI": "VUXSFI", "VUXSFI": "VUXSFI",
 }
 
+// ScopeExportRead lets a client read the data export.
+const ScopeExportRead = "export:read"
+
 // exportEndpoints are the operations of the data export.
-func (s *Server) exportEndpoints() []surface.Endpoint {
+func (s *API) exportEndpoints() []surface.Endpoint {
 	return []surface.Endpoint{{
 		Method: http.MethodGet, Path: PrefixExport + "/attendance", Scope: ScopeExportRead,
 		Doc: openapi.NameExport, Kind: surface.Directory, Handle: s.exportAttendance,
@@ -88,7 +91,7 @@ func (s *Server) exportEndpoints() []surface.Endpoint {
 // exportAttendance lists the attendance records in the order of their
 // meta.created, then id: new records come last, so offset paging over a
 // growing store does not skip any.
-func (s *Server) exportAttendance(w http.ResponseWriter, r *http.Request) {
+func (s *API) exportAttendance(w http.ResponseWriter, r *http.Request) {
 	limit, offset := listParams(r)
 	sn := s.store.Read()
 	items := []AttendanceExport{}

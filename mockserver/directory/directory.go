@@ -1,15 +1,11 @@
-package mockserver
+package directory
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -32,81 +28,28 @@ const (
 	PrefixExport = "/data-export/v1"
 )
 
-// Error codes of interface A that interface B does not use.
-const (
-	CodeConflict      = "Conflict"
-	CodeUnprocessable = "UnprocessableEntity"
-	CodeRateLimited   = "RateLimited"
-)
-
-// Headers of the older authentication method of interface A.
-const (
-	headerClientID     = "Client-ID"
-	headerClientSecret = "Client-Secret"
-	headerRequestID    = "X-Request-ID"
-)
-
 // List limits of interface A.
 const (
 	DirectoryDefaultLimit = 50
 	DirectoryMaxLimit     = 500
 )
 
-// rateWindow is the rate-limit window.
-const rateWindow = time.Hour
-
-// DirectoryError is the interface-A error body.
-type DirectoryError struct {
-	Error DirectoryErrorBody `json:"error"`
-}
-
-// DirectoryErrorBody is the inside of DirectoryError. Details lists every
-// violation of a request body that failed validation.
-type DirectoryErrorBody struct {
-	Code      string         `json:"code"`
-	Message   string         `json:"message"`
-	RequestID string         `json:"requestID"`
-	Details   []fieldProblem `json:"details,omitempty"`
-}
-
-type ctxKey int
-
-const (
-	ctxRequestID ctxKey = iota
-	ctxGrant
-)
-
-func requestIDOf(r *http.Request) string {
-	id, _ := r.Context().Value(ctxRequestID).(string)
-	return id
-}
-
-func grantOf(r *http.Request) (grant, bool) {
-	g, ok := r.Context().Value(ctxGrant).(grant)
-	return g, ok
-}
-
-// directoryError writes the interface-A error body.
-func directoryError(w http.ResponseWriter, r *http.Request, status int, code, message string, details ...fieldProblem) {
-	surface.WriteJSON(w, status, DirectoryError{Error: DirectoryErrorBody{Code: code, Message: message, RequestID: requestIDOf(r), Details: details}})
-}
-
 // dirProblem is an error a resource hook returns; the handler writes it.
 type dirProblem struct {
 	status  int
 	code    string
 	message string
-	details []fieldProblem
+	details []surface.FieldProblem
 }
 
 func (p *dirProblem) Error() string { return p.message }
 
-func unprocessable(details ...fieldProblem) *dirProblem {
+func unprocessable(details ...surface.FieldProblem) *dirProblem {
 	msgs := make([]string, len(details))
 	for i, d := range details {
 		msgs[i] = d.Field + ": " + d.Message
 	}
-	return &dirProblem{status: http.StatusUnprocessableEntity, code: CodeUnprocessable, message: "the request failed validation: " + strings.Join(msgs, "; "), details: details}
+	return &dirProblem{status: http.StatusUnprocessableEntity, code: surface.CodeUnprocessable, message: "the request failed validation: " + strings.Join(msgs, "; "), details: details}
 }
 
 // writeProblem maps a hook's error to its status and body.
@@ -116,129 +59,20 @@ func writeProblem(w http.ResponseWriter, r *http.Request, err error) {
 	var ce *store.ConflictError
 	switch {
 	case errors.As(err, &p):
-		directoryError(w, r, p.status, p.code, p.message, p.details...)
+		surface.WriteDirectoryError(w, r, p.status, p.code, p.message, p.details...)
 	case errors.As(err, &re):
-		directoryError(w, r, http.StatusUnprocessableEntity, CodeUnprocessable, re.Error(), fieldProblem{Field: "/" + strings.ReplaceAll(strings.TrimSuffix(re.Field, ".id"), ".", "/"), Message: fmt.Sprintf("no record with id %s", re.ID)})
+		surface.WriteDirectoryError(w, r, http.StatusUnprocessableEntity, surface.CodeUnprocessable, re.Error(), surface.FieldProblem{Field: "/" + strings.ReplaceAll(strings.TrimSuffix(re.Field, ".id"), ".", "/"), Message: fmt.Sprintf("no record with id %s", re.ID)})
 	case errors.As(err, &ce):
-		directoryError(w, r, http.StatusConflict, CodeConflict, ce.Message)
+		surface.WriteDirectoryError(w, r, http.StatusConflict, surface.CodeConflict, ce.Message)
 	case errors.Is(err, store.ErrNotFound):
-		directoryError(w, r, http.StatusNotFound, CodeNotFound, "no such record")
+		surface.WriteDirectoryError(w, r, http.StatusNotFound, surface.CodeNotFound, "no such record")
 	default:
-		directoryError(w, r, http.StatusInternalServerError, CodeInternal, "unexpected server error")
-	}
-}
-
-// directoryGate is in front of every interface-A and export path, answered or
-// not: it gives the request an id, authenticates it (bearer token or the
-// Client-ID and Client-Secret headers), counts it against the client's hourly
-// quota (or the caller address's, when unauthenticated) and sets the three
-// RateLimit headers, then answers 401 or 429 itself or calls next. An open
-// path (a served contract) needs no credentials and is counted by caller
-// address unless the caller authenticates.
-func (s *Server) directoryGate(next http.Handler, open bool) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var b [8]byte
-		_, _ = rand.Read(b[:])
-		rid := hex.EncodeToString(b[:])
-		w.Header().Set(headerRequestID, rid)
-		ctx := context.WithValue(r.Context(), ctxRequestID, rid)
-		r = r.WithContext(ctx)
-
-		g, authErr := s.authenticateDirectory(r)
-		key, quota := "addr:"+remoteHost(r), DefaultRateLimit
-		if authErr == "" {
-			key, quota = "client:"+g.clientID, s.clients[g.clientID].RateLimit
-		}
-		now := s.now()
-		d := s.limiter.take(key, quota, now)
-		if s.deviates(deviation.RateLimitResetSlides) {
-			d.reset = now.Add(s.limiter.window)
-		}
-		d.setHeaders(w.Header(), now, s.deviates(deviation.RateLimitResetInSeconds))
-		if authErr != "" && !open {
-			w.Header().Set(surface.HeaderWWWAuth, `Bearer realm="skolkit"`)
-			directoryError(w, r, http.StatusUnauthorized, CodeUnauthorized, authErr)
-			return
-		}
-		if !d.allowed {
-			directoryError(w, r, http.StatusTooManyRequests, CodeRateLimited, fmt.Sprintf("the client %q has used its quota of %d requests per hour; the window resets at %s", g.clientID, quota, d.reset.UTC().Format(time.RFC3339)))
-			return
-		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, ctxGrant, g)))
-	})
-}
-
-func remoteHost(r *http.Request) string {
-	host := r.RemoteAddr
-	if i := strings.LastIndexByte(host, ':'); i >= 0 {
-		host = host[:i]
-	}
-	return host
-}
-
-// authenticateDirectory returns the grant of the request, or why there is none.
-func (s *Server) authenticateDirectory(r *http.Request) (grant, string) {
-	id, secret := r.Header.Get(headerClientID), r.Header.Get(headerClientSecret)
-	authz := r.Header.Get("Authorization")
-	switch {
-	case authz != "":
-		scheme, tok, found := strings.Cut(authz, " ")
-		tok = strings.TrimSpace(tok)
-		if !found || !strings.EqualFold(scheme, "Bearer") || tok == "" {
-			return grant{}, "the Authorization header must be 'Bearer <access token>'"
-		}
-		g, ok := s.tokens.lookup(tok, s.now())
-		if !ok {
-			return grant{}, "the access token is unknown or expired; request a new one from POST /oauth/token"
-		}
-		return g, ""
-	case id != "" || secret != "":
-		if id == "" || secret == "" {
-			return grant{}, "send both Client-ID and Client-Secret headers, or a bearer token"
-		}
-		c, ok := s.clients[id]
-		if !ok || !secretsEqual(secret, c.Secret) {
-			return grant{}, "unknown client or wrong secret"
-		}
-		return grant{clientID: c.ID, scopes: c.Scopes}, ""
-	default:
-		return grant{}, "authentication required: send Authorization: Bearer <access token> (from POST /oauth/token), or the Client-ID and Client-Secret headers"
-	}
-}
-
-// requireScope answers 403 unless the request's grant has the scope.
-func requireScope(w http.ResponseWriter, r *http.Request, scope string) bool {
-	g, _ := grantOf(r)
-	if slices.Contains(g.scopes, scope) {
-		return true
-	}
-	directoryError(w, r, http.StatusForbidden, CodeForbidden, fmt.Sprintf("the client %q lacks the scope %q for this operation", g.clientID, scope))
-	return false
-}
-
-// validateDirectory writes a contract violation with the interface-A error
-// body: 422 with every violation for a body that fails its schema, 400 (413,
-// 415) for the rest.
-func validateDirectory(v *validator) func(http.ResponseWriter, *http.Request) bool {
-	return func(w http.ResponseWriter, r *http.Request) bool {
-		p := v.check(r)
-		if p == nil {
-			return true
-		}
-		switch {
-		case p.bodySchema:
-			directoryError(w, r, http.StatusUnprocessableEntity, CodeUnprocessable, "the request body failed validation: "+p.message, p.details...)
-		case p.status == http.StatusRequestEntityTooLarge:
-			directoryError(w, r, p.status, CodeBadRequest, p.message)
-		default:
-			directoryError(w, r, p.status, CodeBadRequest, p.message)
-		}
-		return false
+		surface.WriteDirectoryError(w, r, http.StatusInternalServerError, surface.CodeInternal, "unexpected server error")
 	}
 }
 
 // listParams reads limit and offset (the contract has checked their ranges).
-func (s *Server) listParams(r *http.Request) (limit, offset int) {
+func (s *API) listParams(r *http.Request) (limit, offset int) {
 	limit, offset = listParams(r)
 	if s.deviates(deviation.ListLimitIgnored) {
 		limit = DirectoryDefaultLimit
@@ -267,12 +101,12 @@ type Pagination struct {
 
 // writeList writes a list in the scenario's list shape: "data" as an array,
 // or the alternative "data.resultArray".
-func (s *Server) writeList(w http.ResponseWriter, items []any, limit, offset, total int) {
+func (s *API) writeList(w http.ResponseWriter, items []any, limit, offset, total int) {
 	if s.deviates(deviation.PaginationTotalWrong) {
 		total++
 	}
 	body := map[string]any{"pagination": Pagination{Offset: offset, Limit: limit, Total: total}}
-	if s.listShape == ListShapeResultArray {
+	if s.core.ListShape == ListShapeResultArray {
 		body["data"] = map[string]any{"resultArray": items}
 	} else {
 		body["data"] = items
@@ -314,17 +148,17 @@ type dirResource struct {
 	since *sinceLookup
 	// create stores a new record from a validated body and returns its id;
 	// by is the writing API client's id (meta.createdBy).
-	create func(s *Server, by string, body map[string]json.RawMessage) (string, error)
+	create func(s *API, by string, body map[string]json.RawMessage) (string, error)
 	// patch changes the record with the id as the validated body says.
-	patch func(s *Server, by, id string, body map[string]json.RawMessage) error
+	patch func(s *API, by, id string, body map[string]json.RawMessage) error
 	// remove deletes the record with the id.
-	remove func(s *Server, by, id string) error
+	remove func(s *API, by, id string) error
 	// readOnly leaves out create and PATCH (audit events).
 	readOnly bool
 }
 
 // endpoints returns the operations of the resource.
-func (res *dirResource) endpoints(s *Server) []surface.Endpoint {
+func (res *dirResource) endpoints(s *API) []surface.Endpoint {
 	read, write := res.scope+":read", res.scope+":write"
 	base := PrefixA + res.path
 	eps := []surface.Endpoint{
@@ -348,7 +182,7 @@ func (res *dirResource) endpoints(s *Server) []surface.Endpoint {
 	return eps
 }
 
-func (res *dirResource) list(s *Server) http.HandlerFunc {
+func (res *dirResource) list(s *API) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		limit, offset := s.listParams(r)
 		res.writePage(s, w, s.store.Read(), limit, offset, nil, nil)
@@ -373,7 +207,7 @@ func withoutMember(item any, name string) any {
 // records. records, when not nil, replaces the resource's scan: they must be
 // in list order and hold every record of the resource that match accepts.
 // Only the page is rendered.
-func (res *dirResource) writePage(s *Server, w http.ResponseWriter, sn *store.Snapshot, limit, offset int, match func(rec any) bool, records []any) {
+func (res *dirResource) writePage(s *API, w http.ResponseWriter, sn *store.Snapshot, limit, offset int, match func(rec any) bool, records []any) {
 	items := []any{}
 	total := 0
 	visit := func(rec any) bool {
@@ -400,11 +234,11 @@ func (res *dirResource) writePage(s *Server, w http.ResponseWriter, sn *store.Sn
 	s.writeList(w, items, limit, offset, total)
 }
 
-func (res *dirResource) searchHandler(s *Server) http.HandlerFunc {
+func (res *dirResource) searchHandler(s *API) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		body, err := readBody(r)
 		if err != nil {
-			directoryError(w, r, http.StatusBadRequest, CodeBadRequest, err.Error())
+			surface.WriteDirectoryError(w, r, http.StatusBadRequest, surface.CodeBadRequest, err.Error())
 			return
 		}
 		if s.deviates(deviation.NestedMetaFilterIgnored) {
@@ -413,12 +247,12 @@ func (res *dirResource) searchHandler(s *Server) http.HandlerFunc {
 		f, violations, err := search.Parse(body, res.fields)
 		switch {
 		case err != nil:
-			directoryError(w, r, http.StatusBadRequest, CodeBadRequest, err.Error())
+			surface.WriteDirectoryError(w, r, http.StatusBadRequest, surface.CodeBadRequest, err.Error())
 			return
 		case len(violations) > 0:
-			details := make([]fieldProblem, len(violations))
+			details := make([]surface.FieldProblem, len(violations))
 			for i, v := range violations {
-				details[i] = fieldProblem{Field: v.Pointer, Message: v.Message}
+				details[i] = surface.FieldProblem{Field: v.Pointer, Message: v.Message}
 			}
 			writeProblem(w, r, unprocessable(details...))
 			return
@@ -433,20 +267,20 @@ func (res *dirResource) searchHandler(s *Server) http.HandlerFunc {
 	}
 }
 
-func (res *dirResource) getHandler(s *Server) http.HandlerFunc {
+func (res *dirResource) getHandler(s *API) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id := surface.PathID(r)
 		sn := s.store.Read()
 		rec, ok := res.get(sn, id)
 		if !ok {
-			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
+			surface.WriteDirectoryError(w, r, http.StatusNotFound, surface.CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
 			return
 		}
 		surface.WriteJSON(w, http.StatusOK, res.render(sn, rec))
 	}
 }
 
-func (res *dirResource) createHandler(s *Server) http.HandlerFunc {
+func (res *dirResource) createHandler(s *API) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		body, ok := decodeObject(w, r)
 		if !ok {
@@ -466,11 +300,11 @@ func (res *dirResource) createHandler(s *Server) http.HandlerFunc {
 	}
 }
 
-func (res *dirResource) patchHandler(s *Server) http.HandlerFunc {
+func (res *dirResource) patchHandler(s *API) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id := surface.PathID(r)
 		if _, ok := res.get(s.store.Read(), id); !ok {
-			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
+			surface.WriteDirectoryError(w, r, http.StatusNotFound, surface.CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
 			return
 		}
 		body, ok := decodeObject(w, r)
@@ -486,14 +320,14 @@ func (res *dirResource) patchHandler(s *Server) http.HandlerFunc {
 		sn := s.store.Read()
 		rec, ok := res.get(sn, id)
 		if !ok {
-			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
+			surface.WriteDirectoryError(w, r, http.StatusNotFound, surface.CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
 			return
 		}
 		surface.WriteJSON(w, http.StatusOK, res.render(sn, rec))
 	}
 }
 
-func (res *dirResource) deleteHandler(s *Server) http.HandlerFunc {
+func (res *dirResource) deleteHandler(s *API) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id := surface.PathID(r)
 		if _, ok := res.get(s.store.Read(), id); !ok {
@@ -501,7 +335,7 @@ func (res *dirResource) deleteHandler(s *Server) http.HandlerFunc {
 				w.WriteHeader(http.StatusNoContent)
 				return
 			}
-			directoryError(w, r, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
+			surface.WriteDirectoryError(w, r, http.StatusNotFound, surface.CodeNotFound, fmt.Sprintf("no %s with id %s", res.name, id))
 			return
 		}
 		if err := res.remove(s, s.actorOf(r), id); err != nil {
@@ -509,7 +343,7 @@ func (res *dirResource) deleteHandler(s *Server) http.HandlerFunc {
 			return
 		}
 		if s.deviates(deviation.RateLimitHeadersMissingOn204) {
-			for _, h := range []string{headerRateLimit, headerRateRemaining, headerRateReset} {
+			for _, h := range []string{surface.HeaderRateLimit, surface.HeaderRateRemaining, surface.HeaderRateReset} {
 				w.Header().Del(h)
 			}
 		}
@@ -545,7 +379,7 @@ func readBody(r *http.Request) ([]byte, error) {
 func decodeObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, bool) {
 	var body map[string]json.RawMessage
 	if err := surface.DecodeWhole(r.Body, &body); err != nil || body == nil {
-		directoryError(w, r, http.StatusBadRequest, CodeBadRequest, "the request body is not a JSON object")
+		surface.WriteDirectoryError(w, r, http.StatusBadRequest, surface.CodeBadRequest, "the request body is not a JSON object")
 		return nil, false
 	}
 	return body, true
@@ -690,7 +524,7 @@ func deref(s *string) string {
 }
 
 // today is the clock's date in Stockholm, where the service's days are.
-func (s *Server) today() model.Date {
+func (s *API) today() model.Date {
 	return model.DateOf(s.now().In(stockholm))
 }
 
@@ -715,9 +549,9 @@ func ClientUUID(clientID string) string {
 }
 
 // actorOf is the id of the API client that made the request ("" when none).
-func (s *Server) actorOf(r *http.Request) string {
-	g, _ := grantOf(r)
-	return ClientUUID(g.clientID)
+func (s *API) actorOf(r *http.Request) string {
+	g, _ := surface.GrantOf(r)
+	return ClientUUID(g.ClientID)
 }
 
 // withSource completes a request's external member: the vendor's

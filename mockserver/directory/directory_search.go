@@ -1,4 +1,4 @@
-package mockserver
+package directory
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package mockserver
+package directory
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
@@ -52,7 +53,7 @@ var unitGetters = fieldGetters[model.Organisation]{
 
 func isUnit(o *model.Organisation) bool { return o.Unit != nil }
 
-func (s *Server) unitResource() *dirResource {
+func (s *API) unitResource() *dirResource {
 	return &dirResource{
 		name: "unit", path: "/unit", scope: "unit", schema: "Unit", canSearch: true,
 		scan: func(sn *store.Snapshot, fn func(any) bool) {
@@ -67,7 +68,7 @@ func (s *Server) unitResource() *dirResource {
 			listOrder: orgListOrder},
 		getters: withRecordGetters(unitGetters, func(o *model.Organisation) *model.Meta { return &o.Meta },
 			func(o *model.Organisation) *model.External { return o.Unit.External }),
-		create: func(s *Server, by string, body map[string]json.RawMessage) (string, error) {
+		create: func(s *API, by string, body map[string]json.RawMessage) (string, error) {
 			o := model.Organisation{ID: uuid.NewString(), OrganisationType: model.OrganisationTypeUnit, Unit: &model.UnitExtra{}}
 			applyUnit(&o, body)
 			return o.ID, s.store.WriteBy(by, func(w *store.Writer) error {
@@ -78,7 +79,7 @@ func (s *Server) unitResource() *dirResource {
 				return err
 			})
 		},
-		patch: func(s *Server, by, id string, body map[string]json.RawMessage) error {
+		patch: func(s *API, by, id string, body map[string]json.RawMessage) error {
 			return s.store.WriteBy(by, func(w *store.Writer) error {
 				cur, ok := w.Read().Organisation(id)
 				if !ok || !isUnit(cur) {
@@ -122,12 +123,12 @@ func organiser(sn *store.Snapshot) (string, bool) {
 }
 
 // checkUnitID is the 422 problem of a school whose unitID names no Unit.
-func checkUnitID(sn *store.Snapshot, unitID *string) []fieldProblem {
+func checkUnitID(sn *store.Snapshot, unitID *string) []surface.FieldProblem {
 	if unitID == nil {
 		return nil
 	}
 	if o, ok := sn.Organisation(*unitID); !ok || !isUnit(o) {
-		return []fieldProblem{{Field: "/unitID", Message: fmt.Sprintf("no unit with id %s", *unitID)}}
+		return []surface.FieldProblem{{Field: "/unitID", Message: fmt.Sprintf("no unit with id %s", *unitID)}}
 	}
 	return nil
 }
@@ -151,11 +152,11 @@ var auditedKinds = []string{kindGroup, kindGuardian, kindEmployee, kindEmployeeP
 // roleKinds names the interface-A resource of each person role.
 var roleKinds = map[model.PersonRole]string{model.RoleStudent: kindStudent, model.RoleEmployee: kindEmployee, model.RoleGuardian: kindGuardian}
 
-// deletionKinds names what a deleted record was, for the deletion log: the
+// DeletionKinds names what a deleted record was, for the deletion log: the
 // interface-A resources it appeared as (a person once per role; a group; a
 // placement with an interface-A view is a StudentPlacement; the other
 // interface-A tables by their resource), else nothing (the table's name).
-func deletionKinds(table string, rec any) []string {
+func DeletionKinds(table string, rec any) []string {
 	switch r := rec.(type) {
 	case *model.Person:
 		var out []string
@@ -219,7 +220,7 @@ var auditEventGetters = fieldGetters[model.Tombstone]{
 	"meta.updatedBy": func(_ *store.Snapshot, t *model.Tombstone) (any, bool) { return ptrText(t.DeletedBy) },
 }
 
-func (s *Server) auditEventResource() *dirResource {
+func (s *API) auditEventResource() *dirResource {
 	return &dirResource{
 		name: "audit event", path: "/audit-event", scope: "audit-event", schema: "AuditEvent", canSearch: true, readOnly: true,
 		scan: func(sn *store.Snapshot, fn func(any) bool) {
@@ -243,6 +244,6 @@ func (s *Server) auditEventResource() *dirResource {
 
 // hidesAuditEvent: under the deviation audit-event-missing, the deletions
 // made through interface A (by an API client) have no audit event.
-func (s *Server) hidesAuditEvent(t *model.Tombstone) bool {
+func (s *API) hidesAuditEvent(t *model.Tombstone) bool {
 	return t.DeletedBy != nil && s.deviates(deviation.AuditEventMissing)
 }
