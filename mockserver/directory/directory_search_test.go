@@ -495,9 +495,9 @@ func checkSearch(t *testing.T, h *harness, res *dirResource, body, query string)
 		}
 	}
 	got := h.send(http.MethodPost, PrefixA+res.path+"/_search"+query, body)
-	require.Equal(t, http.StatusOK, got.status, "%s %s: %s", res.path, body, got)
+	require.Equal(t, http.StatusOK, got.Code, "%s %s: %s", res.path, body, got.Body)
 	want := bruteForceSearch(t, h.api, res, body, limit, offset)
-	require.JSONEq(t, string(want), string(got.body), "%s%s %s", res.path, query, body)
+	require.JSONEq(t, string(want), got.Body.String(), "%s%s %s", res.path, query, body)
 }
 
 // TestSearchCandidatesOutsideTimeKeyRange checks the fallback: a candidate
@@ -523,7 +523,7 @@ func TestSearchCandidatesOutsideTimeKeyRange(t *testing.T) {
 			break
 		}
 	}
-	st := store.New(h.clock.Now)
+	st := store.New(h.core.Now)
 	require.NoError(t, st.Load(ds))
 	assert.Nil(t, students.candidates(st.Read(), f), "falls back to the scan")
 }
@@ -784,26 +784,26 @@ func TestSearchAfterWrites(t *testing.T) {
 		for i, body := range filters {
 			checkSearch(t, h, students, body, "")
 			var page struct{ Pagination Pagination }
-			h.send(http.MethodPost, PrefixA+"/student/_search", body).decode(&page)
+			decode(t, h.send(http.MethodPost, PrefixA+"/student/_search", body), &page)
 			assert.Equal(t, wantTotal[i], page.Pagination.Total, body)
 		}
 	}
 	check(0, 0, 0)
 	id := h.mustCreate(t, "/student", `{"identityNumber":"`+no+`","firstName":"Test","lastName":"Elev"}`)
 	check(1, 0, 0)
-	require.Equal(t, http.StatusOK, h.send(http.MethodPatch, PrefixA+"/student/"+id, `{"identityNumber":"`+no+`","firstName":"Östen","lastName":"Elev"}`).status)
+	require.Equal(t, http.StatusOK, h.send(http.MethodPatch, PrefixA+"/student/"+id, `{"identityNumber":"`+no+`","firstName":"Östen","lastName":"Elev"}`).Code)
 	check(1, 1, 1)
-	require.Equal(t, http.StatusNoContent, h.send(http.MethodDelete, PrefixA+"/student/"+id, "").status)
+	require.Equal(t, http.StatusNoContent, h.send(http.MethodDelete, PrefixA+"/student/"+id, "").Code)
 	check(0, 0, 0)
 
-	h.clock.Advance(time.Minute) // after every generated record
+	h.advance(time.Minute) // after every generated record
 	school := h.mustCreate(t, "/school", `{"title":"Åby skola","schoolType":"GR","unitCode":"55555555"}`)
 	body := `{"filter":{"equals":{"unitCode":"55555555"},"orCondition":false}}`
 	checkSearch(t, h, schools, body, "")
 	var page struct {
 		Data []DirectorySchool
 	}
-	h.send(http.MethodPost, PrefixA+"/school/_search", body).decode(&page)
+	decode(t, h.send(http.MethodPost, PrefixA+"/school/_search", body), &page)
 	require.Len(t, page.Data, 3)
 	assert.Equal(t, school, page.Data[2].ID, "the new school comes last: it was created last")
 }

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -27,28 +26,11 @@ import (
 
 var testNow = time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
 
-// testClock is a clock that stands still until advanced.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // harness is an API over an empty store, and the handler that serves it.
 type harness struct {
-	t       testing.TB
-	clock   *testClock
+	t testing.TB
+	// elapsed is how far the clock has moved from testNow (advance).
+	elapsed atomic.Int64
 	core    *surface.Core
 	api     *API
 	handler http.Handler
@@ -58,10 +40,11 @@ func newHarness(t testing.TB) *harness {
 	t.Helper()
 	contract, err := openapi.Shared()
 	require.NoError(t, err)
-	clock := &testClock{now: testNow}
-	st := store.New(clock.Now)
+	h := &harness{t: t}
+	now := func() time.Time { return testNow.Add(time.Duration(h.elapsed.Load())) }
+	st := store.New(now)
 	st.SetDeletionKinds(DeletionKinds)
-	core := &surface.Core{Store: st, Now: clock.Now, Log: slog.New(slog.DiscardHandler), Deviations: map[string]bool{}, ListShape: ListShapeData}
+	core := &surface.Core{Store: st, Now: now, Log: slog.New(slog.DiscardHandler), Deviations: map[string]bool{}, ListShape: ListShapeData}
 	api := New(core, contract)
 	eps, err := api.Endpoints()
 	require.NoError(t, err)
@@ -77,29 +60,21 @@ func newHarness(t testing.TB) *harness {
 			h(w, req.WithContext(ctx))
 		})
 	}
-	return &harness{t: t, clock: clock, core: core, api: api, handler: r}
+	h.core, h.api, h.handler = core, api, r
+	return h
 }
 
-// result is a response of the handler.
-type result struct {
-	req    *http.Request
-	status int
-	header http.Header
-	body   []byte
-}
+// advance moves the clock on.
+func (h *harness) advance(d time.Duration) { h.elapsed.Add(int64(d)) }
 
-func (r *result) String() string {
-	return r.req.Method + " " + r.req.URL.String() + " -> " + http.StatusText(r.status) + ": " + string(r.body)
-}
-
-func (r *result) decode(v any) {
-	if err := json.Unmarshal(r.body, v); err != nil {
-		panic("response is not JSON: " + err.Error() + ": " + string(r.body))
-	}
+// decode decodes a JSON response body.
+func decode(t testing.TB, rec *httptest.ResponseRecorder, v any) {
+	t.Helper()
+	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), v), rec.Body.String())
 }
 
 // send serves one request with a JSON body ("" for none).
-func (h *harness) send(method, path, body string) *result {
+func (h *harness) send(method, path, body string) *httptest.ResponseRecorder {
 	h.t.Helper()
 	req := httptest.NewRequest(method, path, bytes.NewReader([]byte(body)))
 	if body != "" {
@@ -107,19 +82,19 @@ func (h *harness) send(method, path, body string) *result {
 	}
 	rec := httptest.NewRecorder()
 	h.handler.ServeHTTP(rec, req)
-	return &result{req: req, status: rec.Code, header: rec.Header(), body: rec.Body.Bytes()}
+	return rec
 }
 
 // mustCreate creates a record through interface A and returns its id.
 func (h *harness) mustCreate(t testing.TB, path, body string) string {
 	t.Helper()
 	res := h.send(http.MethodPost, PrefixA+path, body)
-	require.Equal(t, http.StatusCreated, res.status, res)
+	require.Equal(t, http.StatusCreated, res.Code, res.Body.String())
 	var created struct {
 		ID string `json:"id"`
 	}
-	res.decode(&created)
-	require.NotEmpty(t, created.ID, res)
+	decode(t, res, &created)
+	require.NotEmpty(t, created.ID, res.Body.String())
 	return created.ID
 }
 
