@@ -81,7 +81,7 @@ type Options struct {
 	// by a byte. It is for the mock's own tests (their whole suite doubles
 	// as a check of the caches) and costs a second rendering per read.
 	SelfCheck bool
-	// Webhooks configure the callbacks of subscriptions (subscriptions.go).
+	// Webhooks configure the callbacks of subscriptions (register/subscriptions.go).
 	Webhooks WebhookOptions
 }
 
@@ -331,7 +331,7 @@ func (s *Server) Credentials() (clientID, clientSecret string) {
 // journalled, and latency and faults apply to them before they are served;
 // each is served under one scenario (ctl.mu), and journalled under it. Every
 // request but interface B's reads may write, and runs as a write of the
-// writeTracker (views.go).
+// writeTracker (register/views.go).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !register.IsRead(r) {
 		s.reg.BeginWrite()

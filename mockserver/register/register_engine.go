@@ -296,7 +296,7 @@ func (s *API) serveList(res *resource) http.HandlerFunc {
 			st = PageState{R: res.name, P: p, Expand: q[ParamExpand], Names: refNames(q), Limit: limit}
 			sn, v = s.readView(true)
 		}
-		limit = s.core.PageSize(limit) // the paging variants' hook (variants.go)
+		limit = s.core.PageSize(limit) // the paging variants' hook (the root's variants.go)
 		rd := s.renderer(sn, st.Names)
 		if res.compute != nil {
 			s.serveComputed(w, r, res, sn, v, key, st, rd, limit)

@@ -16,7 +16,7 @@ import (
 type renderer struct {
 	sn    *store.Snapshot
 	names bool
-	// deviations of the server (see deviations.go)
+	// deviations of the server (package deviation)
 	noMarking, expandIgnored, expandMoves bool
 }
 

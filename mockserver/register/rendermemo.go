@@ -128,7 +128,7 @@ func (m *placementMemo) render(rd renderer, p *model.Placement) *memoEntry {
 	return e
 }
 
-// marshalJSON encodes v as writeJSON does, without the final newline.
+// marshalJSON encodes v as surface.WriteJSON does, without the final newline.
 func marshalJSON(v any) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -15,15 +15,15 @@ import (
 // their own (lazy walks, below).
 //
 // The store itself has no version. Instead every operation of the server
-// that may write to it runs between beginWrite and endWrite: every request
-// except interface-B reads (GET and HEAD under /api/v1/, served by
-// register.go, which never writes), every control-plane request, and the Go
-// methods that replace data (Reset, LoadScenario, ImportState). endWrite
+// that may write to it runs between BeginWrite and EndWrite: every request
+// except interface-B reads (GET and HEAD under /api/v1/, served by this
+// package's engine, which never writes), every control-plane request, and the Go
+// methods that replace data (Reset, LoadScenario, ImportState). EndWrite
 // moves the generation on. A read that saw no write running and the same
 // generation before and after taking its snapshot knows that the snapshot
 // is the state of that generation: equal generations, equal data.
 //
-// Server.Store hands the store to code the server cannot watch. From then on
+// mockserver.Server.Store hands the store to code the server cannot watch. From then on
 // no read is stable: caches are bypassed and walks keep snapshots of their
 // own, as before this tracker existed.
 //
