@@ -23,9 +23,9 @@ import (
 // generation before and after taking its snapshot knows that the snapshot
 // is the state of that generation: equal generations, equal data.
 //
-// mockserver.Server.Store hands the store to code the server cannot watch. From then on
-// no read is stable: caches are bypassed and walks keep snapshots of their
-// own, as before this tracker existed.
+// mockserver.Server.Store hands the store to code the server cannot watch
+// (and calls Escape). From then on no read is stable: caches are bypassed
+// and walks keep snapshots of their own, as before this tracker existed.
 //
 // Lazy walks: a pageToken walk whose first page was read at a stable
 // generation g carries g instead of a snapshot of its own. While the
