@@ -107,14 +107,6 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	s.ctl.router.ServeHTTP(w, r)
 }
 
-// adminEndpoint is one control-plane operation.
-type adminEndpoint struct {
-	method, path string
-	query        []string // the query parameters it takes
-	open         bool     // needs no admin token
-	handle       http.HandlerFunc
-}
-
 func (s *Server) adminEndpoints() []surface.AdminEndpoint {
 	return append(s.reg.AdminEndpoints(), []surface.AdminEndpoint{
 		{Method: http.MethodGet, Path: "/openapi.json", Open: true, Handle: s.serveDoc(openapi.NameAdmin)},
