@@ -1,15 +1,9 @@
 package mockserver
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
-	"net"
 	"net/http"
-	"net/netip"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -19,19 +13,13 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/admin"
 	"github.com/skolkit/skolkit/mockserver/directory"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/openapi"
 	"github.com/skolkit/skolkit/scenarios"
 )
-
-// PrefixAdmin is the path prefix of the control plane (openapi/admin.yaml).
-const PrefixAdmin = "/__admin"
-
-// MaxAdminBodyBytes is the largest scenario or rule set the control plane
-// accepts (a state document may be up to MaxStateBytes).
-const MaxAdminBodyBytes = 8 << 20
 
 // control is the control plane's part of a Server.
 type control struct {
@@ -44,24 +32,15 @@ type control struct {
 	swap   sync.Mutex
 	saveMu sync.Mutex
 
-	router    http.Handler
-	token     string
 	stateFile string
-	journal   *journal
-	rules     ruleSet
 }
 
 // initControl sets up the control plane from the options.
 func (s *Server) initControl(opts Options) error {
-	size := opts.JournalSize
-	if size == 0 {
-		size = DefaultJournalSize
-	}
-	s.ctl.journal = newJournal(size)
-	s.ctl.token = strings.TrimSpace(opts.AdminToken)
 	s.ctl.stateFile = opts.StateFile
-	s.ctl.rules.load(s.scenario)
-	return s.adminRoutes()
+	var err error
+	s.plane, err = admin.New(s.core, admin.Options{JournalSize: opts.JournalSize, Token: opts.AdminToken, Scenario: s.scenario}, s.adminEndpoints())
+	return err
 }
 
 // useScenario takes the clients, token lifetime and list shape of a
@@ -88,25 +67,6 @@ func (s *Server) useScenario(sc *scenarios.Scenario) {
 	}
 }
 
-// isAdminPath reports whether a path belongs to the control plane.
-func isAdminPath(p string) bool {
-	return p == PrefixAdmin || strings.HasPrefix(p, PrefixAdmin+"/")
-}
-
-// serveAdmin serves a control-plane request: not journalled, no faults.
-func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
-	defer func() {
-		if v := recover(); v != nil {
-			if v == http.ErrAbortHandler {
-				panic(v)
-			}
-			s.log.Error("panic serving admin request", "method", r.Method, "path", r.URL.Path, "panic", v)
-			surface.WriteAdminError(w, http.StatusInternalServerError, AdminInternal, "unexpected server error")
-		}
-	}()
-	s.ctl.router.ServeHTTP(w, r)
-}
-
 func (s *Server) adminEndpoints() []surface.AdminEndpoint {
 	return append(s.reg.AdminEndpoints(), []surface.AdminEndpoint{
 		{Method: http.MethodGet, Path: "/openapi.json", Open: true, Handle: s.serveDoc(openapi.NameAdmin)},
@@ -115,179 +75,12 @@ func (s *Server) adminEndpoints() []surface.AdminEndpoint {
 		{Method: http.MethodGet, Path: "/state", Handle: s.adminGetState},
 		{Method: http.MethodPut, Path: "/state", Handle: s.adminPutState},
 		{Method: http.MethodPost, Path: "/snapshot", Handle: s.adminSnapshot},
-		{Method: http.MethodGet, Path: "/requests", Query: []string{"method", "pathPrefix", "status", "clientID"}, Handle: s.adminRequests},
-		{Method: http.MethodDelete, Path: "/requests", Handle: s.adminClearRequests},
-		{Method: http.MethodGet, Path: "/faults", Handle: s.adminRules},
-		{Method: http.MethodPost, Path: "/faults", Handle: s.adminAddRules},
-		{Method: http.MethodDelete, Path: "/faults/{id}", Handle: s.adminRemoveRule},
 		{Method: http.MethodGet, Path: "/clock", Handle: s.adminClock},
 		{Method: http.MethodPut, Path: "/clock", Handle: s.adminSetClock},
 		{Method: http.MethodPost, Path: "/clock/advance", Handle: s.adminAdvanceClock},
 		{Method: http.MethodPost, Path: "/ratelimits/reset", Handle: s.adminResetRateLimits},
 		{Method: http.MethodDelete, Path: "/records/{table}/{id}", Handle: s.adminDeleteRecord},
 	}...)
-}
-
-// adminRoutes builds the control plane's router: one route per path, so
-// that a wrong method is answered 405 with Allow, and every route behind the
-// access check.
-func (s *Server) adminRoutes() error {
-	r := mux.NewRouter()
-	r.UseEncodedPath()
-	r.NotFoundHandler = s.adminGuard(false, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		surface.WriteAdminError(w, http.StatusNotFound, AdminNotFound, fmt.Sprintf("no control-plane operation at %s; see %s/openapi.json", r.URL.Path, PrefixAdmin))
-	}))
-	byPath := map[string][]surface.AdminEndpoint{}
-	var order []string
-	for _, e := range s.adminEndpoints() {
-		if _, ok := byPath[e.Path]; !ok {
-			order = append(order, e.Path)
-		}
-		byPath[e.Path] = append(byPath[e.Path], e)
-	}
-	for _, path := range order {
-		eps := byPath[path]
-		handlers := map[string]http.Handler{}
-		var allow []string
-		for _, e := range eps {
-			handlers[e.Method] = s.adminGuard(e.Open, checkQuery(e.Query, e.Handle))
-			allow = append(allow, e.Method)
-		}
-		allowHeader := strings.Join(allow, ", ")
-		notAllowed := s.adminGuard(false, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-			w.Header().Set(surface.HeaderAllow, allowHeader)
-			surface.WriteAdminError(w, http.StatusMethodNotAllowed, AdminMethodNotAllowed, fmt.Sprintf("method %s is not allowed on %s%s; allowed: %s", req.Method, PrefixAdmin, path, allowHeader))
-		}))
-		r.Path(PrefixAdmin + path).HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-			if h, ok := handlers[req.Method]; ok {
-				h.ServeHTTP(w, req)
-				return
-			}
-			notAllowed.ServeHTTP(w, req)
-		})
-	}
-	s.ctl.router = r
-	return nil
-}
-
-// checkQuery answers 400 to a request with a query parameter the operation
-// does not take, or takes once and gets more often.
-func checkQuery(known []string, next http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		for k, v := range r.URL.Query() {
-			if !slices.Contains(known, k) {
-				takes := "none"
-				if len(known) > 0 {
-					takes = strings.Join(known, ", ")
-				}
-				surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("unknown query parameter %q; this operation takes %s", k, takes))
-				return
-			}
-			if len(v) > 1 {
-				surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("query parameter %q may be given once only", k))
-				return
-			}
-		}
-		next(w, r)
-	}
-}
-
-// adminGuard lets a request through to the control plane or answers it:
-//
-//   - with an admin token configured, every operation but the open ones
-//     needs "Authorization: Bearer <token>" (401 otherwise);
-//   - without one, only requests that arrive on a loopback address, name a
-//     loopback host (no DNS rebinding) and do not come from a web page of
-//     another origin (no cross-site request forgery) get through (403).
-func (s *Server) adminGuard(open bool, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.ctl.token != "" {
-			if !open && !s.adminTokenOK(r) {
-				w.Header().Set(surface.HeaderWWWAuth, `Bearer realm="skolkit-admin"`)
-				surface.WriteAdminError(w, http.StatusUnauthorized, AdminUnauthorized, "the control plane needs the admin token: send Authorization: Bearer <admin token> (the one given to --admin-token)")
-				return
-			}
-			next.ServeHTTP(w, r)
-			return
-		}
-		if msg := localOnly(r); msg != "" {
-			surface.WriteAdminError(w, http.StatusForbidden, AdminForbidden, msg)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-func (s *Server) adminTokenOK(r *http.Request) bool {
-	scheme, tok, found := strings.Cut(r.Header.Get("Authorization"), " ")
-	return found && strings.EqualFold(scheme, "Bearer") && secretsEqual(strings.TrimSpace(tok), s.ctl.token)
-}
-
-// localOnly returns why a request may not use a control plane that has no
-// admin token, or "".
-func localOnly(r *http.Request) string {
-	addr, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	if !isLoopbackAddr(addr) {
-		return "the control plane has no admin token, so it answers only requests to a loopback address; start the server with --admin-token to use it from elsewhere"
-	}
-	if host := requestHost(r.Host); host != "" && !isLoopbackHost(host) {
-		return fmt.Sprintf("the control plane has no admin token, so it answers only requests that name a loopback host (localhost, 127.0.0.1, [::1]), not %q", host)
-	}
-	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
-		return "the control plane does not answer requests from web pages of other sites"
-	}
-	if origin := r.Header.Get("Origin"); origin != "" {
-		u, err := url.Parse(origin)
-		if err != nil || !strings.EqualFold(u.Host, r.Host) {
-			return fmt.Sprintf("the control plane does not answer requests from web pages of other origins (Origin %s)", origin)
-		}
-	}
-	return ""
-}
-
-// isLoopbackAddr reports whether a listener's address is a loopback
-// address (or a Unix socket, which is local by nature).
-func isLoopbackAddr(a net.Addr) bool {
-	if a == nil {
-		return false
-	}
-	if a.Network() == "unix" || a.Network() == "unixpacket" {
-		return true
-	}
-	host, _, err := net.SplitHostPort(a.String())
-	if err != nil {
-		host = a.String()
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.Unmap().IsLoopback()
-}
-
-// IsLoopbackListenAddr reports whether a listener bound to addr (as
-// net.Listener.Addr().String() gives it) is reachable only from this
-// machine. An unspecified address (0.0.0.0, [::]) is not.
-func IsLoopbackListenAddr(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.Unmap().IsLoopback()
-}
-
-func requestHost(hostport string) string {
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		return h
-	}
-	return strings.Trim(hostport, "[]")
-}
-
-func isLoopbackHost(h string) bool {
-	h = strings.ToLower(strings.TrimSuffix(h, "."))
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(h)
-	return err == nil && ip.Unmap().IsLoopback()
 }
 
 // Summary is the answer of the operations that change the whole state.
@@ -311,7 +104,7 @@ func (s *Server) clockState() ClockState {
 }
 
 func (s *Server) summary(sc *scenarios.Scenario, records map[string]int) Summary {
-	f, l := s.ctl.rules.counts()
+	f, l := s.plane.RuleCounts()
 	return Summary{Scenario: sc.Name, Seed: sc.Seed, Clock: s.clockState(), Records: records, Faults: f, Latency: l}
 }
 
@@ -428,9 +221,9 @@ func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
 			return true
 		})
 	}
-	s.ctl.rules.load(sc)
+	s.plane.LoadRules(sc)
 	s.reg.ResetHooks(sc)
-	s.ctl.journal.clear()
+	s.plane.ClearJournal()
 	s.limiter.reset()
 	return s.summary(sc, countRecords(&d)), nil
 }
@@ -483,50 +276,8 @@ func (s *Server) writeLoadError(w http.ResponseWriter, err error) {
 	}
 }
 
-// Media types a scenario or rule set may be sent as.
-var yamlOrJSON = []string{surface.ContentTypeJSON, "application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"}
-
-// readAdminBody reads a body of one of the media types, at most limit bytes.
-// It answers the request itself and returns false when it cannot.
-func readAdminBody(w http.ResponseWriter, r *http.Request, types []string, limit int64) ([]byte, string, bool) {
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || !slices.Contains(types, mt) {
-		surface.WriteAdminError(w, http.StatusUnsupportedMediaType, AdminUnsupportedMediaType, fmt.Sprintf("send the body as %s", strings.Join(types, " or ")))
-		return nil, "", false
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	if err != nil {
-		if isTooLarge(err) {
-			surface.WriteAdminError(w, http.StatusRequestEntityTooLarge, AdminPayloadTooLarge, fmt.Sprintf("the body is larger than %d bytes", limit))
-			return nil, "", false
-		}
-		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, "the request body could not be read")
-		return nil, "", false
-	}
-	return body, mt, true
-}
-
-// decodeAdminJSON decodes a small JSON body strictly into v.
-func decodeAdminJSON(w http.ResponseWriter, r *http.Request, v any) bool {
-	body, _, ok := readAdminBody(w, r, []string{surface.ContentTypeJSON}, MaxAdminBodyBytes)
-	if !ok {
-		return false
-	}
-	dec := json.NewDecoder(strings.NewReader(string(body)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, "the body is not the JSON object this operation takes: "+strings.TrimPrefix(err.Error(), "json: "))
-		return false
-	}
-	if dec.More() {
-		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, "unexpected data after the JSON object")
-		return false
-	}
-	return true
-}
-
 func (s *Server) adminScenario(w http.ResponseWriter, r *http.Request) {
-	body, _, ok := readAdminBody(w, r, yamlOrJSON, MaxAdminBodyBytes)
+	body, _, ok := admin.ReadBody(w, r, admin.YAMLOrJSON, admin.MaxAdminBodyBytes)
 	if !ok {
 		return
 	}
@@ -578,7 +329,7 @@ func (s *Server) adminGetState(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) adminPutState(w http.ResponseWriter, r *http.Request) {
-	body, _, ok := readAdminBody(w, r, []string{surface.ContentTypeJSON}, MaxStateBytes)
+	body, _, ok := admin.ReadBody(w, r, []string{surface.ContentTypeJSON}, MaxStateBytes)
 	if !ok {
 		return
 	}
@@ -625,57 +376,6 @@ func (s *Server) adminSnapshot(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// JournalPage is the answer of GET /__admin/requests.
-type JournalPage struct {
-	Requests []JournalEntry `json:"requests"`
-	Capacity int            `json:"capacity"`
-	Dropped  uint64         `json:"dropped"`
-}
-
-func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	f := RequestFilter{Method: q.Get("method"), PathPrefix: q.Get("pathPrefix"), Status: q.Get("status"), ClientID: q.Get("clientID")}
-	if f.Status != "" {
-		if err := parseStatusFilter(f.Status); err != nil {
-			surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, err.Error())
-			return
-		}
-	}
-	entries, dropped := s.ctl.journal.list(f)
-	surface.WriteJSON(w, http.StatusOK, JournalPage{Requests: entries, Capacity: s.ctl.journal.capacity(), Dropped: dropped})
-}
-
-func (s *Server) adminClearRequests(w http.ResponseWriter, r *http.Request) {
-	surface.WriteJSON(w, http.StatusOK, Cleared{Cleared: s.ctl.journal.clear()})
-}
-
-func (s *Server) adminRules(w http.ResponseWriter, r *http.Request) {
-	surface.WriteJSON(w, http.StatusOK, s.ctl.rules.list())
-}
-
-func (s *Server) adminAddRules(w http.ResponseWriter, r *http.Request) {
-	body, _, ok := readAdminBody(w, r, yamlOrJSON, MaxAdminBodyBytes)
-	if !ok {
-		return
-	}
-	b, le := parseRules(body)
-	if le != nil {
-		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("the rules do not load: %d problem(s)", len(le.Problems)), le.Problems...)
-		return
-	}
-	surface.WriteJSON(w, http.StatusCreated, s.ctl.rules.add(b))
-}
-
-func (s *Server) adminRemoveRule(w http.ResponseWriter, r *http.Request) {
-	id := surface.PathID(r)
-	removed, ok := s.ctl.rules.remove(id)
-	if !ok {
-		surface.WriteAdminError(w, http.StatusNotFound, AdminNotFound, fmt.Sprintf("no fault or latency rule with id %q; GET %s/faults lists them", id, PrefixAdmin))
-		return
-	}
-	surface.WriteJSON(w, http.StatusOK, removed)
-}
-
 func (s *Server) adminClock(w http.ResponseWriter, r *http.Request) {
 	surface.WriteJSON(w, http.StatusOK, s.clockState())
 }
@@ -685,7 +385,7 @@ func (s *Server) adminSetClock(w http.ResponseWriter, r *http.Request) {
 		Now   *string `json:"now"`
 		Fixed *bool   `json:"fixed"`
 	}
-	if !decodeAdminJSON(w, r, &body) {
+	if !admin.DecodeJSON(w, r, &body) {
 		return
 	}
 	if body.Now == nil {
@@ -709,7 +409,7 @@ func (s *Server) adminAdvanceClock(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		By *string `json:"by"`
 	}
-	if !decodeAdminJSON(w, r, &body) {
+	if !admin.DecodeJSON(w, r, &body) {
 		return
 	}
 	if body.By == nil {

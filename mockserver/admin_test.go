@@ -119,7 +119,7 @@ func TestAdminOperationsAreTheContractsOperations(t *testing.T) {
 			inContract = append(inContract, method+" "+path)
 		}
 	}
-	for _, e := range h.srv.adminEndpoints() {
+	for _, e := range h.srv.plane.Endpoints() {
 		served = append(served, e.Method+" "+e.Path)
 	}
 	slices.Sort(inContract)

@@ -1,11 +1,12 @@
 package mockserver
 
 import (
+	"bytes"
 	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/base64"
+	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"net/url"
@@ -116,12 +117,6 @@ func (t *tokenTable) lookup(tok string, now time.Time) (grant, bool) {
 	return g, true
 }
 
-// secretsEqual compares in constant time, whatever the lengths.
-func secretsEqual(a, b string) bool {
-	ha, hb := sha256.Sum256([]byte(a)), sha256.Sum256([]byte(b))
-	return subtle.ConstantTimeCompare(ha[:], hb[:]) == 1
-}
-
 // tokenResponse is the success body of the token endpoint.
 type tokenResponse struct {
 	AccessToken string `json:"access_token"`
@@ -140,7 +135,7 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, tokenBodyLimit)
 	if err := r.ParseForm(); err != nil {
-		if isTooLarge(err) {
+		if surface.IsTooLarge(err) {
 			surface.WriteOAuthError(w, http.StatusRequestEntityTooLarge, surface.OAuthInvalidRequest, fmt.Sprintf("the token request body is larger than %d bytes", tokenBodyLimit))
 			return
 		}
@@ -196,7 +191,7 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	client, ok := s.clients[id]
-	if !ok || (!secretsEqual(secret, client.Secret) && !s.deviates(deviation.WrongSecretAccepted)) {
+	if !ok || (!surface.SecretsEqual(secret, client.Secret) && !s.deviates(deviation.WrongSecretAccepted)) {
 		// One answer for both cases, so the endpoint does not reveal which ids exist.
 		surface.WriteOAuthError(w, http.StatusUnauthorized, surface.OAuthInvalidClient, "unknown client or wrong secret")
 		return
@@ -256,4 +251,66 @@ func (s *Server) bearer(w http.ResponseWriter, r *http.Request, scope string) (g
 		return grant{}, false
 	}
 	return g, true
+}
+
+// clientOf names the client of a request without authenticating it: the
+// holder of its bearer token (expired or not, while the server remembers
+// it), its Client-ID header, or the client id of a token request (HTTP Basic
+// user or client_id form field).
+func (s *Server) clientOf(r *http.Request) string {
+	if authz := r.Header.Get("Authorization"); authz != "" {
+		scheme, cred, _ := strings.Cut(authz, " ")
+		switch {
+		case strings.EqualFold(scheme, "Bearer"):
+			return s.tokens.holder(strings.TrimSpace(cred))
+		case strings.EqualFold(scheme, "Basic"):
+			if id, _, ok := r.BasicAuth(); ok {
+				if un, err := url.QueryUnescape(id); err == nil {
+					return un
+				}
+				return id
+			}
+		}
+		return ""
+	}
+	if id := r.Header.Get(surface.HeaderClientID); id != "" {
+		return id
+	}
+	if r.Method == http.MethodPost && r.URL.Path == PathToken && r.Body != nil {
+		return peekFormClientID(r)
+	}
+	return ""
+}
+
+// peekFormClientID reads the client_id of a form-encoded token request and
+// puts the body back for the handler.
+func peekFormClientID(r *http.Request) string {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != surface.ContentTypeForm {
+		return ""
+	}
+	buf, err := io.ReadAll(io.LimitReader(r.Body, tokenBodyLimit+1))
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(buf), r.Body), r.Body}
+	if err != nil && !errors.Is(err, io.EOF) || len(buf) > tokenBodyLimit {
+		return ""
+	}
+	form, err := url.ParseQuery(string(buf))
+	if err != nil {
+		return ""
+	}
+	return form.Get("client_id")
+}
+
+// holder returns the client a token was issued to, even when it has
+// expired, while the table still holds it.
+func (t *tokenTable) holder(tok string) string {
+	if tok == "" {
+		return ""
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.tokens[tok].ClientID
 }

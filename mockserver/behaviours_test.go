@@ -176,25 +176,6 @@ func TestLatency(t *testing.T) {
 	assert.Equal(t, []any{"l1", RuleFromScenario, "GET /api/v1/syllabuses/*", "60ms", 1}, []any{l.ID, l.Source, l.Route, l.Delay, l.Matched})
 }
 
-func TestDelayRangesRepeatWithTheSeed(t *testing.T) {
-	sc, err := scenarios.Parse("s.yaml", []byte("name: s\nseed: 9\nbehaviours:\n  latency:\n    - {route: /*, delay: 1ms-30s}\n"))
-	require.NoError(t, err)
-	draw := func() []time.Duration {
-		var rs ruleSet
-		rs.load(sc)
-		var out []time.Duration
-		for range 20 {
-			out = append(out, rs.delay(http.MethodGet, "/x"))
-		}
-		return out
-	}
-	first := draw()
-	assert.Equal(t, first, draw())
-	for _, d := range first {
-		assert.True(t, d >= time.Millisecond && d <= 30*time.Second, d)
-	}
-}
-
 func TestAdminFaults(t *testing.T) {
 	h := newHarness(t, withFaults(t, "  faults:\n    - {route: GET /api/v1/syllabuses/*, status: 503}\n"))
 

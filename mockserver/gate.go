@@ -85,7 +85,7 @@ func (s *Server) authenticateDirectory(r *http.Request) (grant, string) {
 			return grant{}, "send both Client-ID and Client-Secret headers, or a bearer token"
 		}
 		c, ok := s.clients[id]
-		if !ok || !secretsEqual(secret, c.Secret) {
+		if !ok || !surface.SecretsEqual(secret, c.Secret) {
 			return grant{}, "unknown client or wrong secret"
 		}
 		return grant{ClientID: c.ID, Scopes: c.Scopes}, ""

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -17,6 +16,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/admin"
 	"github.com/skolkit/skolkit/mockserver/directory"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/register"
@@ -105,8 +105,11 @@ type Server struct {
 	// variants switched on (see variants.go)
 	variants map[string]bool
 	clock    *Clock
-	// ctl is the control plane: admin API, journal, faults (admin.go).
-	ctl control
+	// ctl is the control plane's hold on the server: the scenario lock and
+	// the state file (admin.go); plane is the control plane itself: its
+	// router, the journal and the fault rules (package admin).
+	ctl   control
+	plane *admin.Plane
 	// bRoutes routes interface B's paths before mux (routes.go).
 	bRoutes pathRoutes
 	// reg is interface B (package register), dir interface A and the
@@ -337,8 +340,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.reg.BeginWrite()
 		defer s.reg.EndWrite()
 	}
-	if isAdminPath(r.URL.Path) {
-		s.serveAdmin(w, r)
+	if admin.IsPath(r.URL.Path) {
+		s.plane.ServeHTTP(w, r)
 		return
 	}
 	// The wire hooks read the scenario's variants and deviations once,
@@ -354,19 +357,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	start := time.Now()
-	rec := &recorder{ResponseWriter: w}
-	entry := s.journalEntry(r)
+	rec := &admin.Recorder{ResponseWriter: w}
+	entry := s.plane.Begin(r)
 	locked := false
 	defer func() {
 		if !locked {
 			s.ctl.mu.RLock()
 		}
-		s.journalFinish(entry, rec, r, start)
+		s.plane.Finish(entry, rec, r, start)
 		s.ctl.mu.RUnlock()
 	}()
 	defer func() {
 		if v := recover(); v != nil {
-			rec.panicked = true
+			rec.Panicked = true
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
@@ -374,7 +377,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			surface.WriteRegisterError(rec, http.StatusInternalServerError, CodeInternal, "unexpected server error")
 		}
 	}()
-	if !s.behave(rec, r) {
+	if !s.plane.Behave(rec, r) {
 		return
 	}
 	s.ctl.mu.RLock()
@@ -531,9 +534,4 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	surface.WriteRegisterError(w, http.StatusNotFound, CodeNotFound, msg)
-}
-
-func isTooLarge(err error) bool {
-	var mbe *http.MaxBytesError
-	return errors.As(err, &mbe)
 }

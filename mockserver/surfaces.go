@@ -1,10 +1,12 @@
 package mockserver
 
 import (
+	"github.com/skolkit/skolkit/mockserver/admin"
 	"github.com/skolkit/skolkit/mockserver/directory"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/register"
 	"github.com/skolkit/skolkit/mockserver/webhook"
+	"github.com/skolkit/skolkit/scenarios"
 )
 
 // The error bodies and their codes are defined once for every surface in
@@ -207,3 +209,60 @@ type (
 // meta.createdBy and meta.updatedBy: a name-based (SHA-1) uuid of the
 // client's id, the same for every server and every run.
 func ClientUUID(clientID string) string { return directory.ClientUUID(clientID) }
+
+// The control plane's machinery is package admin; these are the public
+// names of what it defines.
+
+// PrefixAdmin is the path prefix of the control plane (openapi/admin.yaml).
+const PrefixAdmin = admin.PrefixAdmin
+
+// MaxAdminBodyBytes is the largest scenario or rule set the control plane
+// accepts (a state document may be up to MaxStateBytes).
+const MaxAdminBodyBytes = admin.MaxAdminBodyBytes
+
+// Where a rule came from.
+const (
+	RuleFromScenario = admin.RuleFromScenario
+	RuleFromAdmin    = admin.RuleFromAdmin
+)
+
+// DefaultJournalSize is how many requests the journal keeps when
+// Options.JournalSize is 0.
+const DefaultJournalSize = admin.DefaultJournalSize
+
+type (
+	// JournalEntry is one request in the journal.
+	JournalEntry = admin.JournalEntry
+	// RequestFilter selects journal entries; empty fields select every entry.
+	RequestFilter = admin.RequestFilter
+	// JournalPage is the answer of GET /__admin/requests.
+	JournalPage = admin.JournalPage
+	// FaultState is a fault rule in force, as GET /__admin/faults shows it.
+	FaultState = admin.FaultState
+	// LatencyState is a latency rule in force.
+	LatencyState = admin.LatencyState
+	// Rules lists fault and latency rules in the order they are tried.
+	Rules = admin.Rules
+)
+
+// IsLoopbackListenAddr reports whether a listener bound to addr (as
+// net.Listener.Addr().String() gives it) is reachable only from this
+// machine. An unspecified address (0.0.0.0, [::]) is not.
+func IsLoopbackListenAddr(addr string) bool { return admin.IsLoopbackListenAddr(addr) }
+
+// Requests returns the journal entries that match the filter, oldest first:
+// what GET /__admin/requests answers, for Go tests.
+func (s *Server) Requests(f RequestFilter) []JournalEntry { return s.plane.Requests(f) }
+
+// Rules returns the fault and latency rules in force, in the order they
+// are tried: what GET /__admin/faults answers, for Go tests.
+func (s *Server) Rules() Rules { return s.plane.Rules() }
+
+// AddRules puts fault and latency rules before those in force and returns
+// them with their ids: POST /__admin/faults for Go tests. The rules are
+// taken as they are; scenarios.Parse checks rules read from a file.
+func (s *Server) AddRules(b scenarios.Behaviours) Rules { return s.plane.AddRules(b) }
+
+// RemoveRule removes the fault or latency rule with the id and reports
+// whether there was one.
+func (s *Server) RemoveRule(id string) bool { return s.plane.RemoveRule(id) }

@@ -159,7 +159,7 @@ func (v *validator) check(r *http.Request) *requestProblem {
 		// re-encodes a body it set defaults in, dropping what followed.
 		data, err := io.ReadAll(r.Body)
 		if err != nil {
-			if isTooLarge(err) {
+			if surface.IsTooLarge(err) {
 				return &requestProblem{status: http.StatusRequestEntityTooLarge, message: fmt.Sprintf("the request body is larger than %d bytes", MaxBodyBytes)}
 			}
 			return &requestProblem{status: http.StatusBadRequest, message: "the request body could not be read"}
@@ -188,7 +188,7 @@ func (v *validator) check(r *http.Request) *requestProblem {
 	if err == nil {
 		return nil
 	}
-	if isTooLarge(err) {
+	if surface.IsTooLarge(err) {
 		return &requestProblem{status: http.StatusRequestEntityTooLarge, message: fmt.Sprintf("the request body is larger than %d bytes", MaxBodyBytes)}
 	}
 	p := &requestProblem{status: http.StatusBadRequest, message: describe(err)}

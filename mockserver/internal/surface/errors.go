@@ -171,3 +171,10 @@ const (
 	HeaderRateReset     = "RateLimit-Reset"
 	HeaderRetryAfter    = "Retry-After"
 )
+
+// IsTooLarge reports whether reading a body failed because it passed the
+// http.MaxBytesReader limit.
+func IsTooLarge(err error) bool {
+	var mbe *http.MaxBytesError
+	return errors.As(err, &mbe)
+}

@@ -2,6 +2,8 @@ package surface
 
 import (
 	"context"
+	"crypto/sha256"
+	"crypto/subtle"
 	"net/http"
 	"time"
 )
@@ -44,4 +46,10 @@ func WithGrant(ctx context.Context, g Grant) context.Context {
 func GrantOf(r *http.Request) (Grant, bool) {
 	g, ok := r.Context().Value(ctxGrant).(Grant)
 	return g, ok
+}
+
+// SecretsEqual compares in constant time, whatever the lengths.
+func SecretsEqual(a, b string) bool {
+	ha, hb := sha256.Sum256([]byte(a)), sha256.Sum256([]byte(b))
+	return subtle.ConstantTimeCompare(ha[:], hb[:]) == 1
 }

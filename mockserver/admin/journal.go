@@ -1,13 +1,8 @@
-package mockserver
+package admin
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -168,27 +163,28 @@ func (j *journal) capacity() int { return len(j.ring) }
 
 // Requests returns the journal entries that match the filter, oldest first:
 // what GET /__admin/requests answers, for Go tests.
-func (s *Server) Requests(f RequestFilter) []JournalEntry {
-	out, _ := s.ctl.journal.list(f)
+func (s *Plane) Requests(f RequestFilter) []JournalEntry {
+	out, _ := s.journal.list(f)
 	return out
 }
 
-// recorder is the ResponseWriter of a journalled request: it remembers the
+// Recorder is the ResponseWriter of a journalled request: it remembers the
 // status answered.
-type recorder struct {
+type Recorder struct {
 	http.ResponseWriter
-	status   int
-	panicked bool
+	status int
+	// Panicked is set when the handler panicked (the journal records 500).
+	Panicked bool
 }
 
-func (r *recorder) WriteHeader(code int) {
+func (r *Recorder) WriteHeader(code int) {
 	if r.status == 0 && (code >= 200 || code == http.StatusSwitchingProtocols) {
 		r.status = code
 	}
 	r.ResponseWriter.WriteHeader(code)
 }
 
-func (r *recorder) Write(p []byte) (int, error) {
+func (r *Recorder) Write(p []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
 	}
@@ -196,7 +192,7 @@ func (r *recorder) Write(p []byte) (int, error) {
 }
 
 // Flush lets handlers that stream flush through the recorder.
-func (r *recorder) Flush() {
+func (r *Recorder) Flush() {
 	if r.status == 0 {
 		r.status = http.StatusOK
 	}
@@ -204,10 +200,10 @@ func (r *recorder) Flush() {
 }
 
 // Unwrap gives http.ResponseController the underlying writer.
-func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+func (r *Recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// journalEntry starts the entry of a request; finish completes and stores it.
-func (s *Server) journalEntry(r *http.Request) JournalEntry {
+// Begin starts the journal entry of a request; Finish completes and stores it.
+func (s *Plane) Begin(r *http.Request) JournalEntry {
 	return JournalEntry{
 		Time:     s.now(),
 		ClientID: capString(s.clientOf(r), journalMaxClient),
@@ -216,9 +212,9 @@ func (s *Server) journalEntry(r *http.Request) JournalEntry {
 	}
 }
 
-func (s *Server) journalFinish(e JournalEntry, rec *recorder, r *http.Request, start time.Time) {
+func (s *Plane) Finish(e JournalEntry, rec *Recorder, r *http.Request, start time.Time) {
 	switch {
-	case rec.panicked:
+	case rec.Panicked:
 		e.Status = http.StatusInternalServerError
 	case rec.status != 0:
 		e.Status = rec.status
@@ -229,7 +225,7 @@ func (s *Server) journalFinish(e JournalEntry, rec *recorder, r *http.Request, s
 	}
 	e.DurationMS = float64(time.Since(start).Microseconds()) / 1000
 	e.RequestID = rec.Header().Get(surface.HeaderRequestID)
-	s.ctl.journal.add(e)
+	s.journal.add(e)
 }
 
 func capString(s string, n int) string {
@@ -239,64 +235,26 @@ func capString(s string, n int) string {
 	return strings.ToValidUTF8(s[:n], "")
 }
 
-// clientOf names the client of a request without authenticating it: the
-// holder of its bearer token (expired or not, while the server remembers
-// it), its Client-ID header, or the client id of a token request (HTTP Basic
-// user or client_id form field).
-func (s *Server) clientOf(r *http.Request) string {
-	if authz := r.Header.Get("Authorization"); authz != "" {
-		scheme, cred, _ := strings.Cut(authz, " ")
-		switch {
-		case strings.EqualFold(scheme, "Bearer"):
-			return s.tokens.holder(strings.TrimSpace(cred))
-		case strings.EqualFold(scheme, "Basic"):
-			if id, _, ok := r.BasicAuth(); ok {
-				if un, err := url.QueryUnescape(id); err == nil {
-					return un
-				}
-				return id
-			}
+// JournalPage is the answer of GET /__admin/requests.
+type JournalPage struct {
+	Requests []JournalEntry `json:"requests"`
+	Capacity int            `json:"capacity"`
+	Dropped  uint64         `json:"dropped"`
+}
+
+func (s *Plane) adminRequests(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f := RequestFilter{Method: q.Get("method"), PathPrefix: q.Get("pathPrefix"), Status: q.Get("status"), ClientID: q.Get("clientID")}
+	if f.Status != "" {
+		if err := parseStatusFilter(f.Status); err != nil {
+			surface.WriteAdminError(w, http.StatusBadRequest, surface.AdminBadRequest, err.Error())
+			return
 		}
-		return ""
 	}
-	if id := r.Header.Get(surface.HeaderClientID); id != "" {
-		return id
-	}
-	if r.Method == http.MethodPost && r.URL.Path == PathToken && r.Body != nil {
-		return peekFormClientID(r)
-	}
-	return ""
+	entries, dropped := s.journal.list(f)
+	surface.WriteJSON(w, http.StatusOK, JournalPage{Requests: entries, Capacity: s.journal.capacity(), Dropped: dropped})
 }
 
-// peekFormClientID reads the client_id of a form-encoded token request and
-// puts the body back for the handler.
-func peekFormClientID(r *http.Request) string {
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || mt != surface.ContentTypeForm {
-		return ""
-	}
-	buf, err := io.ReadAll(io.LimitReader(r.Body, tokenBodyLimit+1))
-	r.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(buf), r.Body), r.Body}
-	if err != nil && !errors.Is(err, io.EOF) || len(buf) > tokenBodyLimit {
-		return ""
-	}
-	form, err := url.ParseQuery(string(buf))
-	if err != nil {
-		return ""
-	}
-	return form.Get("client_id")
-}
-
-// holder returns the client a token was issued to, even when it has
-// expired, while the table still holds it.
-func (t *tokenTable) holder(tok string) string {
-	if tok == "" {
-		return ""
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.tokens[tok].ClientID
+func (s *Plane) adminClearRequests(w http.ResponseWriter, r *http.Request) {
+	surface.WriteJSON(w, http.StatusOK, surface.Cleared{Cleared: s.journal.clear()})
 }

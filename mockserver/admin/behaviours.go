@@ -1,4 +1,4 @@
-package mockserver
+package admin
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/scenarios"
 )
 
@@ -50,17 +51,17 @@ type Rules struct {
 
 // Rules returns the fault and latency rules in force, in the order they
 // are tried: what GET /__admin/faults answers, for Go tests.
-func (s *Server) Rules() Rules { return s.ctl.rules.list() }
+func (s *Plane) Rules() Rules { return s.rules.list() }
 
 // AddRules puts fault and latency rules before those in force and returns
 // them with their ids: POST /__admin/faults for Go tests. The rules are
 // taken as they are; scenarios.Parse checks rules read from a file.
-func (s *Server) AddRules(b scenarios.Behaviours) Rules { return s.ctl.rules.add(b) }
+func (s *Plane) AddRules(b scenarios.Behaviours) Rules { return s.rules.add(b) }
 
 // RemoveRule removes the fault or latency rule with the id and reports
 // whether there was one.
-func (s *Server) RemoveRule(id string) bool {
-	_, ok := s.ctl.rules.remove(id)
+func (s *Plane) RemoveRule(id string) bool {
+	_, ok := s.rules.remove(id)
 	return ok
 }
 
@@ -195,11 +196,11 @@ func (rs *ruleSet) fault(method, path string) *scenarios.FaultRule {
 	return nil
 }
 
-// behave applies the latency and fault rules to a request before it is
+// Behave applies the latency and fault rules to a request before it is
 // served. It reports false when the request is answered (a fault fired) or
 // abandoned (the client went away during the delay).
-func (s *Server) behave(w http.ResponseWriter, r *http.Request) bool {
-	rs := &s.ctl.rules
+func (s *Plane) Behave(w http.ResponseWriter, r *http.Request) bool {
+	rs := &s.rules
 	if d := rs.delay(r.Method, r.URL.Path); d > 0 {
 		t := time.NewTimer(d)
 		select {
@@ -280,4 +281,31 @@ func parseRules(body []byte) (scenarios.Behaviours, *scenarios.LoadError) {
 		return b, fail("no rules: send {\"faults\": [...]} or {\"latency\": [...]}")
 	}
 	return b, nil
+}
+
+func (s *Plane) adminRules(w http.ResponseWriter, r *http.Request) {
+	surface.WriteJSON(w, http.StatusOK, s.rules.list())
+}
+
+func (s *Plane) adminAddRules(w http.ResponseWriter, r *http.Request) {
+	body, _, ok := ReadBody(w, r, YAMLOrJSON, MaxAdminBodyBytes)
+	if !ok {
+		return
+	}
+	b, le := parseRules(body)
+	if le != nil {
+		surface.WriteAdminError(w, http.StatusBadRequest, surface.AdminBadRequest, fmt.Sprintf("the rules do not load: %d problem(s)", len(le.Problems)), le.Problems...)
+		return
+	}
+	surface.WriteJSON(w, http.StatusCreated, s.rules.add(b))
+}
+
+func (s *Plane) adminRemoveRule(w http.ResponseWriter, r *http.Request) {
+	id := surface.PathID(r)
+	removed, ok := s.rules.remove(id)
+	if !ok {
+		surface.WriteAdminError(w, http.StatusNotFound, surface.AdminNotFound, fmt.Sprintf("no fault or latency rule with id %q; GET %s/faults lists them", id, PrefixAdmin))
+		return
+	}
+	surface.WriteJSON(w, http.StatusOK, removed)
 }
