@@ -4,8 +4,9 @@
 // AdminEndpoint), and the error bodies every surface writes (errors.go: one
 // constructor per body).
 //
-// A surface (package register for interface B, the rest still in package
-// mockserver) builds on a Core and hands its endpoints to package
-// mockserver, which authenticates, validates, routes and journals them.
+// A surface (package register for interface B, package directory for
+// interface A and the export) builds on a Core and hands its endpoints to
+// package mockserver, which authenticates, validates, routes and (through
+// package admin) journals them.
 // This package imports no surface and no part of the conformance runner.
 package surface
