@@ -6,4 +6,4 @@ package mockserver
 // s.deviates(deviation.X) where the deviation has its effect.
 
 // deviates reports whether the named deviation is switched on.
-func (s *Server) deviates(name string) bool { return s.core.Deviations[name] }
+func (s *Server) deviates(name string) bool { return s.core.Deviates(name) }
