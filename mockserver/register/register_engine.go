@@ -688,8 +688,3 @@ func timeFilters(name string, get func(obj any) time.Time) []filter {
 func modifiedDesc(meta func(obj any) *model.Meta) sorting {
 	return sorting{desc: true, key: func(o any) string { return store.TimeKey(meta(o).Modified) }}
 }
-
-// lookupRequest is the body of an id lookup (IdLookup).
-type lookupRequest struct {
-	IDs []string `json:"ids"`
-}
