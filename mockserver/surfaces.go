@@ -9,9 +9,12 @@ import (
 	"github.com/skolkit/skolkit/scenarios"
 )
 
-// The error bodies and their codes are defined once for every surface in
-// package surface, and interface B's names in package register; these are
-// their public names.
+// The public names of what the surface packages define: the error bodies
+// and their codes (package internal/surface, one definition for every
+// surface), interface B's (package register), interface A's and the
+// export's (package directory) and the control plane's (package admin).
+// package mockserver keeps them so that its API is what it was before the
+// split.
 
 // Error codes of the interface-B error body (SS 12000 Error.code). SS 12000
 // leaves the code free; we use the same words as interface A.
