@@ -138,13 +138,13 @@ type dirResource struct {
 	// render turns a stored record into the wire record.
 	render func(sn *store.Snapshot, rec any) any
 	// getters read the searchable fields from a stored record, as render
-	// shows them (directory_search.go); every searchable field has one.
+	// shows them (search.go); every searchable field has one.
 	getters fieldSet
 	// lookups are the indexes an equality in a search filter may use to find
-	// the candidates instead of the scan (directory_search.go).
+	// the candidates instead of the scan (search.go).
 	lookups []equalityLookup
 	// since is the index of meta.updatedAt a lower bound on it may use
-	// (directory_search.go); nil: none.
+	// (search.go); nil: none.
 	since *sinceLookup
 	// create stores a new record from a validated body and returns its id;
 	// by is the writing API client's id (meta.createdBy).

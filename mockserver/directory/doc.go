@@ -2,7 +2,7 @@
 // under /directory/v1) and the data export (/data-export/v1): the resources
 // as descriptions with their hooks (directory.go), persons, placements,
 // grades, schools, groups, units and audit events, the search language's
-// planner (directory_search.go, over package search), and the interface-A
+// planner (search.go, over package search), and the interface-A
 // view of generated data (Prepare).
 //
 // An API builds on the surface.Core that the composition root (package

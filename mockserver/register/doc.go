@@ -1,6 +1,6 @@
 // Package register is interface B of the mock: the SS 12000 register API
-// under /api/v1. Every resource is a description (register_resources.go)
-// served by one generic engine (register_engine.go): lists with their
+// under /api/v1. Every resource is a description (resources.go)
+// served by one generic engine (engine.go): lists with their
 // pageToken walks, records by id, lookups, the writes SS 12000 has, the
 // subscriptions and their callbacks (subscriptions.go, over package
 // webhook), deletedEntities, and the log and statistics reports. It renders

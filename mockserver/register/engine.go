@@ -18,7 +18,7 @@ import (
 )
 
 // Interface B's resource engine (issue 11). Every SS 12000 resource is a
-// description (resource, in register_resources.go): its table, its filters
+// description (resource, in resources.go): its table, its filters
 // (each served by an index or evaluated per record, as the description
 // says), its sort keys, its lookup keys and its rendering. One generic path
 // serves every list (with its pageToken walk), every record by id and every

@@ -1,7 +1,7 @@
 package register
 
 // POST and DELETE of attendance events and attendance schedules (issue 12,
-// over the tables of issue 11), as register_writes.go does for attendances.
+// over the tables of issue 11), as writes.go does for attendances.
 
 import (
 	"errors"

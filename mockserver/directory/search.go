@@ -99,7 +99,7 @@ func (res *dirResource) checkGetters() error {
 	}
 	if len(missing) > 0 {
 		slices.Sort(missing)
-		return fmt.Errorf("mockserver: the searchable fields %s of %s have no getter (directory_search.go)", strings.Join(missing, ", "), res.schema)
+		return fmt.Errorf("mockserver: the searchable fields %s of %s have no getter (mockserver/directory/search.go)", strings.Join(missing, ", "), res.schema)
 	}
 	return nil
 }
