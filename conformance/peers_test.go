@@ -1,0 +1,125 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// What running the suite against real SS 12000 servers showed (docs/
+// compatibility.md, "SS 12000 servers under the runner"): the standard
+// requires a bearer token but defines no token endpoint, and a server need
+// not offer every operation.
+
+func TestABearerTokenFromElsewhereReplacesTheTokenEndpoint(t *testing.T) {
+	t.Parallel()
+	rc := &recorder{}
+	srv := httptest.NewServer(rc.wrap(newFake(deviations{})))
+	defer srv.Close()
+	rep, err := Run(context.Background(), Config{RegisterURL: srv.URL + "/api/v1", Token: fakeToken, Profile: ProfileSS12000, Timeout: 5 * time.Second})
+	require.NoError(t, err)
+	assert.Empty(t, rep.Incomplete, "interface B was tested with the given token")
+	for id, want := range map[string]Status{
+		"B.placements.walk":     StatusPass, // the token is sent and accepted
+		"auth.B.no-token":       StatusPass, // the refusal without it is still checked
+		"auth.B.garbage-token":  StatusPass,
+		"auth.token.success":    StatusSkip, // no token endpoint to judge
+		"auth.B.token-accepted": StatusSkip,
+		"auth.B.expired-token":  StatusSkip,
+	} {
+		assert.Equal(t, want, resultOf(t, rep, id).Status, "%s: %s", id, resultOf(t, rep, id).Reason)
+	}
+	assert.Contains(t, resultOf(t, rep, "auth.token.success").Reason, "--auth-url")
+	rc.mu.Lock()
+	for _, r := range rc.reqs {
+		assert.NotEqual(t, "/oauth/token", r.path, "no token is requested when one is given")
+	}
+	rc.mu.Unlock()
+	var b bytes.Buffer
+	require.NoError(t, WriteJSON(&b, rep))
+	WriteConsole(&b, rep)
+	assert.NotContains(t, b.String(), fakeToken, "the given token is redacted like an issued one")
+}
+
+func TestABearerTokenThatIsRefusedMakesTheRunIncomplete(t *testing.T) {
+	t.Parallel()
+	srv := newFake(deviations{}).start(t)
+	rep, err := Run(context.Background(), Config{RegisterURL: srv.URL + "/api/v1", Token: "not-a-token-the-fake-knows", Profile: ProfileSS12000, Timeout: 5 * time.Second})
+	require.NoError(t, err)
+	require.NotEmpty(t, rep.Incomplete)
+	assert.Contains(t, rep.Incomplete[0], "--token")
+	assert.Equal(t, 2, rep.ExitCode())
+}
+
+func TestATokenAndATokenEndpointAreAUsageError(t *testing.T) {
+	t.Parallel()
+	cfg := hostileConfig("http://127.0.0.1:1")
+	cfg.Token = fakeToken
+	_, err := Run(context.Background(), cfg)
+	var ue *UsageError
+	require.True(t, errors.As(err, &ue), "%v", err)
+	assert.Contains(t, err.Error(), "--token")
+}
+
+// A server that does not offer GET /subscriptions/{id} (405), or offers it
+// but has no subscription to prove the route with, is not failed by
+// B.subscriptions.unknown-id: like every unknown-id check it first needs a
+// known id answering 2xx on the same route.
+func TestSubscriptionUnknownIDNeedsAKnownSubscriptionFirst(t *testing.T) {
+	t.Parallel()
+	known := "0000000a-0000-4000-8000-000000000001"
+	cases := []struct {
+		name   string
+		list   []map[string]any
+		byID   func(w http.ResponseWriter, id string)
+		want   Status
+		reason string
+	}{
+		{name: "no GET /subscriptions/{id} at all (405)", list: []map[string]any{{"id": known}},
+			byID: func(w http.ResponseWriter, _ string) { w.WriteHeader(http.StatusMethodNotAllowed) }, want: StatusSkip, reason: "405"},
+		{name: "no subscription to prove the route with", list: []map[string]any{},
+			byID: func(w http.ResponseWriter, _ string) { w.WriteHeader(http.StatusNotFound) }, want: StatusSkip, reason: "no subscription"},
+		{name: "a known subscription is found, an unknown one is 404", list: []map[string]any{{"id": known}},
+			byID: func(w http.ResponseWriter, id string) {
+				if id == known {
+					writeJSON(w, 200, map[string]any{"id": known})
+					return
+				}
+				w.WriteHeader(http.StatusNotFound)
+			}, want: StatusPass},
+		{name: "a known subscription is found, an unknown one is 200", list: []map[string]any{{"id": known}},
+			byID: func(w http.ResponseWriter, id string) { writeJSON(w, 200, map[string]any{"id": id}) }, want: StatusFail},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(tokenThen(func(w http.ResponseWriter, r *http.Request) {
+				switch {
+				case r.URL.Path == "/api/v1/subscriptions":
+					writeJSON(w, 200, map[string]any{"data": tc.list, "pageToken": nil})
+				case len(r.URL.Path) > len("/api/v1/subscriptions/"):
+					tc.byID(w, r.URL.Path[len("/api/v1/subscriptions/"):])
+				default:
+					w.WriteHeader(http.StatusNotFound)
+				}
+			}))
+			defer srv.Close()
+			for _, p := range Profiles {
+				cfg := hostileConfig(srv.URL, "B.subscriptions.unknown-id")
+				cfg.Profile = p
+				rep, err := Run(context.Background(), cfg)
+				require.NoError(t, err)
+				r := resultOf(t, rep, "B.subscriptions.unknown-id")
+				assert.Equal(t, tc.want, r.Status, "profile %s: %s %v", p, r.Reason, r.Failures)
+				assert.Contains(t, r.Reason, tc.reason)
+			}
+		})
+	}
+}
