@@ -123,3 +123,46 @@ func TestSubscriptionUnknownIDNeedsAKnownSubscriptionFirst(t *testing.T) {
 		})
 	}
 }
+
+// A server that fails (or does not offer) /placements but serves
+// /organisations without any token is still caught by auth.B.no-token and
+// auth.B.garbage-token: the probe falls back to another resource.
+func TestRefusalChecksProbeAnotherResourceWhenPlacementsFails(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name       string
+		placements int
+		auth       bool
+		want       Status
+	}{
+		{name: "placements 500, no authentication at all", placements: 500, want: StatusFail},
+		{name: "placements 404, bearer token required", placements: 404, auth: true, want: StatusPass},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(tokenThen(func(w http.ResponseWriter, r *http.Request) {
+				if tc.auth && r.Header.Get("Authorization") != "Bearer "+fakeToken {
+					writeJSON(w, 401, map[string]any{"code": "Unauthorized", "message": "no token"})
+					return
+				}
+				switch r.URL.Path {
+				case "/api/v1/placements":
+					w.WriteHeader(tc.placements)
+				case "/api/v1/organisations":
+					writeJSON(w, 200, map[string]any{"data": []any{}, "pageToken": nil})
+				default:
+					w.WriteHeader(http.StatusNotFound)
+				}
+			}))
+			defer srv.Close()
+			cfg := hostileConfig(srv.URL, "auth.B.no-token", "auth.B.garbage-token")
+			cfg.Profile = ProfileSS12000
+			rep, err := Run(context.Background(), cfg)
+			require.NoError(t, err)
+			for _, id := range []string{"auth.B.no-token", "auth.B.garbage-token"} {
+				r := resultOf(t, rep, id)
+				assert.Equal(t, tc.want, r.Status, "%s: %s", id, r.Reason)
+			}
+		})
+	}
+}
