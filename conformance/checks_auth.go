@@ -17,12 +17,15 @@ var (
 	specNoRefresh    = SpecRef{Section: "Authentication", Quote: "No refresh token is issued. When the token expires, the client requests a new one with the same credentials."}
 	specFlowA        = SpecRef{Section: "Authentication", Quote: "Interface A and the data export interface use this flow. In interface A, the older method of sending a client identifier and a client secret in request headers is still accepted alongside bearer tokens."}
 	specA401         = SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 401: authentication required"}
-	specB401         = SpecRef{Section: "Endpoints (interface B)", Quote: "Interface B (base {register_url}); every operation sends the bearer header", Decision: "B9"}
-	specBToken       = SpecRef{Section: "Authentication", Quote: "Whether interface B accepts the token issued at the token endpoint: not shown. It is documented with the same bearer header form.", Decision: "B10"}
-	specLifetime     = SpecRef{Section: "Limits", Quote: "Access token lifetime is given by `expires_in` in each token response."}
-	specTokenErrors  = SpecRef{Section: "RFC 6749 §5.2", Quote: "invalid_client: Client authentication failed (e.g., unknown client, no client authentication included, or unsupported authentication method).", Decision: "B14"}
-	specNoStore      = SpecRef{Section: "RFC 6749 §5.1", Quote: "The authorization server MUST include the HTTP \"Cache-Control\" response header field with a value of \"no-store\" in any response containing tokens, credentials, or other sensitive information, as well as the \"Pragma\" response header field with a value of \"no-cache\".", Decision: "B13"}
-	specBasic        = SpecRef{Section: "RFC 6749 §2.3.1", Quote: "The authorization server MUST support the HTTP Basic authentication scheme for authenticating clients that were issued a client password.", Decision: "B13"}
+	// specStdBearer is what the SS 12000 document says of authentication:
+	// a global security requirement, and 403 on every operation.
+	specStdBearer   = &SpecRef{Section: "SS 12000 2.1.0: security, components.securitySchemes", Quote: "security: - BearerAuth: [] … BearerAuth: type: http, scheme: bearer, bearerFormat: JWT … \"403\": Åtkomst nekad."}
+	specB401        = SpecRef{Section: "Endpoints (interface B)", Quote: "Interface B (base {register_url}); every operation sends the bearer header", Decision: "B9"}
+	specBToken      = SpecRef{Section: "Authentication", Quote: "Whether interface B accepts the token issued at the token endpoint: not shown. It is documented with the same bearer header form.", Decision: "B10"}
+	specLifetime    = SpecRef{Section: "Limits", Quote: "Access token lifetime is given by `expires_in` in each token response."}
+	specTokenErrors = SpecRef{Section: "RFC 6749 §5.2", Quote: "invalid_client: Client authentication failed (e.g., unknown client, no client authentication included, or unsupported authentication method).", Decision: "B14"}
+	specNoStore     = SpecRef{Section: "RFC 6749 §5.1", Quote: "The authorization server MUST include the HTTP \"Cache-Control\" response header field with a value of \"no-store\" in any response containing tokens, credentials, or other sensitive information, as well as the \"Pragma\" response header field with a value of \"no-cache\".", Decision: "B13"}
+	specBasic       = SpecRef{Section: "RFC 6749 §2.3.1", Quote: "The authorization server MUST support the HTTP Basic authentication scheme for authenticating clients that were issued a client password.", Decision: "B13"}
 )
 
 // Values the auth checks send that must never work.
@@ -65,9 +68,9 @@ func authChecks() []*Check {
 			Evidence: "two tokens from the token endpoint, each answered 2xx by an interface (the first of B, A, export given)"},
 
 		{ID: "auth.B.token-accepted", Title: "interface B accepts a token from the token endpoint", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceAuth, SurfaceB}, Spec: specBToken, Run: tokenAccepted(SurfaceB)},
-		{ID: "auth.B.no-token", Title: "interface B answers 401 without a bearer token (after the same request with a token answered 200; under --profile ss12000 401 or 403)", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceB}, Spec: specB401, Run: noCredentials(SurfaceB)},
-		{ID: "auth.B.garbage-token", Title: "interface B answers 401 to a token it never issued (after a good token answered 200; under --profile ss12000 401 or 403)", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceB}, Spec: specB401, Run: garbageTokenRejected(SurfaceB)},
-		{ID: "auth.B.expired-token", Title: "interface B answers 401 to an expired token (after a good token answered 200; under --profile ss12000 401 or 403)", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceAuth, SurfaceB}, Spec: specNoRefresh, Run: expiredTokenRejected(SurfaceB)},
+		{ID: "auth.B.no-token", Title: "interface B answers 401 without a bearer token (after the same request with a token answered 200; under --profile ss12000 401 or 403)", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceB}, Spec: specB401, StandardSpec: specStdBearer, Run: noCredentials(SurfaceB)},
+		{ID: "auth.B.garbage-token", Title: "interface B answers 401 to a token it never issued (after a good token answered 200; under --profile ss12000 401 or 403)", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceB}, Spec: specB401, StandardSpec: specStdBearer, Run: garbageTokenRejected(SurfaceB)},
+		{ID: "auth.B.expired-token", Title: "interface B answers 401 to an expired token (after a good token answered 200; under --profile ss12000 401 or 403)", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceAuth, SurfaceB}, Spec: specNoRefresh, StandardSpec: specStdBearer, Run: expiredTokenRejected(SurfaceB)},
 		{ID: "auth.B.www-authenticate", Title: "interface B's 401 carries a Bearer WWW-Authenticate challenge", Area: "auth", Severity: SHOULD, Needs: []Surface{SurfaceB},
 			Spec: SpecRef{Section: "RFC 6750 §3", Quote: "If the protected resource request does not include authentication credentials or does not contain an access token that enables access to the protected resource, the resource server MUST include the HTTP \"WWW-Authenticate\" response header field", Decision: "B9"}, Run: checkWWWAuthenticate},
 

@@ -166,3 +166,29 @@ func TestRefusalChecksProbeAnotherResourceWhenPlacementsFails(t *testing.T) {
 		})
 	}
 }
+
+// Under --profile ss12000 a report quotes the SS 12000 document where a
+// check has its sentence, not the service's spec.
+func TestStandardProfileQuotesTheDocument(t *testing.T) {
+	t.Parallel()
+	srv := newFake(deviations{}).start(t)
+	for _, tc := range []struct {
+		profile Profile
+		id      string
+		section string
+	}{
+		{ProfileSS12000, "auth.B.no-token", "SS 12000 2.1.0"},
+		{ProfileSS12000, "B.placements.unknown-id", "SS 12000 2.1.0: GET /placements/{id}"},
+		{ProfileSS12000, "B.placements.malformed-id", "SS 12000 2.1.0: GET /placements/{id}"},
+		{ProfileService, "auth.B.no-token", "Endpoints (interface B)"},
+		{ProfileService, "B.placements.unknown-id", "Errors"},
+	} {
+		cfg := hostileConfig(srv.URL, tc.id)
+		cfg.Profile = tc.profile
+		rep, err := Run(context.Background(), cfg)
+		require.NoError(t, err)
+		r := resultOf(t, rep, tc.id)
+		assert.Equal(t, StatusPass, r.Status, "%s %s: %s", tc.profile, tc.id, r.Reason)
+		assert.Contains(t, r.Spec.Section, tc.section, "%s under --profile %s", tc.id, tc.profile)
+	}
+}

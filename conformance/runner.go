@@ -503,7 +503,7 @@ func surfaceName(s Surface) string {
 }
 
 func (e *env) newResult(c *Check, s Status, reason string) Result {
-	return Result{ID: c.ID, Title: c.Title, Area: c.Area, Level: c.Level.String(), Severity: c.SeverityIn(e.cfg.Profile), Choice: c.Choice, Spec: c.Spec, Status: s, Reason: reason}
+	return Result{ID: c.ID, Title: c.Title, Area: c.Area, Level: c.Level.String(), Severity: c.SeverityIn(e.cfg.Profile), Choice: c.Choice, Spec: c.SpecIn(e.cfg.Profile), Status: s, Reason: reason}
 }
 
 // runPhase runs the checks at idx with at most Concurrency at once.
