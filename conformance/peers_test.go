@@ -192,3 +192,41 @@ func TestStandardProfileQuotesTheDocument(t *testing.T) {
 		assert.Contains(t, r.Spec.Section, tc.section, "%s under --profile %s", tc.id, tc.profile)
 	}
 }
+
+// A 404 to GET of a collection the server does not have, or a 405/501,
+// says that the server does not offer the operation: the checks skip it,
+// and under --profile ss12000 B.contract does not judge that answer by the
+// operation's responses either (fastapi-ss12000-server's {"detail": "Not
+// Found"} for /attendances, which it serves as /attendance).
+func TestContractDoesNotJudgeAnOperationTheServerDoesNotOffer(t *testing.T) {
+	t.Parallel()
+	fk := newFake(deviations{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/v1/attendances", "/api/v1/absences":
+			writeJSON(w, 404, map[string]any{"detail": "Not Found"})
+		case "/api/v1/rooms":
+			writeJSON(w, 405, map[string]any{"detail": "Method Not Allowed"})
+		default:
+			fk.ServeHTTP(w, r)
+		}
+	}))
+	defer srv.Close()
+	for _, tc := range []struct {
+		profile Profile
+		flagged bool
+	}{{ProfileSS12000, false}, {ProfileService, true}} {
+		cfg := hostileConfig(srv.URL, "B.attendances.by-id", "B.absences.by-id", "B.rooms.list.walk", "B.placements.walk", "B.contract")
+		cfg.Profile = tc.profile
+		rep, err := Run(context.Background(), cfg)
+		require.NoError(t, err)
+		r := resultOf(t, rep, "B.contract")
+		var flagged bool
+		for _, f := range r.Failures {
+			if f.Exchange != nil && (bytes.Contains([]byte(f.Exchange.URL), []byte("/attendances")) || bytes.Contains([]byte(f.Exchange.URL), []byte("/rooms"))) {
+				flagged = true
+			}
+		}
+		assert.Equal(t, tc.flagged, flagged, "profile %s: %s %v", tc.profile, r.Status, r.Failures)
+	}
+}
