@@ -230,3 +230,35 @@ func TestContractDoesNotJudgeAnOperationTheServerDoesNotOffer(t *testing.T) {
 		assert.Equal(t, tc.flagged, flagged, "profile %s: %s %v", tc.profile, r.Status, r.Failures)
 	}
 }
+
+// A list that cannot be walked is reported once, by its walk check; the
+// checks that only need its records skip and point there (as the generic
+// checks do), instead of failing again for a cause that is not theirs.
+func TestAListThatCannotBeWalkedFailsOnlyItsWalk(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(tokenThen(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/v1/persons":
+			http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+		case "/api/v1/organisations":
+			writeJSON(w, 200, []any{map[string]any{"id": uuidN(9, 1), "name": "a bare array"}})
+		default:
+			w.WriteHeader(http.StatusNotFound)
+		}
+	}))
+	defer srv.Close()
+	cfg := hostileConfig(srv.URL, "B.persons.list.walk", "B.persons.lookup-civic-numbers", "B.organisations.list.walk", "B.organisations.filter-type")
+	cfg.Profile = ProfileSS12000
+	rep, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	for id, want := range map[string]Status{
+		"B.persons.list.walk":            StatusFail,
+		"B.organisations.list.walk":      StatusFail,
+		"B.persons.lookup-civic-numbers": StatusSkip,
+		"B.organisations.filter-type":    StatusSkip,
+	} {
+		assert.Equal(t, want, resultOf(t, rep, id).Status, "%s: %s", id, resultOf(t, rep, id).Reason)
+	}
+	assert.Contains(t, resultOf(t, rep, "B.persons.lookup-civic-numbers").Reason, "see B.persons.list.walk")
+	assert.Contains(t, resultOf(t, rep, "B.organisations.filter-type").Reason, "see B.organisations.list.walk")
+}
