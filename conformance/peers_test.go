@@ -262,3 +262,22 @@ func TestAListThatCannotBeWalkedFailsOnlyItsWalk(t *testing.T) {
 	assert.Contains(t, resultOf(t, rep, "B.persons.lookup-civic-numbers").Reason, "see B.persons.list.walk")
 	assert.Contains(t, resultOf(t, rep, "B.organisations.filter-type").Reason, "see B.organisations.list.walk")
 }
+
+// A list of the standard outside the generic table (aggregatedAttendance)
+// answered 405 or 501 is not offered, as 404 already was: skipped, not failed.
+func TestAListAnswered405Or501IsNotOffered(t *testing.T) {
+	t.Parallel()
+	for _, status := range []int{http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusNotImplemented} {
+		srv := httptest.NewServer(tokenThen(func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, status, map[string]any{"code": "NotOffered", "message": "no"})
+		}))
+		cfg := hostileConfig(srv.URL, "B.aggregatedAttendance.list-walk")
+		cfg.Profile = ProfileSS12000
+		rep, err := Run(context.Background(), cfg)
+		srv.Close()
+		require.NoError(t, err)
+		r := resultOf(t, rep, "B.aggregatedAttendance.list-walk")
+		assert.Equal(t, StatusSkip, r.Status, "%d: %s %v", status, r.Reason, r.Failures)
+		assert.Contains(t, r.Reason, "does not serve", "%d", status)
+	}
+}
