@@ -281,3 +281,34 @@ func TestAListAnswered405Or501IsNotOffered(t *testing.T) {
 		assert.Contains(t, r.Reason, "does not serve", "%d", status)
 	}
 }
+
+// Under --profile ss12000 a server with a token endpoint but no placements
+// is not failed by auth.B.token-accepted or auth.token.reissue: the probe
+// moves to a resource the server offers. Under --profile service the
+// placements are the spec's own resource and stay the probe.
+func TestTokenChecksProbeAnOfferedResource(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(tokenThen(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+fakeToken {
+			writeJSON(w, 401, map[string]any{"code": "Unauthorized", "message": "no token"})
+			return
+		}
+		switch r.URL.Path {
+		case "/api/v1/organisations":
+			writeJSON(w, 200, map[string]any{"data": []any{}, "pageToken": nil})
+		default:
+			writeJSON(w, 404, map[string]any{"code": "NotFound", "message": "no such resource"})
+		}
+	}))
+	defer srv.Close()
+	for p, want := range map[Profile]Status{ProfileSS12000: StatusPass, ProfileService: StatusFail} {
+		cfg := hostileConfig(srv.URL, "auth.B.token-accepted", "auth.token.reissue")
+		cfg.Profile = p
+		rep, err := Run(context.Background(), cfg)
+		require.NoError(t, err)
+		for _, id := range []string{"auth.B.token-accepted", "auth.token.reissue"} {
+			r := resultOf(t, rep, id)
+			assert.Equal(t, want, r.Status, "%s under %s: %s %v", id, p, r.Reason, r.Failures)
+		}
+	}
+}
