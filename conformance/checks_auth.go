@@ -346,10 +346,10 @@ func checkTokenReissue(t *T) {
 // the run's credentials: a 401 to the same request without them (or with a
 // bad token) then says something about authentication, not about a route
 // that does not exist or a server that refuses everything. It returns the
-// request and skips the check when there is none. Interface B tries /placements, then
-// /organisations and /persons: the standard makes no resource mandatory,
-// and a server that does not offer (or fails) placements must still be
-// checked for refusing requests without a token.
+// request, or skips the check when there is none. Interface B tries
+// /placements, then /organisations and /persons: the standard makes no
+// resource mandatory, and a server that does not offer (or fails)
+// placements must still be checked for refusing requests without a token.
 func (t *T) requireProbe(s Surface) (string, url.Values) {
 	path, q := probe(s)
 	resp := t.Get(s, path, q)
