@@ -295,6 +295,7 @@ var catalogue = sync.OnceValue(func() []*Check {
 	seen := map[string]bool{}
 	for _, c := range all {
 		c.deriveStandard()
+		c.StandardSpec = standardSpecOf(c)
 		switch {
 		case seen[c.ID]:
 			panic("conformance: duplicate check id " + c.ID)

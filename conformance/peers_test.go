@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -310,5 +311,20 @@ func TestTokenChecksProbeAnOfferedResource(t *testing.T) {
 			r := resultOf(t, rep, id)
 			assert.Equal(t, want, r.Status, "%s under %s: %s %v", id, p, r.Reason, r.Failures)
 		}
+	}
+}
+
+// Every check of --profile ss12000 quotes the SS 12000 document or an RFC
+// there, except those labelled as skolkit's choice (which say so) and
+// all.user-spec (the user's own document).
+func TestEveryStandardCheckQuotesTheDocumentOrAnRFC(t *testing.T) {
+	for _, c := range Catalogue() {
+		if c.SeverityIn(ProfileSS12000) == Off || c.Choice != "" || c.ID == "all.user-spec" {
+			continue
+		}
+		s := c.SpecIn(ProfileSS12000)
+		assert.True(t, strings.HasPrefix(s.Section, "SS 12000") || strings.HasPrefix(s.Section, "RFC"),
+			"%s quotes %q (%s) under --profile ss12000: add the document's sentence to standardQuotes", c.ID, s.Quote, s.Section)
+		assert.NotEmpty(t, s.Quote, c.ID)
 	}
 }
