@@ -19,7 +19,7 @@ var (
 	specA401         = SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 401: authentication required"}
 	// specStdBearer is what the SS 12000 document says of authentication:
 	// a global security requirement, and 403 on every operation.
-	specStdBearer   = &SpecRef{Section: "SS 12000 2.1.0: security, components.securitySchemes", Quote: "security: - BearerAuth: [] … BearerAuth: type: http, scheme: bearer, bearerFormat: JWT … \"403\": Åtkomst nekad."}
+	specStdBearer   = &SpecRef{Section: "SS 12000 2.1.0: security, components.securitySchemes", Quote: "security: - BearerAuth: [] … BearerAuth: type: http, scheme: bearer, bearerFormat: JWT … 403: Åtkomst nekad."}
 	specB401        = SpecRef{Section: "Endpoints (interface B)", Quote: "Interface B (base {register_url}); every operation sends the bearer header", Decision: "B9"}
 	specBToken      = SpecRef{Section: "Authentication", Quote: "Whether interface B accepts the token issued at the token endpoint: not shown. It is documented with the same bearer header form.", Decision: "B10"}
 	specLifetime    = SpecRef{Section: "Limits", Quote: "Access token lifetime is given by `expires_in` in each token response."}
