@@ -1106,7 +1106,7 @@ func attendanceScheduleResource() *resource {
 func gradesResource() *resource {
 	gr := func(o any) *model.Grade { return o.(*model.Grade) }
 	reg := func(o any) string { return string(gr(o).RegisteredDate) }
-	return simple("grades", "grade", ScopeGradesRead, store.TableGrades,
+	res := simple("grades", "grade", ScopeGradesRead, store.TableGrades,
 		func(g *model.Grade) *model.Meta { return &g.Meta },
 		[]filter{
 			idFilter("student", store.IndexStudent, func(o any) []string { return oneID(gr(o).Student.ID) }),
@@ -1122,6 +1122,10 @@ func gradesResource() *resource {
 			"registeredDateAsc":  {key: reg},
 			"registeredDateDesc": {desc: true, key: reg},
 		})
+	// A grade interface A wrote without a grade or a teacher lacks what SS
+	// 12000 requires (docs/decisions.md, "grades in both views").
+	res.visible = func(o any) bool { return gr(o).RegisterVisible() }
+	return res
 }
 
 func absencesResource() *resource {
