@@ -167,9 +167,9 @@ func TestGradesWrittenThroughAAreGradesOfB(t *testing.T) {
 
 	for _, tc := range []struct {
 		name, resource, body string
-		want             model.Grade // the members of B's grade the test compares (ids of references, values)
-		subjectCode      string      // of the grade's syllabus
-		courseCode       string
+		want                 model.Grade // the members of B's grade the test compares (ids of references, values)
+		subjectCode          string      // of the grade's syllabus
+		courseCode           string
 	}{
 		{"an elementary grade with its teacher", "grade-elementary",
 			fmt.Sprintf(`{"studentID":%q,"schoolID":%q,"subjectCode":"XYZ","academicYear":"2025/2026","term":"VT","schoolYear":"9",
