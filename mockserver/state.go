@@ -419,3 +419,44 @@ func countRecords(ds *store.Dataset) map[string]int {
 	}
 	return out
 }
+
+// StateTables calls fn with each table of the state document, in the
+// document's order: its member name ("organisations", "grades", ...) and its
+// records in the state's form (the hidden fields named: "directory",
+// "assignmentRoles", ...), each a value that encoding/json writes as GET
+// /__admin/state does. Writing them as {"format": StateFormat, name: [records],
+// ...} gives a document that PUT /__admin/state reads back. Every table of
+// the store is one member, whatever tables the store gains later.
+func StateTables(ds *store.Dataset, fn func(name string, records []any) error) error {
+	st := stateType()
+	src := reflect.ValueOf(ds).Elem()
+	for i := range src.NumField() {
+		f := st.Field(i + 1)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		v := reflect.New(f.Type).Elem()
+		copyValue(v, src.Field(i))
+		if v.Kind() != reflect.Slice {
+			return fmt.Errorf("mockserver: state: table %s is a %s, not a slice", name, v.Kind())
+		}
+		records := make([]any, v.Len())
+		for j := range records {
+			records[j] = v.Index(j).Addr().Interface()
+		}
+		if err := fn(name, records); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// StateTableNames are the members of the state document besides "format",
+// one per table of the store, in the document's order.
+func StateTableNames() []string {
+	st := stateType()
+	names := make([]string, 0, st.NumField()-1)
+	for i := 1; i < st.NumField(); i++ {
+		name, _, _ := strings.Cut(st.Field(i).Tag.Get("json"), ",")
+		names = append(names, name)
+	}
+	return names
+}
