@@ -322,4 +322,3 @@ func fillMarkings(ds *fixtures.Dataset) {
 		fill(ds.Absences[i].RegisteredBy)
 	}
 }
-
