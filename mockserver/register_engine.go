@@ -191,8 +191,8 @@ func (res *resource) pageOf(s *Server, sn *store.Snapshot, p params, after store
 // the first equality filter present that has an index (a page costs about a
 // page of records), else by the sortkey's order index, else by the
 // description's range index, else by id; the other filters are evaluated on
-// the records walked. A sortkey combined with an equality filter is served
-// by sortedPage.
+// the records walked. A sortkey combined with an equality filter (or with
+// the description's range of another index) is served by sortedPage.
 func (res *resource) pageWith(s *Server, sn *store.Snapshot, p params, after store.Cursor, limit int, match func(any) bool, filters []filter) ([]any, store.Cursor, error) {
 	var sort *sorting
 	if k, ok := p.get(paramSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
@@ -209,25 +209,29 @@ func (res *resource) pageWith(s *Server, sn *store.Snapshot, p params, after sto
 			break
 		}
 	}
+	// The description's range (calendar events by startTime) when no
+	// equality drives the walk.
+	rangeIx, rangeSpans := "", []store.Span(nil)
+	if index == "" && res.ranged != nil {
+		if ix, sp, ok := res.ranged(p); ok {
+			rangeIx, rangeSpans = ix, sp
+		}
+	}
 	switch {
 	case index != "" && sort != nil:
 		return res.sortedPage(sn, index, spans, sort, match, after, limit)
 	case index != "":
 		return sn.Page(res.table, index, spans, false, after, limit, match)
+	case sort != nil && rangeIx != "" && rangeIx == sort.index:
+		return sn.Page(res.table, rangeIx, rangeSpans, sort.desc, after, limit, match)
+	case sort != nil && rangeIx != "":
+		return res.sortedPage(sn, rangeIx, rangeSpans, sort, match, after, limit)
 	case sort != nil && sort.index != "":
-		if res.ranged != nil { // a range of the sort's own index (calendar events by startTime)
-			if ix, sp, ok := res.ranged(p); ok && ix == sort.index {
-				return sn.Page(res.table, ix, sp, sort.desc, after, limit, match)
-			}
-		}
 		return sn.Page(res.table, sort.index, nil, sort.desc, after, limit, match)
 	case sort != nil:
 		return sn.SortedPage(res.table, store.IndexID, nil, match, sort.key, sort.desc, after, limit)
-	}
-	if res.ranged != nil {
-		if ix, sp, ok := res.ranged(p); ok {
-			return sn.Page(res.table, ix, sp, false, after, limit, match)
-		}
+	case rangeIx != "":
+		return sn.Page(res.table, rangeIx, rangeSpans, false, after, limit, match)
 	}
 	return sn.Page(res.table, store.IndexID, nil, false, after, limit, match)
 }

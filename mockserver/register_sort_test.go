@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -183,4 +184,33 @@ func TestOrderKeysAreTheSortKeys(t *testing.T) {
 	end := store.OrderKey(store.TableGroups, store.IndexEndDate)
 	assert.Greater(t, end(&model.Group{}), end(&model.Group{EndDate: "2999-12-31"}), "an open end sorts after every date")
 	assert.Panics(t, func() { store.OrderKey(store.TableGroups, "nope") })
+}
+
+func TestCalendarEventsSortedWithinTheirRange(t *testing.T) {
+	h := newHarness(t)
+	sn := h.srv.Store().Read()
+	var res *resource
+	for _, r := range buildResources() {
+		if r.name == "calendarEvents" {
+			res = r
+		}
+	}
+	ds := h.srv.Store().Export()
+	require.NotEmpty(t, ds.CalendarEvents)
+	from := ds.CalendarEvents[len(ds.CalendarEvents)/2].StartTime
+	to := from.AddDate(0, 0, 7)
+	inRange := func(o any) bool {
+		st := o.(*model.CalendarEvent).StartTime
+		return !st.Before(from) && !st.After(to)
+	}
+	rangeQuery := url.Values{"startTime.onOrAfter": {from.Format(time.RFC3339Nano)}, "startTime.onOrBefore": {to.Format(time.RFC3339Nano)}}.Encode()
+	for _, k := range []string{"ModifiedDesc", "StartTimeAsc", "StartTimeDesc"} {
+		t.Run(k, func(t *testing.T) {
+			want := sortedByKey(sn, res, res.sorts[k], inRange)
+			require.NotEmpty(t, want)
+			for _, limit := range []int{1, 3, 1000} {
+				assert.Equal(t, want, walkSorted(t, h, "/calendarEvents", rangeQuery+"&sortkey="+k, limit, nil), "limit %d", limit)
+			}
+		})
+	}
 }
