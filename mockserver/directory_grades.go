@@ -170,11 +170,19 @@ func registerGrade(w *store.Writer, id, student, school string, x *model.GradeEx
 			}
 		}
 	}
+	key := store.SyllabusCodeKey(schoolType, "", code)
 	var syllabus string
-	_ = w.Read().Scan(store.TableSyllabuses, store.IndexSyllabusCode, store.SyllabusCodeKey(schoolType, "", code), func(obj any) bool {
-		syllabus = obj.(*model.Syllabus).ID
-		return false
-	})
+	if cur != nil { // the grade's syllabus when it still has the code (several may)
+		if sy, ok := w.Read().Syllabus(cur.Syllabus.ID); ok && store.SyllabusCodeKey(sy.SchoolType, sy.CourseCode, sy.SubjectCode) == key {
+			syllabus = sy.ID
+		}
+	}
+	if syllabus == "" {
+		_ = w.Read().Scan(store.TableSyllabuses, store.IndexSyllabusCode, key, func(obj any) bool {
+			syllabus = obj.(*model.Syllabus).ID
+			return false
+		})
+	}
 	if syllabus == "" {
 		sy := model.Syllabus{
 			ID: uuid.NewSHA1(gradeSyllabusSpace, []byte(string(schoolType)+"/"+code)).String(), SchoolType: schoolType,

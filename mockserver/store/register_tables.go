@@ -216,7 +216,7 @@ func SyllabusCodeKey(schoolType model.SchoolType, courseCode, subjectCode string
 	if code == "" {
 		return ""
 	}
-	return string(schoolType) + keySep + code
+	return string(schoolType) + "/" + code
 }
 
 var grades = kind[model.Grade]{
