@@ -7,10 +7,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/mockserver/webhook"
+	"github.com/skolkit/skolkit/mockserver/webhooktest"
 	"github.com/skolkit/skolkit/model"
 )
 
@@ -346,4 +349,24 @@ func (h *harness) listA(t *testing.T, path string) []map[string]any {
 			return all
 		}
 	}
+}
+
+func TestGradeWritesThroughANotifyGradeSubscribers(t *testing.T) {
+	h := hookHarness(t)
+	student, teacher, school := h.newStudent(t), h.newEmployee(t), h.newSchool(t, "GR")
+	rcv := webhooktest.NewReceiver(t)
+	h.subscribe(t, rcv.URL, model.ResourceGrade)
+
+	id := h.mustCreate(t, "/grade-elementary", fmt.Sprintf(`{"studentID":%q,"schoolID":%q,"subjectCode":"XYZ","academicYear":"2025/2026","term":"HT","schoolYear":"8",
+		"teacher1EmployeeID":%q,"grade":"A","finalGrade":false,"isEnded":false}`, student, school, teacher))
+	calls := rcv.Wait(t, 1, 10*time.Second)
+	assert.Equal(t, webhook.Notification{ModifiedEntites: []model.ResourceType{model.ResourceGrade}}, calls[0].Body)
+
+	require.Equal(t, http.StatusOK, h.send(http.MethodPatch, PrefixA+"/grade-elementary/"+id, `{"grade":"B"}`).status)
+	calls = rcv.Wait(t, 2, 10*time.Second)
+	assert.Equal(t, webhook.Notification{ModifiedEntites: []model.ResourceType{model.ResourceGrade}}, calls[1].Body)
+
+	require.Equal(t, http.StatusNoContent, h.send(http.MethodDelete, PrefixA+"/grade-elementary/"+id, "").status)
+	calls = rcv.Wait(t, 3, 10*time.Second)
+	assert.Equal(t, webhook.Notification{ModifiedEntites: []model.ResourceType{}, DeletedEntities: true}, calls[2].Body)
 }
