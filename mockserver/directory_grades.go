@@ -120,6 +120,55 @@ func directoryGradeOf(value string) *string {
 // A wrote (x) and returns the grade to store, creating the syllabus of its
 // subject or course code when none exists. cur is the stored grade, if any.
 func registerGrade(w *store.Writer, id, student, school string, x *model.GradeExtra, cur *model.Grade) (model.Grade, error) {
+	g := gradeFromDirectory(id, student, school, x, cur, model.DateOf(w.Now().In(stockholm)))
+	key := gradeSyllabusKey(x)
+	var syllabus string
+	if cur != nil { // the grade's syllabus when it still has the code (several may)
+		if sy, ok := w.Read().Syllabus(cur.Syllabus.ID); ok && store.SyllabusCodeKey(sy.SchoolType, sy.CourseCode, sy.SubjectCode) == key {
+			syllabus = sy.ID
+		}
+	}
+	if syllabus == "" {
+		_ = w.Read().Scan(store.TableSyllabuses, store.IndexSyllabusCode, key, func(obj any) bool {
+			syllabus = obj.(*model.Syllabus).ID
+			return false
+		})
+	}
+	if syllabus == "" {
+		sy := derivedSyllabus(x)
+		if _, _, err := w.PutSyllabus(sy); err != nil {
+			return g, err
+		}
+		syllabus = sy.ID
+	}
+	g.Syllabus = model.ObjectReference{ID: syllabus}
+	return g, nil
+}
+
+// gradeSyllabusKey is the IndexSyllabusCode key of the syllabus of a grade
+// interface A wrote: a compulsory-school subject or an upper-secondary course.
+func gradeSyllabusKey(x *model.GradeExtra) string {
+	if x.Kind == model.GradeKindElementary {
+		return store.SyllabusCodeKey(model.SchoolTypeGR, "", x.SubjectCode)
+	}
+	return store.SyllabusCodeKey(model.SchoolTypeGY, x.CourseCode, "")
+}
+
+// derivedSyllabus is the syllabus a grade written through interface A gets
+// when none of its code exists: named by its code, not official.
+func derivedSyllabus(x *model.GradeExtra) model.Syllabus {
+	if x.Kind == model.GradeKindElementary {
+		return model.Syllabus{ID: uuid.NewSHA1(gradeSyllabusSpace, []byte("GR/"+x.SubjectCode)).String(),
+			SchoolType: model.SchoolTypeGR, SubjectCode: x.SubjectCode, SubjectName: x.SubjectCode}
+	}
+	return model.Syllabus{ID: uuid.NewSHA1(gradeSyllabusSpace, []byte("GY/"+x.CourseCode)).String(),
+		SchoolType: model.SchoolTypeGY, CourseCode: x.CourseCode, CourseName: x.CourseCode, SubjectName: x.CourseCode}
+}
+
+// gradeFromDirectory is the grade with its SS 12000 members derived from what
+// interface A wrote (x), all but the syllabus; today is the registeredDate of
+// a new grade without a gradeDate.
+func gradeFromDirectory(id, student, school string, x *model.GradeExtra, cur *model.Grade, today model.Date) model.Grade {
 	schoolRef := model.ObjectReference{ID: school}
 	schoolUnit := schoolRef
 	g := model.Grade{
@@ -127,6 +176,7 @@ func registerGrade(w *store.Writer, id, student, school string, x *model.GradeEx
 		GradeValue: gradeValueOf(x.Grade), Directory: x,
 	}
 	if cur != nil { // what only interface B has is kept
+		g.Meta = cur.Meta
 		g.Group, g.Trial, g.Converted, g.CorrectionType = cur.Group, cur.Trial, cur.Converted, cur.CorrectionType
 		g.AdaptedStudyPlan = cur.AdaptedStudyPlan
 	}
@@ -143,9 +193,8 @@ func registerGrade(w *store.Writer, id, student, school string, x *model.GradeEx
 	case cur != nil && !cur.RegisteredDate.IsZero():
 		g.RegisteredDate = cur.RegisteredDate
 	default:
-		g.RegisteredDate = model.DateOf(w.Now().In(stockholm))
+		g.RegisteredDate = today
 	}
-	schoolType, code := model.SchoolTypeGR, x.SubjectCode
 	if x.Kind == model.GradeKindElementary {
 		g.FinalGrade = x.FinalGrade
 		g.Remark = deref(x.SchoolComment)
@@ -158,7 +207,6 @@ func registerGrade(w *store.Writer, id, student, school string, x *model.GradeEx
 			g.Year = &year
 		}
 	} else {
-		schoolType, code = model.SchoolTypeGY, x.CourseCode
 		g.FinalGrade = x.IncludeOnFinalGrade
 		g.Remark = deref(x.GradeComment)
 		if t := g.RegisteredDate.Time(); !t.IsZero() {
@@ -170,36 +218,7 @@ func registerGrade(w *store.Writer, id, student, school string, x *model.GradeEx
 			}
 		}
 	}
-	key := store.SyllabusCodeKey(schoolType, "", code)
-	var syllabus string
-	if cur != nil { // the grade's syllabus when it still has the code (several may)
-		if sy, ok := w.Read().Syllabus(cur.Syllabus.ID); ok && store.SyllabusCodeKey(sy.SchoolType, sy.CourseCode, sy.SubjectCode) == key {
-			syllabus = sy.ID
-		}
-	}
-	if syllabus == "" {
-		_ = w.Read().Scan(store.TableSyllabuses, store.IndexSyllabusCode, key, func(obj any) bool {
-			syllabus = obj.(*model.Syllabus).ID
-			return false
-		})
-	}
-	if syllabus == "" {
-		sy := model.Syllabus{
-			ID: uuid.NewSHA1(gradeSyllabusSpace, []byte(string(schoolType)+"/"+code)).String(), SchoolType: schoolType,
-			SubjectName: code,
-		}
-		if schoolType == model.SchoolTypeGY {
-			sy.CourseCode, sy.CourseName = code, code
-		} else {
-			sy.SubjectCode = code
-		}
-		if _, _, err := w.PutSyllabus(sy); err != nil {
-			return g, err
-		}
-		syllabus = sy.ID
-	}
-	g.Syllabus = model.ObjectReference{ID: syllabus}
-	return g, nil
+	return g
 }
 
 // directoryGrade returns the stored grade with the id when interface A shows
@@ -359,8 +378,36 @@ func prepareGrades(ds *store.Dataset) {
 			pupils[ds.Persons[i].ID] = &ds.Persons[i]
 		}
 	}
+	byCode := map[string]string{} // IndexSyllabusCode key → the first syllabus id
+	for i := range ds.Syllabuses {
+		sy := &ds.Syllabuses[i]
+		if k := store.SyllabusCodeKey(sy.SchoolType, sy.CourseCode, sy.SubjectCode); k != "" {
+			if cur, ok := byCode[k]; !ok || sy.ID < cur {
+				byCode[k] = sy.ID
+			}
+		}
+	}
 	for i := range ds.Grades {
 		g := &ds.Grades[i]
+		if g.Directory != nil && g.Syllabus.ID == "" {
+			// interface A's view alone (a state written before grades were
+			// one table): derive the SS 12000 members as a write would.
+			x := g.Directory
+			created := model.DateOf(g.Meta.Created.In(stockholm))
+			cur := *g
+			*g = gradeFromDirectory(g.ID, g.Student.ID, optRefID(g.Organisation), x, nil, created)
+			g.Meta = cur.Meta
+			key := gradeSyllabusKey(x)
+			if id, ok := byCode[key]; ok {
+				g.Syllabus.ID = id
+			} else {
+				sy := derivedSyllabus(x)
+				ds.Syllabuses = append(ds.Syllabuses, sy)
+				byCode[key] = sy.ID
+				g.Syllabus.ID = sy.ID
+			}
+			continue
+		}
 		sy := syllabuses[g.Syllabus.ID]
 		if g.Directory != nil || sy == nil || g.Organisation == nil {
 			continue

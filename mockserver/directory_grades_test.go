@@ -370,3 +370,41 @@ func TestGradeWritesThroughANotifyGradeSubscribers(t *testing.T) {
 	calls = rcv.Wait(t, 3, 10*time.Second)
 	assert.Equal(t, webhook.Notification{ModifiedEntites: []model.ResourceType{}, DeletedEntities: true}, calls[2].Body)
 }
+
+// A state document written before grades were one table has interface A's
+// two grade tables; it still loads, each grade with both views.
+func TestStateWithTheOldGradeTablesLoads(t *testing.T) {
+	h := newHarness(t)
+	student, teacher, school := h.newStudent(t), h.newEmployee(t), h.newSchool(t, "GY")
+	state := h.admin(http.MethodGet, "/state", "")
+	require.Equal(t, http.StatusOK, state.status)
+	var doc map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(state.body, &doc))
+	assert.NotContains(t, doc, "gradesElementary", "the old members are read, never written")
+	el, us := "0b6a4c0e-8f62-4a4e-9d1c-1f4d2a1b9e01", "0b6a4c0e-8f62-4a4e-9d1c-1f4d2a1b9e02"
+	doc["gradesElementary"] = json.RawMessage(fmt.Sprintf(`[{"id":%q,"meta":{"created":"2026-01-10T08:00:00Z","modified":"2026-01-10T08:00:00Z"},
+		"studentID":%q,"schoolID":%q,"subjectCode":"ZZ","academicYear":"2025/2026","term":"HT","schoolYear":"9","teacher1EmployeeID":%q,
+		"grade":"C","gradeDate":"2025-12-20","finalGrade":false,"isEnded":false}]`, el, student, school, teacher))
+	doc["gradesUpperSecondary"] = json.RawMessage(fmt.Sprintf(`[{"id":%q,"meta":{"created":"2026-01-10T08:00:00Z","modified":"2026-01-10T08:00:00Z"},
+		"studentID":%q,"schoolID":%q,"courseCode":"ZZZZZ01","includeOnFinalGrade":true}]`, us, student, school))
+	body, err := json.Marshal(doc)
+	require.NoError(t, err)
+	res := h.admin(http.MethodPut, "/state", string(body))
+	require.Equal(t, http.StatusOK, res.status, res)
+
+	a := h.send(http.MethodGet, PrefixA+"/grade-elementary/"+el, "")
+	require.Equal(t, http.StatusOK, a.status, a)
+	assert.Equal(t, "C", a.object(t)["grade"])
+	g, ok := h.bGrade(t, el)
+	require.True(t, ok, "the old elementary grade is a grade of B")
+	assert.Equal(t, "C", g.GradeValue)
+	assert.Equal(t, teacher, g.RegisteredBy.ID)
+	assert.Equal(t, model.Date("2025-12-20"), g.RegisteredDate)
+	res = h.get(PrefixB + "/syllabuses/" + g.Syllabus.ID)
+	require.Equal(t, http.StatusOK, res.status, res)
+	assert.Contains(t, string(res.body), `"subjectCode":"ZZ"`)
+
+	require.Equal(t, http.StatusOK, h.send(http.MethodGet, PrefixA+"/grade-upper-secondary/"+us, "").status)
+	_, ok = h.bGrade(t, us)
+	assert.False(t, ok, "without a grade and a teacher it is interface A's alone")
+}
