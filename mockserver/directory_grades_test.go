@@ -15,6 +15,7 @@ import (
 	"github.com/skolkit/skolkit/mockserver/webhook"
 	"github.com/skolkit/skolkit/mockserver/webhooktest"
 	"github.com/skolkit/skolkit/model"
+	"github.com/skolkit/skolkit/openapi"
 )
 
 func TestGradeCreateReadPatchDelete(t *testing.T) {
@@ -167,6 +168,8 @@ func TestGradesWrittenThroughAAreGradesOfB(t *testing.T) {
 	require.NotEmpty(t, existing.ID, "the default scenario has a compulsory-school subject")
 	ptr := func(s string) *string { return &s }
 	year := func(y int) *int { return &y }
+	official, _ := ss12000Ops(t)
+	gradeSchema := official.Components.Schemas["Grade"].Value
 
 	for _, tc := range []struct {
 		name, resource, body string
@@ -217,6 +220,9 @@ func TestGradesWrittenThroughAAreGradesOfB(t *testing.T) {
 			assert.Equal(t, tc.want.Remark, g.Remark)
 			assert.Equal(t, tc.want.Semester, g.Semester)
 			assert.Equal(t, tc.want.Year, g.Year)
+			var raw any
+			require.NoError(t, json.Unmarshal(h.get(PrefixB+"/grades/"+id).body, &raw))
+			assert.NoError(t, gradeSchema.VisitJSON(raw, openapi.SchemaOptions()...), "valid against SS 12000's Grade")
 
 			res := h.get(PrefixB + "/syllabuses/" + g.Syllabus.ID)
 			require.Equal(t, http.StatusOK, res.status, "the grade's syllabus exists: %s", res)
