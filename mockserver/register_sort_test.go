@@ -214,3 +214,52 @@ func TestCalendarEventsSortedWithinTheirRange(t *testing.T) {
 		})
 	}
 }
+
+// The two ways of a sortkey with an equality give the same cursors: a walk
+// that changes its limit, and so its way, between pages covers each record
+// once, in order.
+func TestSortedWalkMayChangeWayBetweenPages(t *testing.T) {
+	h := newHarness(t)
+	school := h.firstSchool()
+	var groups *resource
+	for _, r := range buildResources() {
+		if r.name == "groups" {
+			groups = r
+		}
+	}
+	for _, k := range []string{"DisplayNameAsc", "EndDateDesc"} {
+		t.Run(k, func(t *testing.T) {
+			want := sortedByKey(h.srv.Store().Read(), groups, groups.sorts[k], func(o any) bool { return asGroup(o).Organisation.ID == school })
+			require.Greater(t, len(want), 4)
+			sn, span := h.srv.Store().Read(), []store.Span{store.ValueSpan(school)}
+			require.False(t, fewCandidates(sn, store.TableGroups, store.IndexOrganisation, span, 1), "a page of 1 walks")
+			sorts := 2 // the smallest page that sorts
+			for !fewCandidates(sn, store.TableGroups, store.IndexOrganisation, span, sorts) {
+				sorts++
+			}
+			require.Less(t, sorts, len(want), "a page that sorts leaves more to walk")
+			var got []string
+			target := PrefixB + "/groups?limit=1&organisation=" + school + "&sortkey=" + k
+			for i := 0; target != ""; i++ {
+				res := h.get(target)
+				require.Equal(t, http.StatusOK, res.status, res)
+				var page struct {
+					Data []struct {
+						ID string `json:"id"`
+					} `json:"data"`
+					PageToken *string `json:"pageToken"`
+				}
+				res.decode(&page)
+				for _, d := range page.Data {
+					got = append(got, d.ID)
+				}
+				target = ""
+				if page.PageToken != nil {
+					limit := []int{sorts, 1}[i%2] // sort, walk, sort, ...
+					target = fmt.Sprintf("%s/groups?limit=%d&pageToken=%s", PrefixB, limit, url.QueryEscape(*page.PageToken))
+				}
+			}
+			assert.Equal(t, want, got)
+		})
+	}
+}
