@@ -89,6 +89,8 @@ func BenchmarkRegisterSortedPage(b *testing.B) {
 				{"persons?sortkey=ModifiedDesc", "persons", "", "ModifiedDesc"},
 				{"groups?sortkey=DisplayNameAsc", "groups", "", "DisplayNameAsc"},
 				{"groups?organisation&sortkey=DisplayNameAsc", "groups", "organisation=" + school, "DisplayNameAsc"},
+				{"duties?organisation&sortkey=StartDateAsc", "duties", "organisation=" + school, "StartDateAsc"},
+				{"persons?relationship.organisation&sortkey=FamilyNameAsc", "persons", "relationship.organisation=" + school, "FamilyNameAsc"},
 				{"calendarEvents?sortkey=ModifiedDesc", "calendarEvents", wide, "ModifiedDesc"},
 				{"absences?sortkey=StartTimeDesc", "absences", "", "StartTimeDesc"},
 			} {
