@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/scenarios"
 )
 
@@ -59,10 +58,8 @@ func BenchmarkRegisterListFilteredPage(b *testing.B) {
 // BenchmarkRegisterSortedPage measures a sorted page (sortkey, limit 100) at
 // the default and at the large scenario, after a write each time (no answer
 // from the response cache): every sortkey walks an order index, so the two
-// sizes cost about the same (docs/decisions.md, BB15). "planner/..." is the
-// engine's page alone (no rendering); for comparison, "memory/..." sorts
-// every match of the same query in memory, as the engine did before the
-// order indexes.
+// sizes cost about the same (docs/decisions.md, BB15). The store's
+// BenchmarkSortedPage measures the walk alone against sorting in memory.
 func BenchmarkRegisterSortedPage(b *testing.B) {
 	for _, name := range []string{"default", "large"} {
 		b.Run("scenario="+name, func(b *testing.B) {
@@ -80,10 +77,6 @@ func BenchmarkRegisterSortedPage(b *testing.B) {
 			ds := srv.Store().Export()
 			school := ds.Placements[len(ds.Placements)/2].PlacedAt.ID
 			wide := url.Values{"startTime.onOrAfter": {"2000-01-01T00:00:00Z"}, "startTime.onOrBefore": {"2100-01-01T00:00:00Z"}}.Encode()
-			res := map[string]*resource{}
-			for _, r := range buildResources() {
-				res[r.name] = r
-			}
 			for _, q := range []struct{ name, resource, query, sortkey string }{
 				{"persons?sortkey=FamilyNameAsc", "persons", "", "FamilyNameAsc"},
 				{"persons?sortkey=ModifiedDesc", "persons", "", "ModifiedDesc"},
@@ -106,40 +99,6 @@ func BenchmarkRegisterSortedPage(b *testing.B) {
 						rec := p.serve(p.request("GET", target, nil, ""))
 						if rec.Code != 200 {
 							b.Fatalf("%s: %d %s", target, rec.Code, rec.Body)
-						}
-					}
-				})
-				b.Run("planner/"+q.name, func(b *testing.B) {
-					r := res[q.resource]
-					v, _ := url.ParseQuery(q.query + "&sortkey=" + q.sortkey)
-					pr, err := r.paramsOf(v)
-					if err != nil {
-						b.Fatal(err)
-					}
-					b.ReportAllocs()
-					for b.Loop() {
-						if _, _, err := r.pageOf(srv, srv.Store().Read(), pr, nil, 100); err != nil {
-							b.Fatal(err)
-						}
-					}
-				})
-				b.Run("memory/"+q.name, func(b *testing.B) {
-					r := res[q.resource]
-					v, _ := url.ParseQuery(q.query + "&sortkey=" + q.sortkey)
-					pr, err := r.paramsOf(v)
-					if err != nil {
-						b.Fatal(err)
-					}
-					so := r.sorts[q.sortkey]
-					match := r.match(pr)
-					index, spans := store.IndexID, []store.Span(nil)
-					if v.Has(paramOrganisation) { // the equality's records, sorted
-						index, spans = store.IndexOrganisation, []store.Span{store.ValueSpan(v.Get(paramOrganisation))}
-					}
-					b.ReportAllocs()
-					for b.Loop() {
-						if _, _, err := srv.Store().Read().SortedPage(r.table, index, spans, match, so.key, so.desc, nil, 100); err != nil {
-							b.Fatal(err)
 						}
 					}
 				})
