@@ -877,7 +877,8 @@ func calendarEventsResource() *resource {
 		name: "calendarEvents", noun: "calendar event", scope: ScopeCalendarEventsRead, table: store.TableCalendarEvents,
 		list: true, byID: true, lookup: true, filters: f, required: []string{"startTime.onOrAfter", "startTime.onOrBefore"},
 		sorts: map[string]sorting{
-			"ModifiedDesc":  order(store.TableCalendarEvents, store.IndexModified, true),
+			// no order index: the required startTime range's events are sorted (BB15)
+			"ModifiedDesc":  {desc: true, key: func(o any) string { return store.TimeKey(meta(o).Modified) }},
 			"StartTimeAsc":  order(store.TableCalendarEvents, store.IndexStartTime, false),
 			"StartTimeDesc": order(store.TableCalendarEvents, store.IndexStartTime, true),
 		},

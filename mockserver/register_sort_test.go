@@ -88,7 +88,13 @@ func shownByB(o any) bool {
 // table B shows that pass keep, by their value under the order index, then
 // id (both reversed when descending).
 func sortedByIndex(sn *store.Snapshot, table, index string, desc bool, keep func(any) bool) []string {
-	key := store.OrderKey(table, index)
+	var key func(any) string
+	if table == store.TableCalendarEvents && index == store.IndexModified {
+		// no order index: sorted within the required startTime range (BB15)
+		key = func(o any) string { return store.TimeKey(o.(*model.CalendarEvent).Meta.Modified) }
+	} else {
+		key = store.OrderKey(table, index)
+	}
 	type keyed struct{ key, id string }
 	var all []keyed
 	_ = sn.Scan(table, store.IndexID, "", func(o any) bool {

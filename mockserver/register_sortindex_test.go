@@ -14,6 +14,10 @@ func TestEverySortKeyHasAnOrderIndex(t *testing.T) {
 			if res.name == "placements" {
 				continue // the placements' own planner (D2)
 			}
+			if res.name == "calendarEvents" && k == "ModifiedDesc" {
+				assert.Empty(t, so.index, "sorted within the required startTime range (BB15)")
+				continue
+			}
 			assert.NotEmpty(t, so.index, "%s sortkey=%s streams from an order index", res.name, k)
 		}
 	}

@@ -39,7 +39,7 @@ func BenchmarkSortedPage(b *testing.B) {
 				{"persons/FamilyNameAsc", store.TablePersons, store.IndexFamilyNameOrder, false},
 				{"persons/ModifiedDesc", store.TablePersons, store.IndexModified, true},
 				{"groups/DisplayNameAsc", store.TableGroups, store.IndexDisplayNameOrder, false},
-				{"calendarEvents/ModifiedDesc", store.TableCalendarEvents, store.IndexModified, true},
+				{"calendarEvents/StartTimeAsc", store.TableCalendarEvents, store.IndexStartTime, false},
 				{"absences/StartTimeDesc", store.TableAbsences, store.IndexStartTime, true},
 				{"grades/registeredDateDesc", store.TableGrades, store.IndexRegisteredDate, true},
 			} {
