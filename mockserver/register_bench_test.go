@@ -77,6 +77,8 @@ func BenchmarkRegisterSortedPage(b *testing.B) {
 			ds := srv.Store().Export()
 			school := ds.Placements[len(ds.Placements)/2].PlacedAt.ID
 			wide := url.Values{"startTime.onOrAfter": {"2000-01-01T00:00:00Z"}, "startTime.onOrBefore": {"2100-01-01T00:00:00Z"}}.Encode()
+			from := ds.CalendarEvents[len(ds.CalendarEvents)/2].StartTime
+			week := url.Values{"startTime.onOrAfter": {from.Format(time.RFC3339)}, "startTime.onOrBefore": {from.AddDate(0, 0, 7).Format(time.RFC3339)}}.Encode()
 			for _, q := range []struct{ name, resource, query, sortkey string }{
 				{"persons?sortkey=FamilyNameAsc", "persons", "", "FamilyNameAsc"},
 				{"persons?sortkey=ModifiedDesc", "persons", "", "ModifiedDesc"},
@@ -85,6 +87,8 @@ func BenchmarkRegisterSortedPage(b *testing.B) {
 				{"duties?organisation&sortkey=StartDateAsc", "duties", "organisation=" + school, "StartDateAsc"},
 				{"persons?relationship.organisation&sortkey=FamilyNameAsc", "persons", "relationship.organisation=" + school, "FamilyNameAsc"},
 				{"calendarEvents?sortkey=ModifiedDesc", "calendarEvents", wide, "ModifiedDesc"},
+				{"calendarEvents?week&sortkey=ModifiedDesc", "calendarEvents", week, "ModifiedDesc"},
+				{"calendarEvents?week&sortkey=StartTimeAsc", "calendarEvents", week, "StartTimeAsc"},
 				{"absences?sortkey=StartTimeDesc", "absences", "", "StartTimeDesc"},
 			} {
 				target := PrefixB + "/" + q.resource + "?limit=100&sortkey=" + q.sortkey
