@@ -489,6 +489,7 @@ func prepareDirectory(ds *store.Dataset) {
 			p.Directory = &model.PersonExtra{Roles: roles[p.ID], IdentityTemporary: p.CivicNo != nil && fixtures.IsTemporaryNumber(p.CivicNo.Value)}
 		}
 	}
+	prepareGrades(ds)
 }
 
 // prepareGenerated is prepareDirectory for data built from a scenario: when

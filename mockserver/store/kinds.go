@@ -155,39 +155,6 @@ var employeePlacements = kind[model.EmployeePlacement]{
 	},
 }
 
-// gradeRefs lists a grade's references under interface A's member names.
-func gradeRefs(student, school string, teacher1, teacher2 *string) []ref {
-	refs := []ref{
-		{"studentID", TablePersons, student, -1},
-		{"schoolID", TableOrganisations, school, -1},
-	}
-	if teacher1 != nil {
-		refs = append(refs, ref{"teacher1EmployeeID", TablePersons, *teacher1, -1})
-	}
-	if teacher2 != nil {
-		refs = append(refs, ref{"teacher2EmployeeID", TablePersons, *teacher2, -1})
-	}
-	return refs
-}
-
-var gradesElementary = kind[model.GradeElementary]{
-	table: TableGradesElementary,
-	id:    func(g *model.GradeElementary) string { return g.ID },
-	meta:  func(g *model.GradeElementary) *model.Meta { return &g.Meta },
-	refs: func(g *model.GradeElementary) []ref {
-		return gradeRefs(g.StudentID, g.SchoolID, g.Teacher1EmployeeID, g.Teacher2EmployeeID)
-	},
-}
-
-var gradesUpperSecondary = kind[model.GradeUpperSecondary]{
-	table: TableGradesUpperSecondary,
-	id:    func(g *model.GradeUpperSecondary) string { return g.ID },
-	meta:  func(g *model.GradeUpperSecondary) *model.Meta { return &g.Meta },
-	refs: func(g *model.GradeUpperSecondary) []ref {
-		return gradeRefs(g.StudentID, g.SchoolID, g.Teacher1EmployeeID, g.Teacher2EmployeeID)
-	},
-}
-
 var tombstones = kind[model.Tombstone]{
 	table: TableTombstones,
 	id:    func(t *model.Tombstone) string { return t.ID },

@@ -72,6 +72,13 @@ var registerTables = []*tableDef{
 	),
 	def(TableGrades, func(g *model.Grade) string { return g.ID },
 		by(IndexStudent, func(g *model.Grade) string { return g.Student.ID }),
+		byEach(IndexTeacher, gradePersons),
+		byTime(IndexGradesElementaryByCreated, func(g *model.Grade) string {
+			return gradeCreatedKey(g, model.GradeKindElementary)
+		}),
+		byTime(IndexGradesUpperSecondaryByCreated, func(g *model.Grade) string {
+			return gradeCreatedKey(g, model.GradeKindUpperSecondary)
+		}),
 		by(IndexOrganisation, func(g *model.Grade) string {
 			if g.Organisation == nil {
 				return ""
@@ -174,6 +181,44 @@ var attendanceSchedules = kind[model.AttendanceSchedule]{
 	},
 }
 
+// gradePersons lists the persons a grade names besides its pupil: interface
+// A's teachers, the registrar and the grading teacher, each once.
+func gradePersons(g *model.Grade) []string {
+	var out []string
+	if g.Directory != nil {
+		out = g.Directory.Teachers()
+	}
+	if g.RegisteredBy.ID != "" {
+		out = append(out, g.RegisteredBy.ID)
+	}
+	if g.GradingTeacher != nil {
+		out = append(out, g.GradingTeacher.ID)
+	}
+	return out
+}
+
+// gradeCreatedKey is a grade's key in the list-order index of interface A's
+// view kind, "" when the grade is not of that kind.
+func gradeCreatedKey(g *model.Grade, kind string) string {
+	if g.Directory == nil || g.Directory.Kind != kind {
+		return ""
+	}
+	return timeKey(g.Meta.Created)
+}
+
+// SyllabusCodeKey is a syllabus's key in IndexSyllabusCode: its school type
+// and its course code, else its subject code.
+func SyllabusCodeKey(schoolType model.SchoolType, courseCode, subjectCode string) string {
+	code := courseCode
+	if code == "" {
+		code = subjectCode
+	}
+	if code == "" {
+		return ""
+	}
+	return string(schoolType) + "/" + code
+}
+
 var grades = kind[model.Grade]{
 	table: TableGrades,
 	id:    func(g *model.Grade) string { return g.ID },
@@ -181,8 +226,18 @@ var grades = kind[model.Grade]{
 	refs: func(g *model.Grade) []ref {
 		refs := []ref{
 			{"student.id", TablePersons, g.Student.ID, -1},
-			{"registeredBy.id", TablePersons, g.RegisteredBy.ID, -1},
 			{"syllabus.id", TableSyllabuses, g.Syllabus.ID, -1},
+		}
+		if g.RegisteredBy.ID != "" { // a grade interface A wrote without a teacher
+			refs = append(refs, ref{"registeredBy.id", TablePersons, g.RegisteredBy.ID, -1})
+		}
+		if x := g.Directory; x != nil {
+			if x.Teacher1EmployeeID != nil {
+				refs = append(refs, ref{"teacher1EmployeeID", TablePersons, *x.Teacher1EmployeeID, -1})
+			}
+			if x.Teacher2EmployeeID != nil {
+				refs = append(refs, ref{"teacher2EmployeeID", TablePersons, *x.Teacher2EmployeeID, -1})
+			}
 		}
 		if g.Organisation != nil {
 			refs = append(refs, ref{"organisation.id", TableOrganisations, g.Organisation.ID, -1})
@@ -276,10 +331,17 @@ func registerReferrers(t *tx, table, id string) []string {
 			return g.Group != nil && g.Group.ID == id
 		})
 	case TablePersons:
-		scanCount(TableGrades, "grade(s) as registrar or grading teacher", func(obj any) bool {
-			g := obj.(*model.Grade)
-			return g.RegisteredBy.ID == id || (g.GradingTeacher != nil && g.GradingTeacher.ID == id)
+		count(TableGrades, IndexTeacher, "grade(s) as teacher or registrar")
+		n := 0 // the pupil's grades that interface A shows (the others go with the pupil)
+		_ = t.scan(tableDefs[TableGrades], IndexStudent, id, func(obj any) bool {
+			if obj.(*model.Grade).Directory != nil {
+				n++
+			}
+			return true
 		})
+		if n > 0 {
+			out = append(out, fmt.Sprintf("%d grade(s) as student", n))
+		}
 		scanCount(TableAttendanceEvents, "attendance event(s) as registrar", func(obj any) bool {
 			e := obj.(*model.AttendanceEvent)
 			return e.RegisteredBy != nil && e.RegisteredBy.ID == id
@@ -296,7 +358,8 @@ func registerReferrers(t *tx, table, id string) []string {
 
 // cascadeRegister deletes the SS 12000 records that belong to a record being
 // deleted: a placement's attendance schedules, a person's study plans,
-// attendance events and grades (as the pupil), a group's attendance events.
+// attendance events and grades (as the pupil, unless interface A shows the
+// grade), a group's attendance events.
 // Interface A's clients cannot see these records, so a delete through A
 // takes them along rather than failing on them (docs/decisions.md, BB19).
 func (w *Writer) cascadeRegister(table, id string) error {
@@ -313,7 +376,12 @@ func (w *Writer) cascadeRegister(table, id string) error {
 	for _, o := range own {
 		var ids []string
 		td := tableDefs[o.table]
-		_ = w.t.scan(td, o.index, id, func(obj any) bool { ids = append(ids, td.id(obj)); return true })
+		_ = w.t.scan(td, o.index, id, func(obj any) bool {
+			if g, ok := obj.(*model.Grade); !ok || g.Directory == nil { // interface A shows the others (referrers)
+				ids = append(ids, td.id(obj))
+			}
+			return true
+		})
 		for _, oid := range ids {
 			if err := w.Delete(o.table, oid); err != nil {
 				return err

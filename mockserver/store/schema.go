@@ -20,10 +20,8 @@ const (
 	TableAttendances    = "attendances"
 	TableAbsences       = "absences"
 
-	// interface A only
-	TableEmployeePlacements   = "employeePlacements"
-	TableGradesElementary     = "gradesElementary"
-	TableGradesUpperSecondary = "gradesUpperSecondary"
+	// interface A only (interface B shows them as duties)
+	TableEmployeePlacements = "employeePlacements"
 
 	// TableTombstones is the deletion log: one model.Tombstone per deleted
 	// record (tombstones.go).
@@ -69,8 +67,14 @@ const (
 	IndexCivicNo = "civicNo"
 	// employee placements: the employee
 	IndexEmployee = "employee"
-	// calendar events, grades: the teacher(s)
+	// calendar events: the teacher; grades: interface A's teachers, the
+	// registrar and the grading teacher
 	IndexTeacher = "teacher"
+	// grades: interface A's two views, each in list order (meta.created)
+	IndexGradesElementaryByCreated     = "gradesElementaryByCreated"
+	IndexGradesUpperSecondaryByCreated = "gradesUpperSecondaryByCreated"
+	// syllabuses: school type and code (the course code, else the subject code)
+	IndexSyllabusCode = "syllabusCode"
 
 	// IndexDeletedAt orders tombstones by deletion time, then id;
 	// IndexKindDeletedAt by kind, then deletion time.
@@ -279,7 +283,9 @@ var tables = append([]*tableDef{
 		placementIndex(IndexOwner), placementIndex(IndexStartDate), placementIndex(IndexEndDate),
 		placementIndex(IndexCreated), placementIndex(IndexModified),
 	),
-	def(TableSyllabuses, func(s *model.Syllabus) string { return s.ID }),
+	def(TableSyllabuses, func(s *model.Syllabus) string { return s.ID },
+		by(IndexSyllabusCode, func(s *model.Syllabus) string { return SyllabusCodeKey(s.SchoolType, s.CourseCode, s.SubjectCode) }),
+	),
 	def(TableCalendarEvents, func(c *model.CalendarEvent) string { return c.ID },
 		by(IndexGroup, func(c *model.CalendarEvent) string { return c.Group.ID }),
 		by(IndexTeacher, func(c *model.CalendarEvent) string { return c.Teacher.ID }),
@@ -306,16 +312,6 @@ var tables = append([]*tableDef{
 		byTime(IndexModified, func(p *model.EmployeePlacement) string { return timeKey(p.Meta.Modified) }),
 		by(IndexEmployee, func(p *model.EmployeePlacement) string { return p.EmployeeID }),
 		by(IndexOrganisation, func(p *model.EmployeePlacement) string { return p.SchoolID }),
-	),
-	def(TableGradesElementary, func(g *model.GradeElementary) string { return g.ID },
-		byTime(IndexCreated, func(g *model.GradeElementary) string { return timeKey(g.Meta.Created) }),
-		by(IndexStudent, func(g *model.GradeElementary) string { return g.StudentID }),
-		byEach(IndexTeacher, func(g *model.GradeElementary) []string { return g.Teachers() }),
-	),
-	def(TableGradesUpperSecondary, func(g *model.GradeUpperSecondary) string { return g.ID },
-		byTime(IndexCreated, func(g *model.GradeUpperSecondary) string { return timeKey(g.Meta.Created) }),
-		by(IndexStudent, func(g *model.GradeUpperSecondary) string { return g.StudentID }),
-		byEach(IndexTeacher, func(g *model.GradeUpperSecondary) []string { return g.Teachers() }),
 	),
 }, registerTables...)
 

@@ -89,8 +89,6 @@ func (s *Store) Load(ds *Dataset) error {
 		func() *tableLoad { return prepareTable(attendances, ds.Attendances, now) },
 		func() *tableLoad { return prepareTable(absences, ds.Absences, now) },
 		func() *tableLoad { return prepareTable(employeePlacements, ds.EmployeePlacements, now) },
-		func() *tableLoad { return prepareTable(gradesElementary, ds.GradesElementary, now) },
-		func() *tableLoad { return prepareTable(gradesUpperSecondary, ds.GradesUpperSecondary, now) },
 		func() *tableLoad { return prepareTable(tombstones, ds.Tombstones, now) },
 	}
 	prepares = append(prepares, registerLoads(ds, now)...)
@@ -344,10 +342,8 @@ func (s *Store) Export() *Dataset {
 		Attendances:    all(sn.t, attendances),
 		Absences:       all(sn.t, absences),
 
-		EmployeePlacements:   all(sn.t, employeePlacements),
-		GradesElementary:     all(sn.t, gradesElementary),
-		GradesUpperSecondary: all(sn.t, gradesUpperSecondary),
-		Tombstones:           all(sn.t, tombstones),
+		EmployeePlacements: all(sn.t, employeePlacements),
+		Tombstones:         all(sn.t, tombstones),
 	}
 	exportRegister(sn, ds)
 	return ds
@@ -405,14 +401,10 @@ func (sn *Snapshot) EmployeePlacement(id string) (*model.EmployeePlacement, bool
 	return first(sn.t, employeePlacements, id)
 }
 
-// GradeElementary returns the elementary grade with the id, if any.
-func (sn *Snapshot) GradeElementary(id string) (*model.GradeElementary, bool) {
-	return first(sn.t, gradesElementary, id)
-}
-
-// GradeUpperSecondary returns the upper-secondary grade with the id, if any.
-func (sn *Snapshot) GradeUpperSecondary(id string) (*model.GradeUpperSecondary, bool) {
-	return first(sn.t, gradesUpperSecondary, id)
+// Grade returns the grade with the id, if any (interface A's two kinds and
+// interface B's grades are one table).
+func (sn *Snapshot) Grade(id string) (*model.Grade, bool) {
+	return first(sn.t, grades, id)
 }
 
 // Count returns the number of records in a table.
@@ -621,14 +613,12 @@ func (w *Writer) PutEmployeePlacement(r model.EmployeePlacement) (model.Employee
 	return putIn(w, employeePlacements, r)
 }
 
-// PutGradeElementary creates or replaces an elementary grade; see putIn.
-func (w *Writer) PutGradeElementary(r model.GradeElementary) (model.GradeElementary, bool, error) {
-	return putIn(w, gradesElementary, r)
-}
+// PutGrade creates or replaces a grade; see putIn.
+func (w *Writer) PutGrade(r model.Grade) (model.Grade, bool, error) { return putIn(w, grades, r) }
 
-// PutGradeUpperSecondary creates or replaces an upper-secondary grade; see putIn.
-func (w *Writer) PutGradeUpperSecondary(r model.GradeUpperSecondary) (model.GradeUpperSecondary, bool, error) {
-	return putIn(w, gradesUpperSecondary, r)
+// PutSyllabus creates or replaces a syllabus; see putIn.
+func (w *Writer) PutSyllabus(r model.Syllabus) (model.Syllabus, bool, error) {
+	return putIn(w, syllabuses, r)
 }
 
 // Delete removes the record with the id from a table; ErrNotFound if none,
@@ -711,10 +701,6 @@ func referrers(t *tx, table, id string) []string {
 		count(TableAbsences, IndexStudent, "absence record(s)")
 		count(TableCalendarEvents, IndexTeacher, "calendar event(s) as teacher")
 		count(TableEmployeePlacements, IndexEmployee, "employee placement(s)")
-		count(TableGradesElementary, IndexStudent, "elementary grade(s) as student")
-		count(TableGradesUpperSecondary, IndexStudent, "upper-secondary grade(s) as student")
-		count(TableGradesElementary, IndexTeacher, "elementary grade(s) as teacher")
-		count(TableGradesUpperSecondary, IndexTeacher, "upper-secondary grade(s) as teacher")
 		// Reporters and registrars are not indexed (nothing lists by them):
 		// deleting a person, which is rare, scans those two tables.
 		scanCount(TableAttendances, "attendance record(s) as reporter", func(obj any) bool {

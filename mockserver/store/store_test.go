@@ -431,6 +431,7 @@ func TestReferencedListsEveryReferredTable(t *testing.T) {
 	check(absences.refs(&model.Absence{RegisteredBy: &model.PersonReference{}}))
 	check(employeePlacements.refs(&model.EmployeePlacement{}))
 	teacher := "t"
-	check(gradesElementary.refs(&model.GradeElementary{Teacher1EmployeeID: &teacher, Teacher2EmployeeID: &teacher}))
-	check(gradesUpperSecondary.refs(&model.GradeUpperSecondary{Teacher1EmployeeID: &teacher}))
+	check(grades.refs(&model.Grade{RegisteredBy: model.PersonReference{ID: "r"}, GradingTeacher: &model.PersonReference{ID: "g"},
+		Organisation: &model.ObjectReference{ID: "o"}, Group: &model.ObjectReference{ID: "g"},
+		Directory: &model.GradeExtra{Teacher1EmployeeID: &teacher, Teacher2EmployeeID: &teacher}}))
 }
