@@ -344,34 +344,84 @@ func (tl *tableLoad) sortedEntries(ix *indexDef) []entry {
 
 // timeEntries lists the entries of a timestamp index in key order. The
 // records are in id order, so ordering by instant and then by position is
-// ordering by value and id; each distinct instant is formatted once.
+// ordering by value and id; each distinct instant is formatted once. When
+// records share few instants (a million lessons start at a few hundred),
+// the entries are grouped by instant with a counting sort; otherwise they
+// are sorted.
 func (tl *tableLoad) timeEntries(ix *indexDef) []entry {
-	type at struct {
+	type instant struct {
 		sec  int64
 		nsec int32
-		pos  int32
 	}
-	order := make([]at, len(tl.sorted))
+	at := make([]instant, len(tl.sorted))
+	group := map[instant]int32{}
+	var firsts []instant
+	var counts []int32
+	owner := make([]int32, len(tl.sorted))
 	for k, rec := range tl.sorted {
 		t := ix.time(rec)
-		order[k] = at{t.Unix(), int32(t.Nanosecond()), int32(k)}
+		at[k] = instant{t.Unix(), int32(t.Nanosecond())}
+		if firsts != nil || k == 0 {
+			j, ok := group[at[k]]
+			if !ok {
+				j = int32(len(firsts))
+				group[at[k]] = j
+				firsts = append(firsts, at[k])
+				counts = append(counts, 0)
+			}
+			counts[j]++
+			owner[k] = j
+			if len(firsts) > len(tl.sorted)/8+64 {
+				firsts = nil // too many: sort instead
+			}
+		}
 	}
-	slices.SortFunc(order, func(a, b at) int {
-		if a.sec != b.sec {
-			return cmp.Compare(a.sec, b.sec)
+	ents := make([]entry, len(tl.sorted))
+	if firsts == nil {
+		order := make([]int32, len(tl.sorted))
+		for k := range order {
+			order[k] = int32(k)
 		}
-		if a.nsec != b.nsec {
-			return cmp.Compare(a.nsec, b.nsec)
+		slices.SortFunc(order, func(a, b int32) int {
+			if at[a].sec != at[b].sec {
+				return cmp.Compare(at[a].sec, at[b].sec)
+			}
+			if at[a].nsec != at[b].nsec {
+				return cmp.Compare(at[a].nsec, at[b].nsec)
+			}
+			return cmp.Compare(a, b)
+		})
+		var key string
+		for k, o := range order {
+			if k == 0 || at[o] != at[order[k-1]] {
+				key = timeKey(ix.time(tl.sorted[o]))
+			}
+			ents[k] = entry{val: key, rec: tl.sorted[o]}
 		}
-		return cmp.Compare(a.pos, b.pos)
+		return ents
+	}
+	order := make([]int32, len(firsts))
+	for j := range order {
+		order[j] = int32(j)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if firsts[a].sec != firsts[b].sec {
+			return cmp.Compare(firsts[a].sec, firsts[b].sec)
+		}
+		return cmp.Compare(firsts[a].nsec, firsts[b].nsec)
 	})
-	ents := make([]entry, len(order))
-	var key string
-	for k, o := range order {
-		if k == 0 || o.sec != order[k-1].sec || o.nsec != order[k-1].nsec {
-			key = timeKey(ix.time(tl.sorted[o.pos]))
-		}
-		ents[k] = entry{val: key, rec: tl.sorted[o.pos]}
+	next := make([]int32, len(firsts))
+	keys := make([]string, len(firsts))
+	var off int32
+	for _, j := range order {
+		next[j] = off
+		off += counts[j]
+		keys[j] = timeKey(time.Unix(firsts[j].sec, int64(firsts[j].nsec)))
+	}
+	for k, rec := range tl.sorted {
+		j := owner[k]
+		ents[next[j]] = entry{val: keys[j], rec: rec}
+		next[j]++
 	}
 	return ents
 }
@@ -404,15 +454,23 @@ func (tl *tableLoad) buildPages(i int) {
 	ents := make([]entry, 0, len(tl.sorted))
 	owner := make([]int32, 0, len(tl.sorted)) // group number of each entry in ents
 	var vals []string
+	// Runs of records with one value (the events of an activity, whose ids
+	// are consecutive) find their group without a map lookup.
+	lastV, lastJ := "", int32(-1)
 	for _, rec := range tl.sorted {
 		vals = ix.values(rec, vals[:0])
 		for _, v := range vals {
-			j, ok := group[v]
-			if !ok {
-				j = int32(len(firsts))
-				group[v] = j
-				firsts = append(firsts, v)
-				counts = append(counts, 0)
+			j := lastJ
+			if j < 0 || v != lastV {
+				var ok bool
+				j, ok = group[v]
+				if !ok {
+					j = int32(len(firsts))
+					group[v] = j
+					firsts = append(firsts, v)
+					counts = append(counts, 0)
+				}
+				lastV, lastJ = v, j
 			}
 			counts[j]++
 			ents = append(ents, entry{val: v, rec: rec})
