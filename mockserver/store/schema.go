@@ -93,9 +93,6 @@ type indexDef struct {
 	// values appends the record's values to dst, each once; none when the
 	// record is not in the index.
 	values func(obj any, dst []string) []string
-	// nearlyUnique says that most records have a value of their own
-	// (timestamps): a load sorts the entries rather than group them.
-	nearlyUnique bool
 	// time, when set, is the instant whose timeKey is the record's one
 	// value: a load orders the entries by it without formatting a key per
 	// comparison, and formats each distinct instant once.
@@ -129,7 +126,6 @@ func by[T any](name string, fn func(*T) string) indexDef {
 // one, except calendar events, which start at a few hundred instants.
 func byTime[T any](name string, fn func(*T) time.Time) indexDef {
 	ix := by(name, func(r *T) string { return timeKey(fn(r)) })
-	ix.nearlyUnique = true
 	ix.time = func(o any) time.Time { return fn(o.(*T)) }
 	return ix
 }
@@ -193,9 +189,16 @@ func appendPlacementIndexValues(dst []string, p *model.Placement, index string) 
 }
 
 func placementIndex(name string) indexDef {
-	return indexDef{name: name, values: func(o any, dst []string) []string {
+	ix := indexDef{name: name, values: func(o any, dst []string) []string {
 		return appendPlacementIndexValues(dst, o.(*model.Placement), name)
-	}, nearlyUnique: name == IndexCreated || name == IndexModified}
+	}}
+	switch name {
+	case IndexCreated:
+		ix.time = func(o any) time.Time { return o.(*model.Placement).Meta.Created }
+	case IndexModified:
+		ix.time = func(o any) time.Time { return o.(*model.Placement).Meta.Modified }
+	}
+	return ix
 }
 
 // tables lists every table of the store (registerTables: the SS 12000

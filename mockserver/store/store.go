@@ -320,28 +320,6 @@ func (s *idSet) has(id string) bool {
 	return ok
 }
 
-// sortedEntries lists the entries of an index whose values are timestamp
-// keys, in key order. A timestamp key has a fixed width and no keySep, so
-// ordering by value and then id is the order of value keySep id keySep.
-func (tl *tableLoad) sortedEntries(ix *indexDef) []entry {
-	ents := make([]entry, 0, len(tl.sorted))
-	var vals []string
-	for _, rec := range tl.sorted {
-		vals = ix.values(rec, vals[:0])
-		for _, v := range vals {
-			ents = append(ents, entry{val: v, rec: rec})
-		}
-	}
-	id := tl.td.id
-	slices.SortFunc(ents, func(a, b entry) int {
-		if c := strings.Compare(a.val, b.val); c != 0 {
-			return c
-		}
-		return strings.Compare(id(a.rec), id(b.rec))
-	})
-	return ents
-}
-
 // timeEntries lists the entries of a timestamp index in key order. The
 // records are in id order, so ordering by instant and then by position is
 // ordering by value and id; each distinct instant is formatted once. When
@@ -442,10 +420,6 @@ func (tl *tableLoad) buildPages(i int) {
 	ix := &td.indexes[i]
 	if ix.time != nil {
 		tl.indexPages[i] = cut(td.layout(ix.name), tl.timeEntries(ix))
-		return
-	}
-	if ix.nearlyUnique {
-		tl.indexPages[i] = cut(td.layout(ix.name), tl.sortedEntries(ix))
 		return
 	}
 	group := map[string]int32{} // group number by value
