@@ -25,7 +25,7 @@ var profiles = map[string]Generate{
 	// none generates nothing.
 	"none": {},
 	// large is 100 000 placements and about 20 000 persons.
-	"large": {SchoolUnits: 150, Children: 10000, Pupils: 13000, Staff: 2500, GuardiansPerChild: 2, Groups: 4000,
+	"large": {SchoolUnits: 150, Children: 10000, Pupils: 13000, Staff: 2500, GuardiansPerChild: 2, Groups: 10000,
 		Placements: 100000, Syllabuses: 200, CalendarEvents: 1000000, Attendances: 100000, Absences: 20000, Units: 6},
 }
 
