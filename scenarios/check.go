@@ -24,7 +24,8 @@ var profiles = map[string]Generate{
 		Placements: 200, Syllabuses: 40, CalendarEvents: 300, Attendances: 300, Absences: 100, Units: 2},
 	// none generates nothing.
 	"none": {},
-	// large is 100 000 placements and about 20 000 persons.
+	// large is a municipality: about 55 000 persons, 100 000 placements
+	// and 1 000 000 calendar events.
 	"large": {SchoolUnits: 150, Children: 10000, Pupils: 13000, Staff: 2500, GuardiansPerChild: 2, Groups: 10000,
 		Placements: 100000, Syllabuses: 200, CalendarEvents: 1000000, Attendances: 100000, Absences: 20000, Units: 6},
 }
