@@ -13,7 +13,9 @@ import (
 // BenchmarkRegisterListFilteredPage measures a filtered page of the SS 12000
 // resources added in issue 11 at the default and at the large scenario,
 // after a write each time (no answer from the response cache): the engine's
-// index-driven walk makes the two sizes cost about the same.
+// index-driven walk makes the two sizes cost about the same. Pages are of 10
+// records, which both scenarios fill for every list but duties and
+// organisations, so that the two sizes render the same amount.
 func BenchmarkRegisterListFilteredPage(b *testing.B) {
 	for _, name := range []string{"default", "large"} {
 		b.Run("scenario="+name, func(b *testing.B) {
@@ -40,16 +42,16 @@ func BenchmarkRegisterListFilteredPage(b *testing.B) {
 			}
 			for _, q := range []struct{ name, method, target, body string }{
 				{"persons?civicNo", "GET", "/persons?civicNo=" + ds.Persons[len(ds.Persons)/2].CivicNo.Value, ""},
-				{"persons?relationship.organisation", "GET", "/persons?limit=100&relationship.organisation=" + pl.PlacedAt.ID, ""},
-				{"groups?organisation", "GET", "/groups?limit=100&organisation=" + pl.PlacedAt.ID, ""},
-				{"duties?organisation", "GET", "/duties?limit=100&organisation=" + ev.Organisation.ID, ""},
-				{"calendarEvents?activity", "GET", "/calendarEvents?limit=100&activity=" + ev.Activity.ID + "&" + all, ""},
-				{"calendarEvents?group", "GET", "/calendarEvents?limit=100&group=" + ev.Group.ID + "&" + all, ""},
-				{"calendarEvents?startTime (one day)", "GET", "/calendarEvents?limit=100&" + oneDay, ""},
+				{"persons?relationship.organisation", "GET", "/persons?limit=10&relationship.organisation=" + pl.PlacedAt.ID, ""},
+				{"groups?organisation", "GET", "/groups?limit=10&organisation=" + pl.PlacedAt.ID, ""},
+				{"duties?organisation", "GET", "/duties?limit=10&organisation=" + ev.Organisation.ID, ""},
+				{"calendarEvents?activity", "GET", "/calendarEvents?limit=10&activity=" + ev.Activity.ID + "&" + all, ""},
+				{"calendarEvents?group", "GET", "/calendarEvents?limit=10&group=" + ev.Group.ID + "&" + all, ""},
+				{"calendarEvents?startTime (one day)", "GET", "/calendarEvents?limit=10&" + oneDay, ""},
 				{"calendarEvents/{id}", "GET", "/calendarEvents/" + ev.ID, ""},
 				{"calendarEvents/lookup (10 ids)", "POST", "/calendarEvents/lookup", `{"ids": [` + strings.Join(ids, ",") + `]}`},
 				{"attendanceSchedule?placement", "GET", "/attendanceSchedule?placement=" + pl.ID, ""},
-				{"organisations", "GET", "/organisations?limit=100", ""},
+				{"organisations", "GET", "/organisations?limit=10", ""},
 			} {
 				b.Run(q.name, func(b *testing.B) {
 					b.ReportAllocs()
