@@ -39,7 +39,7 @@ func TestPreloadContractLoadsItAndRestoresTheCollector(t *testing.T) {
 // stricter one than before, and the setting before them comes back when the
 // last ends.
 func TestGCPhasesHoldTheMostLenientSettingAndRestore(t *testing.T) {
-	preloadContract()   // at most once per process
+	preloadContract() // at most once per process
 	<-contractPreloaded // no preload phase running alongside
 	setting := func() int { p := debug.SetGCPercent(-1); debug.SetGCPercent(p); return p }
 	for _, tc := range []struct {
