@@ -201,13 +201,11 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	if *journalSize <= 0 {
 		*journalSize = -1
 	}
-	beginGCPhase("load", loadGCPercent)
 	srv, err := mockserver.New(mockserver.Options{
 		Scenario: sc, Seed: seed.v, ClientID: *clientID, ClientSecret: *clientSecret, TokenTTL: ttl.d, Logger: logger,
 		AdminToken: *adminToken, StateFile: *stateFile, JournalSize: *journalSize,
 		Webhooks: mockserver.WebhookOptions{AllowHosts: []string(allowHosts)},
 	})
-	endGCPhase("load")
 	if err != nil {
 		ln.Close()
 		fmt.Fprint(stderr, "skolkit serve: ")
