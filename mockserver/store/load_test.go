@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/fixtures"
 	"github.com/skolkit/skolkit/model"
 )
 
@@ -105,4 +106,44 @@ func TestIDSetSmallAndLarge(t *testing.T) {
 			assert.False(t, none.has("id-00000000"), "a table without an id set holds nothing")
 		})
 	}
+}
+
+// TestLoadOwnedLoadsWhatLoadLoads: a store loaded with LoadOwned holds what
+// one loaded with Load holds (every table, every index walk), and a
+// dangling reference fails LoadOwned as it fails Load, leaving the old
+// content.
+func TestLoadOwnedLoadsWhatLoadLoads(t *testing.T) {
+	now := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)
+	build := func() *Dataset {
+		cfg := fixtures.DefaultConfig(3, now)
+		cfg.CalendarEvents = 2000
+		ds, err := fixtures.Generate(cfg)
+		require.NoError(t, err)
+		fixtures.Complete(ds, now)
+		return ds
+	}
+	copied, owned := New(func() time.Time { return now }), New(func() time.Time { return now })
+	require.NoError(t, copied.Load(build()))
+	require.NoError(t, owned.LoadOwned(build()))
+	assert.Equal(t, copied.Export(), owned.Export())
+	for _, index := range []string{IndexStartTime, IndexActivity, IndexGroup} {
+		walk := func(s *Store) []string {
+			var ids []string
+			require.NoError(t, s.Read().Scan(TableCalendarEvents, index, "", func(o any) bool {
+				ids = append(ids, o.(*model.CalendarEvent).ID)
+				return true
+			}))
+			return ids
+		}
+		assert.Equal(t, walk(copied), walk(owned), "calendar events by %s", index)
+		assert.Len(t, walk(owned), 2000)
+	}
+
+	bad := build()
+	bad.Attendances[len(bad.Attendances)-1].CalendarEvent.ID = "no-such-event"
+	err := owned.LoadOwned(bad)
+	var refErr *RefError
+	require.ErrorAs(t, err, &refErr)
+	assert.Equal(t, "calendarEvent.id", refErr.Field)
+	assert.Equal(t, copied.Export(), owned.Export(), "a failed load keeps the old content")
 }
