@@ -61,7 +61,7 @@ func TestLargeScenarioIsAMunicipality(t *testing.T) {
 	}
 	// Groups that start or end inside the lessons' window can run out of
 	// free slots; in the municipality that is a few hundred lessons of a
-	// million (86 to 321, depending on the day).
+	// million (about 80 to 320, depending on the day).
 	assert.Less(t, clashes, len(ds.CalendarEvents)/1000, "lessons of a group that start together")
 	require.NoError(t, store.New(time.Now).LoadOwned(ds), "every reference resolves")
 }
