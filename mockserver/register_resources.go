@@ -273,7 +273,12 @@ func relatedPersons(sn *store.Snapshot, org, typ string) []string {
 	scan := func(table, index, v string, fn func(o any)) {
 		_ = sn.Scan(table, index, v, func(o any) bool { fn(o); return true })
 	}
+	looked := map[string]bool{} // children whose responsibles are in set
 	responsibles := func(child string) {
+		if looked[child] {
+			return // a child has a placement a year, or several at once
+		}
+		looked[child] = true
 		if c, ok := sn.Person(child); ok {
 			for _, r := range c.Responsibles {
 				set[r.Person.ID] = true

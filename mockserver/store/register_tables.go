@@ -73,10 +73,10 @@ var registerTables = []*tableDef{
 	def(TableGrades, func(g *model.Grade) string { return g.ID },
 		by(IndexStudent, func(g *model.Grade) string { return g.Student.ID }),
 		byEach(IndexTeacher, gradePersons),
-		byTime(IndexGradesElementaryByCreated, func(g *model.Grade) string {
+		by(IndexGradesElementaryByCreated, func(g *model.Grade) string {
 			return gradeCreatedKey(g, model.GradeKindElementary)
 		}),
-		byTime(IndexGradesUpperSecondaryByCreated, func(g *model.Grade) string {
+		by(IndexGradesUpperSecondaryByCreated, func(g *model.Grade) string {
 			return gradeCreatedKey(g, model.GradeKindUpperSecondary)
 		}),
 		by(IndexOrganisation, func(g *model.Grade) string {
@@ -98,8 +98,7 @@ var programmes = kind[model.Programme]{
 	table: TableProgrammes,
 	id:    func(p *model.Programme) string { return p.ID },
 	meta:  func(p *model.Programme) *model.Meta { return &p.Meta },
-	refs: func(p *model.Programme) []ref {
-		var refs []ref
+	refs: func(p *model.Programme, refs []ref) []ref {
 		if p.ParentProgramme != nil {
 			refs = append(refs, ref{"parentProgramme.id", TableProgrammes, p.ParentProgramme.ID, -1})
 		}
@@ -116,8 +115,8 @@ var studyPlans = kind[model.StudyPlan]{
 	table: TableStudyPlans,
 	id:    func(p *model.StudyPlan) string { return p.ID },
 	meta:  func(p *model.StudyPlan) *model.Meta { return &p.Meta },
-	refs: func(p *model.StudyPlan) []ref {
-		refs := []ref{{"student.id", TablePersons, p.Student.ID, -1}}
+	refs: func(p *model.StudyPlan, refs []ref) []ref {
+		refs = append(refs, []ref{{"student.id", TablePersons, p.Student.ID, -1}}...)
 		for _, c := range p.Content {
 			for i, s := range c.Syllabuses {
 				refs = append(refs, ref{"content[].syllabuses[%d].syllabus.id", TableSyllabuses, s.Syllabus.ID, i})
@@ -131,8 +130,8 @@ var schoolUnitOfferings = kind[model.SchoolUnitOffering]{
 	table: TableSchoolUnitOfferings,
 	id:    func(o *model.SchoolUnitOffering) string { return o.ID },
 	meta:  func(o *model.SchoolUnitOffering) *model.Meta { return &o.Meta },
-	refs: func(o *model.SchoolUnitOffering) []ref {
-		refs := []ref{{"offeredAt.id", TableOrganisations, o.OfferedAt.ID, -1}}
+	refs: func(o *model.SchoolUnitOffering, refs []ref) []ref {
+		refs = append(refs, []ref{{"offeredAt.id", TableOrganisations, o.OfferedAt.ID, -1}}...)
 		for i, s := range o.OfferedSyllabuses {
 			refs = append(refs, ref{"offeredSyllabuses[%d].id", TableSyllabuses, s.ID, i})
 		}
@@ -147,8 +146,8 @@ var activities = kind[model.Activity]{
 	table: TableActivities,
 	id:    func(a *model.Activity) string { return a.ID },
 	meta:  func(a *model.Activity) *model.Meta { return &a.Meta },
-	refs: func(a *model.Activity) []ref {
-		refs := []ref{{"organisation.id", TableOrganisations, a.Organisation.ID, -1}}
+	refs: func(a *model.Activity, refs []ref) []ref {
+		refs = append(refs, []ref{{"organisation.id", TableOrganisations, a.Organisation.ID, -1}}...)
 		for i, g := range a.Groups {
 			refs = append(refs, ref{"groups[%d].id", TableGroups, g.ID, i})
 		}
@@ -163,8 +162,8 @@ var attendanceEvents = kind[model.AttendanceEvent]{
 	table: TableAttendanceEvents,
 	id:    func(e *model.AttendanceEvent) string { return e.ID },
 	meta:  func(e *model.AttendanceEvent) *model.Meta { return &e.Meta },
-	refs: func(e *model.AttendanceEvent) []ref {
-		refs := []ref{{"person.id", TablePersons, e.Person.ID, -1}, {"group.id", TableGroups, e.Group.ID, -1}}
+	refs: func(e *model.AttendanceEvent, refs []ref) []ref {
+		refs = append(refs, []ref{{"person.id", TablePersons, e.Person.ID, -1}, {"group.id", TableGroups, e.Group.ID, -1}}...)
 		if e.RegisteredBy != nil {
 			refs = append(refs, ref{"registeredBy.id", TablePersons, e.RegisteredBy.ID, -1})
 		}
@@ -176,8 +175,8 @@ var attendanceSchedules = kind[model.AttendanceSchedule]{
 	table: TableAttendanceSchedules,
 	id:    func(s *model.AttendanceSchedule) string { return s.ID },
 	meta:  func(s *model.AttendanceSchedule) *model.Meta { return &s.Meta },
-	refs: func(s *model.AttendanceSchedule) []ref {
-		return []ref{{"placement.id", TablePlacements, s.Placement.ID, -1}}
+	refs: func(s *model.AttendanceSchedule, refs []ref) []ref {
+		return append(refs, []ref{{"placement.id", TablePlacements, s.Placement.ID, -1}}...)
 	},
 }
 
@@ -223,11 +222,11 @@ var grades = kind[model.Grade]{
 	table: TableGrades,
 	id:    func(g *model.Grade) string { return g.ID },
 	meta:  func(g *model.Grade) *model.Meta { return &g.Meta },
-	refs: func(g *model.Grade) []ref {
-		refs := []ref{
+	refs: func(g *model.Grade, refs []ref) []ref {
+		refs = append(refs, []ref{
 			{"student.id", TablePersons, g.Student.ID, -1},
 			{"syllabus.id", TableSyllabuses, g.Syllabus.ID, -1},
-		}
+		}...)
 		if g.RegisteredBy.ID != "" { // a grade interface A wrote without a teacher
 			refs = append(refs, ref{"registeredBy.id", TablePersons, g.RegisteredBy.ID, -1})
 		}
@@ -256,8 +255,8 @@ var resources = kind[model.Resource]{
 	table: TableResources,
 	id:    func(r *model.Resource) string { return r.ID },
 	meta:  func(r *model.Resource) *model.Meta { return &r.Meta },
-	refs: func(r *model.Resource) []ref {
-		return []ref{{"owner.id", TableOrganisations, r.Owner.ID, -1}}
+	refs: func(r *model.Resource, refs []ref) []ref {
+		return append(refs, []ref{{"owner.id", TableOrganisations, r.Owner.ID, -1}}...)
 	},
 }
 
@@ -265,23 +264,23 @@ var rooms = kind[model.Room]{
 	table: TableRooms,
 	id:    func(r *model.Room) string { return r.ID },
 	meta:  func(r *model.Room) *model.Meta { return &r.Meta },
-	refs: func(r *model.Room) []ref {
-		return []ref{{"owner.id", TableOrganisations, r.Owner.ID, -1}}
+	refs: func(r *model.Room, refs []ref) []ref {
+		return append(refs, []ref{{"owner.id", TableOrganisations, r.Owner.ID, -1}}...)
 	},
 }
 
 // registerLoads prepares the SS 12000 tables of a load.
-func registerLoads(ds *Dataset, now time.Time) []func() *tableLoad {
+func registerLoads(ds *Dataset, now time.Time, owned bool) []func() *tableLoad {
 	return []func() *tableLoad{
-		func() *tableLoad { return prepareTable(programmes, ds.Programmes, now) },
-		func() *tableLoad { return prepareTable(studyPlans, ds.StudyPlans, now) },
-		func() *tableLoad { return prepareTable(schoolUnitOfferings, ds.SchoolUnitOfferings, now) },
-		func() *tableLoad { return prepareTable(activities, ds.Activities, now) },
-		func() *tableLoad { return prepareTable(attendanceEvents, ds.AttendanceEvents, now) },
-		func() *tableLoad { return prepareTable(attendanceSchedules, ds.AttendanceSchedules, now) },
-		func() *tableLoad { return prepareTable(grades, ds.Grades, now) },
-		func() *tableLoad { return prepareTable(resources, ds.Resources, now) },
-		func() *tableLoad { return prepareTable(rooms, ds.Rooms, now) },
+		func() *tableLoad { return prepareTable(programmes, ds.Programmes, now, owned) },
+		func() *tableLoad { return prepareTable(studyPlans, ds.StudyPlans, now, owned) },
+		func() *tableLoad { return prepareTable(schoolUnitOfferings, ds.SchoolUnitOfferings, now, owned) },
+		func() *tableLoad { return prepareTable(activities, ds.Activities, now, owned) },
+		func() *tableLoad { return prepareTable(attendanceEvents, ds.AttendanceEvents, now, owned) },
+		func() *tableLoad { return prepareTable(attendanceSchedules, ds.AttendanceSchedules, now, owned) },
+		func() *tableLoad { return prepareTable(grades, ds.Grades, now, owned) },
+		func() *tableLoad { return prepareTable(resources, ds.Resources, now, owned) },
+		func() *tableLoad { return prepareTable(rooms, ds.Rooms, now, owned) },
 	}
 }
 

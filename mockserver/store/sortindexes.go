@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/skolkit/skolkit/model"
 )
@@ -37,15 +38,10 @@ func ordered[T any](name string, fn func(*T) string) indexDef {
 	return indexDef{name: name, values: func(o any, dst []string) []string { return append(dst, fn(o.(*T))) }}
 }
 
-// orderedTime is an order index of timestamp keys, which few records share.
-func orderedTime[T any](name string, fn func(*T) string) indexDef {
-	ix := ordered(name, fn)
-	ix.nearlyUnique = true
-	return ix
-}
-
+// modifiedOrder is the order index of meta.modified (a timestamp index:
+// every record has exactly one value, its instant).
 func modifiedOrder[T any](meta func(*T) *model.Meta) indexDef {
-	return orderedTime(IndexModified, func(r *T) string { return timeKey(meta(r).Modified) })
+	return byTime(IndexModified, func(r *T) time.Time { return meta(r).Modified })
 }
 
 func endDateOrder(d model.Date) string {
@@ -117,7 +113,7 @@ var orderIndexes = map[string][]indexDef{
 	},
 	TableAbsences: {
 		modifiedOrder(func(a *model.Absence) *model.Meta { return &a.Meta }),
-		orderedTime(IndexStartTime, func(a *model.Absence) string { return timeKey(a.StartTime) }),
+		byTime(IndexStartTime, func(a *model.Absence) time.Time { return a.StartTime }),
 	},
 	TableResources: {
 		modifiedOrder(func(r *model.Resource) *model.Meta { return &r.Meta }),
