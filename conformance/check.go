@@ -150,6 +150,11 @@ type Check struct {
 	Area string
 	// Spec is the sentence the check enforces.
 	Spec SpecRef
+	// StandardSpec, when set, is the sentence of the SS 12000 document (or
+	// an RFC) the check enforces under --profile ss12000, where Spec quotes
+	// the service's spec: that profile judges by the document alone, and
+	// its reports say so.
+	StandardSpec *SpecRef
 	// Level is read or write.
 	Level Level
 	// Severity is MUST or SHOULD: the severity under --profile service.
@@ -185,6 +190,14 @@ func (c *Check) SeverityIn(p Profile) Severity {
 		return c.Severity
 	}
 	return c.Standard
+}
+
+// SpecIn returns the sentence the check enforces under a profile.
+func (c *Check) SpecIn(p Profile) SpecRef {
+	if p == ProfileSS12000 && c.StandardSpec != nil {
+		return *c.StandardSpec
+	}
+	return c.Spec
 }
 
 // EvidenceRule says what the check must have seen before it can pass:
@@ -282,6 +295,7 @@ var catalogue = sync.OnceValue(func() []*Check {
 	seen := map[string]bool{}
 	for _, c := range all {
 		c.deriveStandard()
+		c.StandardSpec = standardSpecOf(c)
 		switch {
 		case seen[c.ID]:
 			panic("conformance: duplicate check id " + c.ID)

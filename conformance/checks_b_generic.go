@@ -225,7 +225,7 @@ func (t *T) requireList(res openapi.StandardResource) []map[string]any {
 	case w.absent:
 		t.Skipf("GET %s answered %d: the server does not offer this resource", path, w.resp.Status)
 	case w.problem != "" || !w.complete:
-		t.Skipf("the list %s could not be walked (%s); see B%s.list.walk", path, w.problem, path)
+		t.Skipf("the list %s could not be walked (%s); see B.%s.list.walk", path, w.problem, strings.TrimPrefix(path, "/"))
 	case len(w.items) == 0:
 		t.Skipf("GET %s returned no records, so there is nothing to compare", path)
 	}

@@ -47,8 +47,8 @@ func bRecordChecks() []*Check {
 			cs = append(cs, &Check{ID: "B." + res + ".by-id", Title: "GET " + r.path + "/{id} answers 200 with the record of that id", Area: area, Severity: MUST, Needs: b, Spec: r.spec, Run: checkRecordByID(r)})
 		}
 		cs = append(cs,
-			&Check{ID: "B." + res + ".malformed-id", Title: "GET " + r.path + "/{id} with an id that is not a UUID is 400 (after a known id answered 200)", Area: area, Severity: MUST, Needs: b, Spec: specBIDFormat, Run: checkRecordStatus(r, malformedID, http.StatusBadRequest)},
-			&Check{ID: "B." + res + ".unknown-id", Title: "GET " + r.path + "/{id} with an unknown id is 404 (after a known id answered 200)", Area: area, Severity: MUST, Needs: b, Spec: specBErrors, Run: checkRecordStatus(r, unknownID, http.StatusNotFound)},
+			&Check{ID: "B." + res + ".malformed-id", Title: "GET " + r.path + "/{id} with an id that is not a UUID is 400 (after a known id answered 200)", Area: area, Severity: MUST, Needs: b, Spec: specBIDFormat, StandardSpec: &SpecRef{Section: "SS 12000 2.1.0: GET " + r.path + "/{id}", Quote: "400: Felaktigt id."}, Run: checkRecordStatus(r, malformedID, http.StatusBadRequest)},
+			&Check{ID: "B." + res + ".unknown-id", Title: "GET " + r.path + "/{id} with an unknown id is 404 (after a known id answered 200)", Area: area, Severity: MUST, Needs: b, Spec: specBErrors, StandardSpec: &SpecRef{Section: "SS 12000 2.1.0: GET " + r.path + "/{id}", Quote: "404: Posten hittades inte."}, Run: checkRecordStatus(r, unknownID, http.StatusNotFound)},
 		)
 		if len(r.refs) > 0 {
 			c := &Check{ID: "B." + res + ".reference-names", Title: "GET " + r.path + "/{id}: displayName on references exactly when expandReferenceNames=true", Area: area, Severity: MUST, Needs: b, Spec: specRefNames, Run: checkRecordRefNames(r)}

@@ -32,6 +32,7 @@ var (
 	specSubNotify       = SpecRef{Section: "SS 12000 2.1.0, CreateSubscription", Quote: "Informationsägaren ska skicka en notis för varje registrerad prenumeration så fort en förändring identifieras."}
 	specSubRenew        = SpecRef{Section: "SS 12000 2.1.0, PATCH /subscriptions/{id}", Quote: "Uppdatera expire time på prenumerationen baserat på ID"}
 	specDeletedEntities = SpecRef{Section: "SS 12000 2.1.0, GET /deletedEntities", Quote: "Hämta borttag som inträffat efter specificerad tidpunkt"}
+	specSubNotFound     = SpecRef{Section: "SS 12000 2.1.0, GET /subscriptions/{id}", Quote: "404: Posten hittades inte."}
 	specSubDelete       = SpecRef{Section: "SS 12000 2.1.0, DELETE /subscriptions/{id}", Quote: "Prenumeration borttagen."}
 )
 
@@ -51,16 +52,44 @@ func bSubscriptionChecks() []*Check {
 	area := "B.subscriptions"
 	return []*Check{
 		{ID: "B.subscriptions.list", Title: "GET /subscriptions answers 200 with a page of subscriptions", Area: area, Severity: MUST, Needs: b, Spec: specSubscriptions, Run: checkSubscriptionList},
-		{ID: "B.subscriptions.unknown-id", Title: "GET /subscriptions/{id} with an unknown id is 404", Area: area, Severity: MUST, Needs: b, Spec: specBErrors, Run: func(t *T) {
-			t.requireAuth(SurfaceB)
-			t.ExpectStatus(t.Get(SurfaceB, "/subscriptions/"+unknownID, nil), http.StatusNotFound)
-		}},
+		{ID: "B.subscriptions.unknown-id", Title: "GET /subscriptions/{id} with an unknown id is 404 (after a listed subscription answered 2xx)", Area: area, Severity: MUST, Needs: b, Spec: specSubNotFound, Run: checkSubscriptionUnknownID},
 		{ID: "B.subscriptions.lifecycle", Title: "a subscription is created (201), read, listed, renewed (PATCH moves expires on) and removed (204, then 404)", Area: area, Level: LevelWrite, Severity: MUST, Needs: b, Spec: specSubRenew, Run: checkSubscriptionLifecycle},
 		{ID: "B.subscriptions.callback", Title: "a change of a subscribed type is called back to target with modifiedEntites, a deletion with deletedEntities", Area: area, Level: LevelWrite, Severity: MUST, Needs: b, Spec: specSubNotify, Run: checkSubscriptionCallback},
 		{ID: "B.deletedEntities.list", Title: "GET /deletedEntities answers 200 with ids by resource type", Area: area, Severity: MUST, Needs: b, Spec: specDeletedEntities, Run: checkDeletedEntitiesList},
 		{ID: "B.deletedEntities.after-delete", Title: "a deleted attendance record is listed by GET /deletedEntities?after=<before it was made>", Area: area, Level: LevelWrite, Severity: MUST, Needs: b, Spec: specDeletedEntities, Run: checkDeletedEntitiesAfterDelete},
 		{ID: "B.subscriptions.no-callback-after-delete", Title: "after DELETE /subscriptions/{id} no callback is sent to its target", Area: area, Level: LevelWrite, Severity: SHOULD, Needs: b, Spec: specSubDelete, Run: checkNoCallbackAfterDelete},
 	}
+}
+
+// checkSubscriptionUnknownID proves the route with a listed subscription
+// first, as every unknown-id check does (EvidenceRule): a server need not
+// offer GET /subscriptions/{id}, and a 404 or 405 for an unknown id proves
+// nothing when no id was ever found there. A read run cannot create a
+// subscription; B.subscriptions.lifecycle (--level write) checks the 404
+// after its own DELETE.
+func checkSubscriptionUnknownID(t *T) {
+	t.requireAuth(SurfaceB)
+	resp := t.Get(SurfaceB, "/subscriptions", nil)
+	if resp.Status/100 != 2 {
+		t.Skipf("GET /subscriptions answered %d, so there is no subscription to prove GET /subscriptions/{id} with (see B.subscriptions.list)", resp.Status)
+	}
+	body, err := resp.Object()
+	var known string
+	if err == nil {
+		for _, s := range objects(arr(body, "data")) {
+			if id := str(s, "id"); id != "" {
+				known = id
+				break
+			}
+		}
+	}
+	if known == "" {
+		t.Skipf("GET /subscriptions lists no subscription to prove GET /subscriptions/{id} with (B.subscriptions.lifecycle, --level write, checks the 404 after a DELETE)")
+	}
+	if resp := t.Get(SurfaceB, "/subscriptions/"+url.PathEscape(known), nil); resp.Status/100 != 2 {
+		t.Skipf("GET /subscriptions/%s, a listed id, answered %d, so the route's answer to other ids proves nothing", known, resp.Status)
+	}
+	t.ExpectStatus(t.Get(SurfaceB, "/subscriptions/"+unknownID, nil), http.StatusNotFound)
 }
 
 func checkSubscriptionList(t *T) {

@@ -49,10 +49,11 @@ func WriteList(w io.Writer, format string) error {
 			OptIn    string   `json:"optIn,omitempty"`
 			Needs    []string `json:"needs,omitempty"`
 			Spec     SpecRef  `json:"spec"`
+			StdSpec  *SpecRef `json:"specSS12000,omitempty"`
 		}
 		var out []entry
 		for _, c := range Catalogue() {
-			e := entry{ID: c.ID, Title: c.Title, Area: c.Area, Level: c.Level.String(), Severity: c.Severity, Standard: c.SeverityIn(ProfileSS12000), Choice: c.Choice, Evidence: c.EvidenceRule(), OptIn: c.OptIn, Spec: c.Spec}
+			e := entry{ID: c.ID, Title: c.Title, Area: c.Area, Level: c.Level.String(), Severity: c.Severity, Standard: c.SeverityIn(ProfileSS12000), Choice: c.Choice, Evidence: c.EvidenceRule(), OptIn: c.OptIn, Spec: c.Spec, StdSpec: c.StandardSpec}
 			for _, s := range c.Needs {
 				e.Needs = append(e.Needs, string(s))
 			}

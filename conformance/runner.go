@@ -28,6 +28,14 @@ type Config struct {
 	// ClientID and ClientSecret are the client credentials. The secret is
 	// sent to the token endpoint only, and with LegacyAuth to interface A.
 	ClientID, ClientSecret string
+	// Token, when set, is a bearer token obtained elsewhere, sent as is to
+	// the interfaces instead of one from the token endpoint: the SS 12000
+	// document requires a bearer token ("security: BearerAuth") but defines
+	// no way to obtain one, so a server under --profile ss12000 may have no
+	// token endpoint at all. It excludes AuthURL; the checks that need the
+	// token endpoint (auth.token.*, *.token-accepted, *.expired-token) are
+	// then skipped as for any surface without a URL.
+	Token string
 	// LegacyAuth authenticates interface A requests with the Client-ID and
 	// Client-Secret headers instead of a bearer token.
 	LegacyAuth bool
@@ -190,11 +198,14 @@ func (e *env) noteIssued() {
 }
 
 func (e *env) token() (string, error) {
+	if e.cfg.Token != "" {
+		return e.cfg.Token, nil
+	}
 	if e.cfg.ClientID == "" || e.cfg.ClientSecret == "" {
 		return "", fmt.Errorf("%w: no client credentials (--client-id, --client-secret or SKOLKIT_CLIENT_ID, SKOLKIT_CLIENT_SECRET)", errNoToken)
 	}
 	if e.tokens == nil {
-		return "", fmt.Errorf("%w: no token endpoint (--auth-url)", errNoToken)
+		return "", fmt.Errorf("%w: no token endpoint (--auth-url) and no --token", errNoToken)
 	}
 	tok, err := e.tokens.token()
 	if err == nil {
@@ -233,6 +244,10 @@ func newEnv(ctx context.Context, cfg Config) (*env, error) {
 	if !e.has(SurfaceA) && !e.has(SurfaceB) && !e.has(SurfaceExport) && !e.has(SurfaceAuth) {
 		return nil, &UsageError{"nothing to test: give at least one of --base-url, --register-url, --auth-url, --export-url"}
 	}
+	if cfg.Token != "" && e.has(SurfaceAuth) {
+		return nil, &UsageError{"--token replaces the token endpoint: give --token or --auth-url, not both"}
+	}
+	e.red.addToken(cfg.Token)
 	if cfg.LegacyAuth && !e.has(SurfaceA) {
 		return nil, &UsageError{"--legacy-auth applies to interface A: give --base-url"}
 	}
@@ -357,12 +372,14 @@ func (e *env) incomplete(checks []*Check, results []Result) []string {
 	creds := e.cfg.ClientID != "" && e.cfg.ClientSecret != ""
 	why := func(s Surface) string {
 		switch {
+		case e.cfg.Token != "" && !(s == SurfaceA && e.cfg.LegacyAuth):
+			return fmt.Sprintf("no request with the --token bearer token was answered 2xx: check %s (%s) and the token (see the failed checks)", s.flag(), e.urls[s])
 		case !creds:
-			return "no client credentials were given: set --client-id and --client-secret (or SKOLKIT_CLIENT_ID and SKOLKIT_CLIENT_SECRET)"
+			return "no client credentials were given: set --client-id and --client-secret (or SKOLKIT_CLIENT_ID and SKOLKIT_CLIENT_SECRET), or give a bearer token with --token"
 		case s == SurfaceA && e.cfg.LegacyAuth:
 			return "no request with the Client-ID and Client-Secret headers was answered 2xx: check --base-url and the credentials"
 		case e.tokens == nil:
-			return "no token endpoint was given: set --auth-url"
+			return "no token endpoint was given: set --auth-url, or give a bearer token with --token"
 		}
 		if _, err := e.tokens.token(); err != nil {
 			return fmt.Sprintf("the token endpoint issued no token (%v): check --auth-url and the credentials", err)
@@ -486,7 +503,7 @@ func surfaceName(s Surface) string {
 }
 
 func (e *env) newResult(c *Check, s Status, reason string) Result {
-	return Result{ID: c.ID, Title: c.Title, Area: c.Area, Level: c.Level.String(), Severity: c.SeverityIn(e.cfg.Profile), Choice: c.Choice, Spec: c.Spec, Status: s, Reason: reason}
+	return Result{ID: c.ID, Title: c.Title, Area: c.Area, Level: c.Level.String(), Severity: c.SeverityIn(e.cfg.Profile), Choice: c.Choice, Spec: c.SpecIn(e.cfg.Profile), Status: s, Reason: reason}
 }
 
 // runPhase runs the checks at idx with at most Concurrency at once.

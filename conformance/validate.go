@@ -235,6 +235,12 @@ func (l *ledger) record(ctx context.Context, check string, req *Request, resp *R
 	errProblems := errorBodyProblems(req.Surface, resp)
 	// The standard's 404 declares no content: any body, or none, will do.
 	emptyAllowed := l.profile == ProfileSS12000 && req.Surface == SurfaceB && resp.Status == http.StatusNotFound
+	// An operation the server does not offer is not judged by the
+	// document's description of it (the standard makes no operation
+	// mandatory; the checks skip it the same way).
+	if l.profile == ProfileSS12000 && req.Surface == SurfaceB && notOffered(req, resp.Status) {
+		contractProblems = nil
+	}
 
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -280,6 +286,19 @@ func (l *ledger) record(ctx context.Context, check string, req *Request, resp *R
 			t.add(violation{Check: check, Operation: req.Method + " " + req.Path, Problems: errProblems, Exchange: resp.ex})
 		}
 	}
+}
+
+// notOffered says whether an answer means that the server does not offer
+// the operation at all: 405 or 501, or 404 to a GET of a collection
+// ("/attendances"), which the standard never answers 404 when offered.
+func notOffered(req *Request, status int) bool {
+	switch status {
+	case http.StatusMethodNotAllowed, http.StatusNotImplemented:
+		return true
+	case http.StatusNotFound:
+		return req.Method == http.MethodGet && strings.Count(strings.Trim(req.Path, "/"), "/") == 0
+	}
+	return false
 }
 
 // allows422 says whether an interface A operation is a create, search or

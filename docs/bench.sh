@@ -24,6 +24,7 @@ THREADS=${THREADS:-1}
 SK_GOMAXPROCS=${SK_GOMAXPROCS:-1} # 0: the Go default (every core)
 CONNS=${CONNS:-16}
 STARTUP_RUNS=${STARTUP_RUNS:-3}
+# STARTUP_ONLY=1: measure the start-up only (wrk and Prism not installed).
 
 work=$(mktemp -d)
 pids=()
@@ -37,7 +38,7 @@ trap cleanup EXIT
 say() { printf '== %s\n' "$*" >&2; }
 
 # --- tools -------------------------------------------------------------------
-if ! command -v wrk >/dev/null; then
+if [ -z "${STARTUP_ONLY:-}" ] && ! command -v wrk >/dev/null; then
   say "installing wrk (apt-get)"
   apt-get update -qq && apt-get install -y -qq wrk >/dev/null
 fi
@@ -45,7 +46,7 @@ command -v curl >/dev/null || { apt-get update -qq && apt-get install -y -qq cur
 PRISM_DIR=${PRISM_DIR:-$work/prism}
 prism="$PRISM_DIR/node_modules/.bin/prism"
 prism_error=""
-if [ ! -x "$prism" ]; then
+if [ -z "${STARTUP_ONLY:-}" ] && [ ! -x "$prism" ]; then
   say "installing Prism (npm install --prefix $PRISM_DIR @stoplight/prism-cli)"
   if ! command -v npm >/dev/null; then
     prism_error="npm is not installed"
@@ -90,6 +91,13 @@ startup() {
 say "start-up to first answer (median of $STARTUP_RUNS)"
 startup_default=$(startup default)
 startup_large=$(startup large)
+if [ -n "${STARTUP_ONLY:-}" ]; then
+  echo "| start-up to first answer of GET /api/v1/openapi.json (median of $STARTUP_RUNS; $(date -u +%Y-%m-%d)) | ms |"
+  echo "|---|---|"
+  echo "| default scenario | $startup_default |"
+  echo "| large scenario | $startup_large |"
+  exit 0
+fi
 
 say "starting skolkit serve (default scenario) on 127.0.0.1:$SK_PORT"
 if [ "$SK_GOMAXPROCS" != 0 ]; then export GOMAXPROCS=$SK_GOMAXPROCS; fi

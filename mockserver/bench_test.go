@@ -269,8 +269,8 @@ func BenchmarkStudentSearchIdentityNumber(b *testing.B) {
 
 // BenchmarkIncrementalSync measures the vendor's incremental-sync query,
 // {"filter": {"greaterThan": {"meta": {"updatedAt": T}}, "orCondition":
-// false}}, over the built-in large scenario (100 000 placements, about 20 000
-// persons), through the whole stack. T is an hour before the scenario's
+// false}}, over the built-in large scenario (a municipality: 100 000
+// placements, about 55 000 persons), through the whole stack. T is an hour before the scenario's
 // clock (few records match): the modified index finds them. "scan" sends the
 // same condition inside an OR, which no index serves, for comparison.
 //

@@ -109,7 +109,14 @@ func TestEveryListWalksEveryRecordOnce(t *testing.T) {
 func TestFiltersAndSortKeysAgreeWithTheStore(t *testing.T) {
 	h := newHarness(t)
 	ds := h.srv.Store().Export()
-	organiser, unit := ds.Organisations[0], ds.Organisations[1]
+	// The organiser and a school unit, by type (not by their place in id
+	// order, which the seed decides).
+	organiser := ds.Organisations[slices.IndexFunc(ds.Organisations, func(o model.Organisation) bool {
+		return o.OrganisationType == model.OrganisationTypeOrganiser
+	})]
+	unit := ds.Organisations[slices.IndexFunc(ds.Organisations, func(o model.Organisation) bool {
+		return o.OrganisationType == model.OrganisationTypeSchoolUnit
+	})]
 	pl := ds.Placements[0]
 	staff := ds.EmployeePlacements[0]
 	grp := ds.Groups[0]
@@ -264,6 +271,7 @@ func TestLookupsFindWhatTheirKeysName(t *testing.T) {
 	ds := h.srv.Store().Export()
 	pl := ds.Placements[0]
 	at := ds.Attendances[0]
+	unit := ds.Organisations[slices.IndexFunc(ds.Organisations, func(o model.Organisation) bool { return o.SchoolUnitCode != "" })]
 	for _, c := range []struct {
 		name, path, body string
 		want             []string
@@ -272,8 +280,8 @@ func TestLookupsFindWhatTheirKeysName(t *testing.T) {
 			[]string{ds.Persons[1].ID, ds.Persons[2].ID}},
 		{"persons by id and civic number, each once", "/persons/lookup", fmt.Sprintf(`{"ids":[%q],"civicNos":[%q]}`, strings.ToUpper(ds.Persons[1].ID), ds.Persons[1].CivicNo.Value),
 			[]string{ds.Persons[1].ID}},
-		{"organisations by school unit code", "/organisations/lookup", fmt.Sprintf(`{"schoolUnitCodes":[%q]}`, ds.Organisations[1].SchoolUnitCode),
-			[]string{ds.Organisations[1].ID}},
+		{"organisations by school unit code", "/organisations/lookup", fmt.Sprintf(`{"schoolUnitCodes":[%q]}`, unit.SchoolUnitCode),
+			[]string{unit.ID}},
 		{"placements of a child", "/placements/lookup", fmt.Sprintf(`{"personIds":[%q]}`, pl.Child.ID),
 			idsOf(ds.Placements, func(p *model.Placement) string { return p.ID }, func(p *model.Placement) bool {
 				return p.Child.ID == pl.Child.ID && model.IsRegisterPlacement(p)

@@ -306,7 +306,9 @@ func sweepSS12000(t *testing.T, scenario string) {
 	civic := ds.Persons[firstOf(len(ds.Persons), func(i int) bool { return ds.Persons[i].CivicNo != nil })]
 	unit := ds.Organisations[firstOf(len(ds.Organisations), func(i int) bool { return ds.Organisations[i].SchoolUnitCode != "" })]
 	samples := map[string]string{
-		"organisation": pl.PlacedAt.ID, "parent": ds.Organisations[0].ID, "relationship.organisation": pl.PlacedAt.ID,
+		"organisation": pl.PlacedAt.ID, "parent": ds.Organisations[firstOf(len(ds.Organisations), func(i int) bool {
+			return ds.Organisations[i].ParentOrganisation == nil
+		})].ID, "relationship.organisation": pl.PlacedAt.ID,
 		"group": grp.ID, "child": pl.Child.ID, "owner": pl.Owners[0].ID, "student": ds.Attendances[0].Student.ID,
 		"person": pl.Child.ID, "member": grp.GroupMemberships[0].Person.ID,
 		"teacher": act.Teachers[0].Duty.ID, "activity": act.ID,

@@ -243,7 +243,7 @@ func (s *Server) loadData(sc *scenarios.Scenario) error {
 	d := store.Dataset(*ds)
 	directory.PrepareGenerated(&d)
 	tpl := store.New(s.now)
-	if err := tpl.Load(&d); err != nil {
+	if err := tpl.LoadOwned(&d); err != nil {
 		return fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	if cacheable {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/skolkit/skolkit/mockserver/directory"
 	"github.com/skolkit/skolkit/mockserver/store"
+	"github.com/skolkit/skolkit/model"
 )
 
 // StateFormat is the value of "format" in a state document: the version of
@@ -180,15 +181,74 @@ func copyValue(dst, src reflect.Value) {
 }
 
 // stateType is the type of a whole state document: "format" followed by the
-// shadows of the Dataset's tables.
+// shadows of the Dataset's tables, then the legacy members a document may
+// have and the server reads but never writes (legacyGrades).
 var stateType = sync.OnceValue(func() reflect.Type {
 	ds := shadowOf(reflect.TypeFor[store.Dataset]())
 	fields := []reflect.StructField{{Name: "Format", Type: reflect.TypeFor[string](), Tag: `json:"format"`}}
 	for i := range ds.NumField() {
 		fields = append(fields, ds.Field(i))
 	}
+	fields = append(fields,
+		reflect.StructField{Name: "LegacyGradesElementary", Type: reflect.TypeFor[[]legacyGrade](), Tag: `json:"gradesElementary,omitempty"`},
+		reflect.StructField{Name: "LegacyGradesUpperSecondary", Type: reflect.TypeFor[[]legacyGrade](), Tag: `json:"gradesUpperSecondary,omitempty"`})
 	return reflect.StructOf(fields)
 })
+
+// stateTables is the number of tables in a state document.
+var stateTables = reflect.TypeFor[store.Dataset]().NumField()
+
+// legacyGrade is a record of the interface-A grade tables that state
+// documents had before grades were one table (docs/decisions.md, G1): either
+// kind's members. decodeState turns each into a grade with its interface-A
+// view; the load derives its SS 12000 members (package directory's
+// prepareGrades).
+type legacyGrade struct {
+	ID                  string          `json:"id"`
+	Meta                model.Meta      `json:"meta"`
+	External            *model.External `json:"external,omitempty"`
+	StudentID           string          `json:"studentID"`
+	SchoolID            string          `json:"schoolID"`
+	SubjectCode         string          `json:"subjectCode,omitempty"`
+	CourseCode          string          `json:"courseCode,omitempty"`
+	LanguageCode        *string         `json:"languageCode,omitempty"`
+	AcademicYear        string          `json:"academicYear,omitempty"`
+	Term                string          `json:"term,omitempty"`
+	SchoolYear          *string         `json:"schoolYear,omitempty"`
+	Teacher1EmployeeID  *string         `json:"teacher1EmployeeID,omitempty"`
+	Teacher2EmployeeID  *string         `json:"teacher2EmployeeID,omitempty"`
+	Grade               *string         `json:"grade,omitempty"`
+	GradeDate           model.Date      `json:"gradeDate,omitempty"`
+	FinalGrade          bool            `json:"finalGrade"`
+	IsEnded             bool            `json:"isEnded"`
+	SchoolComment       *string         `json:"schoolComment,omitempty"`
+	GradeComment        *string         `json:"gradeComment,omitempty"`
+	Extent              *string         `json:"extent,omitempty"`
+	Section             *string         `json:"section,omitempty"`
+	TeacherComment      *string         `json:"teacherComment,omitempty"`
+	IncludeOnFinalGrade bool            `json:"includeOnFinalGrade"`
+	ProgramTitle        *string         `json:"programTitle,omitempty"`
+	StartDate           model.Date      `json:"startDate,omitempty"`
+	EndDate             model.Date      `json:"endDate,omitempty"`
+}
+
+// grade is the legacy record as a grade of the kind with its interface-A
+// view only.
+func (l *legacyGrade) grade(kind string) model.Grade {
+	school := model.ObjectReference{ID: l.SchoolID}
+	return model.Grade{
+		ID: l.ID, Meta: l.Meta, Student: model.PersonReference{ID: l.StudentID}, Organisation: &school,
+		Directory: &model.GradeExtra{
+			Kind: kind, External: l.External, SubjectCode: l.SubjectCode, CourseCode: l.CourseCode,
+			LanguageCode: l.LanguageCode, AcademicYear: l.AcademicYear, Term: l.Term, SchoolYear: l.SchoolYear,
+			Teacher1EmployeeID: l.Teacher1EmployeeID, Teacher2EmployeeID: l.Teacher2EmployeeID, Grade: l.Grade,
+			GradeDate: l.GradeDate, FinalGrade: l.FinalGrade, IncludeOnFinalGrade: l.IncludeOnFinalGrade,
+			IsEnded: l.IsEnded, SchoolComment: l.SchoolComment, GradeComment: l.GradeComment, Extent: l.Extent,
+			Section: l.Section, TeacherComment: l.TeacherComment, ProgramTitle: l.ProgramTitle,
+			StartDate: l.StartDate, EndDate: l.EndDate,
+		},
+	}
+}
 
 // encodeState writes the dataset as a state document: compact JSON and a
 // newline. The same dataset always gives the same bytes.
@@ -240,6 +300,11 @@ func decodeState(data []byte) (*store.Dataset, error) {
 	dst := reflect.ValueOf(ds).Elem()
 	for i := range dst.NumField() {
 		copyValue(dst.Field(i), v.Field(i+1))
+	}
+	for i, kind := range []string{model.GradeKindElementary, model.GradeKindUpperSecondary} {
+		for _, l := range v.Field(1 + stateTables + i).Interface().([]legacyGrade) {
+			ds.Grades = append(ds.Grades, l.grade(kind))
+		}
 	}
 	return ds, nil
 }
@@ -419,4 +484,45 @@ func countRecords(ds *store.Dataset) map[string]int {
 		}
 	}
 	return out
+}
+
+// StateTables calls fn with each table of the state document, in the
+// document's order: its member name ("organisations", "grades", ...) and its
+// records in the state's form (the hidden fields named: "directory",
+// "assignmentRoles", ...), each a value that encoding/json writes as GET
+// /__admin/state does. Writing them as {"format": StateFormat, name: [records],
+// ...} gives a document that PUT /__admin/state reads back. Every table of
+// the store is one member, whatever tables the store gains later.
+func StateTables(ds *store.Dataset, fn func(name string, records []any) error) error {
+	st := stateType()
+	src := reflect.ValueOf(ds).Elem()
+	for i := range src.NumField() {
+		f := st.Field(i + 1)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		v := reflect.New(f.Type).Elem()
+		copyValue(v, src.Field(i))
+		if v.Kind() != reflect.Slice {
+			return fmt.Errorf("mockserver: state: table %s is a %s, not a slice", name, v.Kind())
+		}
+		records := make([]any, v.Len())
+		for j := range records {
+			records[j] = v.Index(j).Addr().Interface()
+		}
+		if err := fn(name, records); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// StateTableNames are the members of the state document besides "format",
+// one per table of the store, in the document's order.
+func StateTableNames() []string {
+	st := stateType()
+	names := make([]string, 0, stateTables)
+	for i := 1; i <= stateTables; i++ {
+		name, _, _ := strings.Cut(st.Field(i).Tag.Get("json"), ",")
+		names = append(names, name)
+	}
+	return names
 }

@@ -71,3 +71,49 @@ type PlacementExtra struct {
 	ArchiveYear                    *string    `json:"archiveYear"`
 	ArchivedAt                     *time.Time `json:"archivedAt"`
 }
+
+// Interface A's two kinds of grade; a grade's GradeExtra says which one it is.
+const (
+	GradeKindElementary     = "GradeElementary"
+	GradeKindUpperSecondary = "GradeUpperSecondary"
+)
+
+// GradeExtra holds a grade's interface-A attributes, as interface A wrote
+// them. A grade with an Extra is a GradeElementary or a GradeUpperSecondary
+// in interface A (Kind); the SS 12000 members of the grade are derived from
+// it (docs/decisions.md, "grades in both views"). Enumerated members hold
+// interface A's wire values (Term HT/VT, SchoolYear "6".."9" or "1".."3",
+// Grade A..F/MISSING).
+type GradeExtra struct {
+	Kind     string    `json:"kind"`
+	External *External `json:"external,omitempty"`
+	// SubjectCode (elementary) or CourseCode (upper secondary).
+	SubjectCode        string  `json:"subjectCode,omitempty"`
+	CourseCode         string  `json:"courseCode,omitempty"`
+	LanguageCode       *string `json:"languageCode,omitempty"`
+	AcademicYear       string  `json:"academicYear,omitempty"`
+	Term               string  `json:"term,omitempty"`
+	SchoolYear         *string `json:"schoolYear,omitempty"`
+	Teacher1EmployeeID *string `json:"teacher1EmployeeID,omitempty"`
+	Teacher2EmployeeID *string `json:"teacher2EmployeeID,omitempty"`
+	Grade              *string `json:"grade,omitempty"`
+	GradeDate          Date    `json:"gradeDate,omitempty"`
+	// FinalGrade is the elementary grade's finalGrade, IncludeOnFinalGrade
+	// the upper-secondary one's includeOnFinalGrade.
+	FinalGrade          bool    `json:"finalGrade,omitempty"`
+	IncludeOnFinalGrade bool    `json:"includeOnFinalGrade,omitempty"`
+	IsEnded             bool    `json:"isEnded,omitempty"`
+	SchoolComment       *string `json:"schoolComment,omitempty"`
+	GradeComment        *string `json:"gradeComment,omitempty"`
+	Extent              *string `json:"extent,omitempty"`
+	Section             *string `json:"section,omitempty"`
+	TeacherComment      *string `json:"teacherComment,omitempty"`
+	ProgramTitle        *string `json:"programTitle,omitempty"`
+	StartDate           Date    `json:"startDate,omitempty"`
+	EndDate             Date    `json:"endDate,omitempty"`
+}
+
+// Teachers returns the ids of the grade's teachers that are set, each once.
+func (g *GradeExtra) Teachers() []string {
+	return teacherIDs(g.Teacher1EmployeeID, g.Teacher2EmployeeID)
+}

@@ -55,6 +55,14 @@ type ObjectReference struct {
 	DisplayName string `json:"displayName,omitempty"`
 }
 
+// OptionalID is the id of an optional reference: "" when there is none.
+func (r *ObjectReference) OptionalID() string {
+	if r == nil {
+		return ""
+	}
+	return r.ID
+}
+
 // PersonReference points at a person. SecurityMarking is always present on
 // the wire (it is filled from the referenced person when rendered).
 type PersonReference struct {

@@ -149,6 +149,8 @@ type AttendanceScheduleEntry struct {
 
 // Grade is a grade in SS 12000's shape. SchoolUnit repeats Organisation:
 // SS 12000 requires a schoolUnit it does not define (docs/decisions.md, B15).
+// Interface A's GradeElementary and GradeUpperSecondary are the same records
+// (Directory).
 type Grade struct {
 	ID               string           `json:"id"`
 	Meta             Meta             `json:"meta"`
@@ -169,6 +171,16 @@ type Grade struct {
 	Semester         string           `json:"semester,omitempty"`
 	Year             *int             `json:"year,omitempty"`
 	Syllabus         ObjectReference  `json:"syllabus" ref:"syllabuses"`
+	// Directory is the grade as interface A wrote it (nil: interface A does
+	// not show the grade).
+	Directory *GradeExtra `json:"-"`
+}
+
+// RegisterVisible reports whether interface B shows the grade: SS 12000
+// requires a gradeValue and a registeredBy, which a grade written through
+// interface A without a grade or without a teacher lacks.
+func (g *Grade) RegisterVisible() bool {
+	return g.GradeValue != "" && g.RegisteredBy.ID != ""
 }
 
 // Resource is a bookable resource other than a room (a projector, a bus).

@@ -35,8 +35,8 @@ func TestEveryBuiltinScenarioParses(t *testing.T) {
 	}
 }
 
-// The large scenario is built only by BenchmarkBuildLarge: it takes too long
-// under the race detector.
+// The large scenario is built only by TestLargeScenarioIsAMunicipality (opt-in,
+// SKOLKIT_LARGE=1) and the benchmarks: it takes seconds and a gigabyte.
 func TestEveryBuiltinScenarioButLargeBuilds(t *testing.T) {
 	for _, name := range scenarios.BuiltinNames() {
 		if name == "large" {
@@ -75,7 +75,9 @@ func TestBuiltinScenarioSizes(t *testing.T) {
 	large, err := scenarios.Builtin("large")
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, large.Generate.Placements, 100000)
-	// BenchmarkBuildLarge checks the 20 000 persons: counting them takes generating them.
+	// TestLargeScenarioIsAMunicipality (opt-in) and BenchmarkBuildLarge check
+	// the 50 000 persons and 1 000 000 calendar events: counting them takes
+	// generating them.
 
 	limited, err := scenarios.Builtin("rate-limited")
 	require.NoError(t, err)

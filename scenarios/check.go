@@ -24,9 +24,10 @@ var profiles = map[string]Generate{
 		Placements: 200, Syllabuses: 40, CalendarEvents: 300, Attendances: 300, Absences: 100, Units: 2},
 	// none generates nothing.
 	"none": {},
-	// large is 100 000 placements and about 20 000 persons.
-	"large": {SchoolUnits: 60, Children: 4000, Pupils: 4500, Staff: 1000, GuardiansPerChild: 2, Groups: 1500,
-		Placements: 100000, Syllabuses: 200, CalendarEvents: 20000, Attendances: 100000, Absences: 20000, Units: 6},
+	// large is a municipality: about 55 000 persons, 100 000 placements
+	// and 1 000 000 calendar events.
+	"large": {SchoolUnits: 150, Children: 10000, Pupils: 13000, Staff: 2500, GuardiansPerChild: 2, Groups: 10000,
+		Placements: 100000, Syllabuses: 200, CalendarEvents: 1000000, Attendances: 100000, Absences: 20000, Units: 6},
 }
 
 // Profile returns the counts of a named profile ("default", "none",

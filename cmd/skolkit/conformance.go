@@ -33,6 +33,13 @@ The client secret is read from --client-secret or SKOLKIT_CLIENT_SECRET, is
 sent only to the token endpoint (and, with --legacy-auth, to interface A), and
 is never printed: reports show it as $CLIENT_SECRET and tokens as $TOKEN.
 
+A server whose bearer tokens come from elsewhere (the SS 12000 document
+requires a bearer token but defines no token endpoint) is tested with
+--token (or SKOLKIT_TOKEN) instead of --auth-url and the client credentials:
+
+  SKOLKIT_TOKEN=... skolkit conformance --profile ss12000 \
+      --register-url https://sis.example.org/v2.0
+
 --profile service (the default) judges the whole service by its spec;
 --profile ss12000 judges interface B and the token endpoint by the official
 SS 12000 2.1.0 document and the RFCs it builds on only (skolkit's own choices
@@ -43,8 +50,6 @@ did, 2 for usage errors, when the server could not be reached, and when the
 run could not test what it was given (a surface no check could reach with
 credentials, a token endpoint that issued no token, fewer decided checks than
 --min-checks): the message says what to fix.
-
-Flags:
 `
 
 // multiFlag collects a repeatable flag.
@@ -95,6 +100,7 @@ func conformanceCmd(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.ExportURL, "export-url", "", "data export URL, e.g. http://host/data-export/v1")
 	fs.StringVar(&cfg.ClientID, "client-id", "", "client id (default: env SKOLKIT_CLIENT_ID)")
 	fs.StringVar(&cfg.ClientSecret, "client-secret", "", "client secret (default: env SKOLKIT_CLIENT_SECRET; prefer the environment, command lines are visible to other users)")
+	fs.StringVar(&cfg.Token, "token", "", "a bearer token to send as is instead of one from the token endpoint (excludes --auth-url; default: env SKOLKIT_TOKEN; prefer the environment)")
 	fs.BoolVar(&cfg.LegacyAuth, "legacy-auth", false, "authenticate interface A with the Client-ID and Client-Secret headers instead of a bearer token")
 	profile := fs.String("profile", string(conformance.ProfileService), "what to judge by: service (the service's spec, every surface) or ss12000 (interface B and the token endpoint by the SS 12000 2.1.0 standard and its RFCs only)")
 	fs.IntVar(&cfg.MinChecks, "min-checks", 0, "exit 2 unless at least `N` checks passed or failed (not skipped): a floor for CI")
@@ -137,6 +143,9 @@ func conformanceCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	if cfg.ClientSecret == "" {
 		cfg.ClientSecret = os.Getenv("SKOLKIT_CLIENT_SECRET")
+	}
+	if cfg.Token == "" {
+		cfg.Token = os.Getenv("SKOLKIT_TOKEN")
 	}
 	var err error
 	if cfg.Level, err = conformance.ParseLevel(*level); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/fixtures"
+	"github.com/skolkit/skolkit/mockserver"
 	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/scenarios"
 )
@@ -128,12 +130,18 @@ func generateCommand(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&seed, "seed", "replace the scenario's seed with `N` (same seed, same data)")
 	help := `Usage: skolkit generate [--scenario NAME|FILE] --out DIR [--seed N] [--now TIME]
 
-Builds a scenario's data (generated and explicit records) and writes it as JSON,
-one file per table: ` + strings.Join(tableFiles, ", ") + `.
-Each file is a JSON array with one record a line. Records without meta timestamps
-get the generation instant, as the store would give them; person references carry
-the person's securityMarking; a group's assignment roles are written as
-_embedded.assignmentRoles.
+Builds a scenario's data and writes every table the mock holds after loading it
+(generated and explicit records, the SS 12000 records derived from them, the
+employee placements and interface-A views the mock adds) as JSON, one file per
+table: ` + strings.Join(tableFiles, ", ") + `.
+Each file is a JSON array with one record a line, exactly the table's member of
+the state document (GET /__admin/state): fields interface B does not show are
+written under their names ("directory" for the interface-A attributes,
+"assignmentRoles" for a group's assignment roles). So the files load back:
+{"format": "` + mockserver.StateFormat + `", "<table>": <the table's file>, ...}
+is a state document for PUT /__admin/state or skolkit serve --state-file.
+Records without meta timestamps get the generation instant, as the store gives
+them; person references carry the person's securityMarking.
 
   skolkit generate --scenario edge-cases --out data/
   skolkit generate --scenario ./my-school.yaml --seed 7 --now 2026-09-01T08:00:00Z --out data/
@@ -174,60 +182,51 @@ _embedded.assignmentRoles.
 	}
 	if now.IsZero() {
 		now = sc.Clock.At(time.Now())
-	} else {
-		sc.Clock = scenarios.Clock{Now: now}
 	}
-	ds, err := sc.Build(now)
+	sc.Clock = scenarios.Clock{Now: now} // the data is built, and stamped, as of now
+	// The data is what the mock holds after loading the scenario: the
+	// scenario's records, the SS 12000 records derived from them, and what
+	// the mock adds at load (employee placements, the interface-A views).
+	srv, err := mockserver.New(mockserver.Options{Scenario: sc, JournalSize: -1})
 	if err != nil {
 		printScenarioError(stderr, err)
 		return exitUsage
 	}
-	stampMeta(ds, now.UTC())
+	srv.Close()
+	ds := srv.Store().Export()
 	fillMarkings(ds)
-	// Assignment roles travel as _embedded.assignmentRoles, as interface B
-	// renders them with expand=assignmentRoles.
-	for i := range ds.Groups {
-		if g := &ds.Groups[i]; len(g.AssignmentRoles) > 0 {
-			g.Embedded = &model.GroupEmbedded{AssignmentRoles: g.AssignmentRoles}
-		}
-	}
-	if err := writeDataset(*out, ds); err != nil {
+	counts, err := writeDataset(*out, ds)
+	if err != nil {
 		fmt.Fprintf(stderr, "skolkit generate: %v\n", err)
 		return exitFailed
 	}
-	fmt.Fprintf(stdout, "scenario %q, seed %d, as of %s: wrote %d organisations, %d persons, %d groups, %d placements, "+
-		"%d syllabuses, %d calendar events, %d attendance records, %d absence records to %s\n",
-		sc.Name, sc.Seed, now.UTC().Format(time.RFC3339), len(ds.Organisations), len(ds.Persons), len(ds.Groups),
-		len(ds.Placements), len(ds.Syllabuses), len(ds.CalendarEvents), len(ds.Attendances), len(ds.Absences), *out)
+	fmt.Fprintf(stdout, "scenario %q, seed %d, as of %s: wrote %s to %s\n",
+		sc.Name, sc.Seed, now.UTC().Format(time.RFC3339), strings.Join(counts, ", "), *out)
 	return exitOK
 }
 
-// tableFiles are the files generate writes, in the order of writeDataset.
-var tableFiles = []string{
-	"organisations.json", "persons.json", "groups.json", "placements.json",
-	"syllabuses.json", "calendarEvents.json", "attendances.json", "absences.json",
-}
+// tableFiles are the files generate writes, one per table of the state
+// document (GET /__admin/state), in the document's order.
+var tableFiles = func() []string {
+	var files []string
+	for _, name := range mockserver.StateTableNames() {
+		files = append(files, name+".json")
+	}
+	return files
+}()
 
-func writeDataset(dir string, ds *fixtures.Dataset) error {
+// writeDataset writes one file per table of the state document and returns
+// "N table" for each.
+func writeDataset(dir string, ds *fixtures.Dataset) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return nil, err
 	}
-	writers := []func(io.Writer) error{
-		func(w io.Writer) error { return writeArray(w, ds.Organisations) },
-		func(w io.Writer) error { return writeArray(w, ds.Persons) },
-		func(w io.Writer) error { return writeArray(w, ds.Groups) },
-		func(w io.Writer) error { return writeArray(w, ds.Placements) },
-		func(w io.Writer) error { return writeArray(w, ds.Syllabuses) },
-		func(w io.Writer) error { return writeArray(w, ds.CalendarEvents) },
-		func(w io.Writer) error { return writeArray(w, ds.Attendances) },
-		func(w io.Writer) error { return writeArray(w, ds.Absences) },
-	}
-	for i, write := range writers {
-		if err := writeFile(filepath.Join(dir, tableFiles[i]), write); err != nil {
-			return err
-		}
-	}
-	return nil
+	var counts []string
+	err := mockserver.StateTables(ds, func(name string, records []any) error {
+		counts = append(counts, fmt.Sprintf("%d %s", len(records), name))
+		return writeFile(filepath.Join(dir, name+".json"), func(w io.Writer) error { return writeArray(w, records) })
+	})
+	return counts, err
 }
 
 func writeFile(path string, write func(io.Writer) error) (err error) {
@@ -248,20 +247,25 @@ func writeFile(path string, write func(io.Writer) error) (err error) {
 }
 
 // writeArray writes a JSON array with one record a line: compact, yet easy
-// to read, grep and diff.
+// to read, grep and diff; encoded as the state document is (no HTML
+// escaping).
 func writeArray[T any](w io.Writer, records []T) error {
 	if _, err := io.WriteString(w, "["); err != nil {
 		return err
 	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
 	for i := range records {
 		sep := ",\n"
 		if i == 0 {
 			sep = "\n"
 		}
-		b, err := json.Marshal(&records[i])
-		if err != nil {
+		buf.Reset()
+		if err := enc.Encode(&records[i]); err != nil {
 			return err
 		}
+		b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 		if _, err := io.WriteString(w, sep); err != nil {
 			return err
 		}
@@ -316,42 +320,5 @@ func fillMarkings(ds *fixtures.Dataset) {
 	for i := range ds.Absences {
 		fill(&ds.Absences[i].Student)
 		fill(ds.Absences[i].RegisteredBy)
-	}
-}
-
-// stampMeta gives records without meta timestamps (the explicit records of
-// a scenario) the generation instant, as the store does when it loads them.
-func stampMeta(ds *fixtures.Dataset, now time.Time) {
-	stamp := func(m *model.Meta) {
-		if m.Created.IsZero() {
-			m.Created = now
-		}
-		if m.Modified.IsZero() {
-			m.Modified = m.Created
-		}
-	}
-	for i := range ds.Organisations {
-		stamp(&ds.Organisations[i].Meta)
-	}
-	for i := range ds.Persons {
-		stamp(&ds.Persons[i].Meta)
-	}
-	for i := range ds.Groups {
-		stamp(&ds.Groups[i].Meta)
-	}
-	for i := range ds.Placements {
-		stamp(&ds.Placements[i].Meta)
-	}
-	for i := range ds.Syllabuses {
-		stamp(&ds.Syllabuses[i].Meta)
-	}
-	for i := range ds.CalendarEvents {
-		stamp(&ds.CalendarEvents[i].Meta)
-	}
-	for i := range ds.Attendances {
-		stamp(&ds.Attendances[i].Meta)
-	}
-	for i := range ds.Absences {
-		stamp(&ds.Absences[i].Meta)
 	}
 }

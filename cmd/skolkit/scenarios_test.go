@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver"
 	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/scenarios"
 )
@@ -195,4 +199,79 @@ func TestUsageListsTheScenarioCommands(t *testing.T) {
 	assert.Contains(t, out, "skolkit scenarios list")
 	assert.Contains(t, out, "skolkit scenarios validate FILE")
 	assert.Contains(t, out, "skolkit generate --scenario NAME|FILE --out DIR")
+}
+
+// TestGenerateWritesEveryTableAndTheFilesLoadBack: generate writes one file
+// per table of the store, the SS 12000 tables of issue 11 and interface A's
+// included, and the files put together are a state document that PUT
+// /__admin/state loads: GET /__admin/state then answers the same tables.
+func TestGenerateWritesEveryTableAndTheFilesLoadBack(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runScenarioCLI("generate", "--scenario", "default", "--out", dir, "--now", "2026-03-14T10:00:00Z")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "grades")
+
+	names := mockserver.StateTableNames()
+	require.Equal(t, len(names), len(tableFiles))
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, len(names), "one file per table, nothing else")
+
+	doc := map[string]json.RawMessage{"format": json.RawMessage(`"` + mockserver.StateFormat + `"`)}
+	files := map[string][]json.RawMessage{}
+	for _, name := range names {
+		data, err := os.ReadFile(filepath.Join(dir, name+".json"))
+		require.NoError(t, err, "generate writes %s.json", name)
+		var records []json.RawMessage
+		require.NoError(t, json.Unmarshal(data, &records), name)
+		files[name] = records
+		doc[name] = data
+	}
+	// The default scenario has records in every table but the deletion log.
+	for _, name := range names {
+		if name != "tombstones" {
+			assert.NotEmpty(t, files[name], "%s.json has records", name)
+		}
+	}
+	assert.Contains(t, string(doc["grades"]), `"directory":{"kind":"GradeElementary"`, "grades carry their interface-A view")
+	assert.Contains(t, string(doc["groups"]), `"assignmentRoles":`, "groups carry their assignment roles")
+
+	// Load the files into a mock that serves other data, and read the state back.
+	srv, err := mockserver.New(mockserver.Options{Scenario: mustBuiltin(t, "edge-cases"), JournalSize: -1})
+	require.NoError(t, err)
+	t.Cleanup(srv.Close)
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	body, err := json.Marshal(doc)
+	require.NoError(t, err)
+	req, err := http.NewRequest(http.MethodPut, hs.URL+"/__admin/state", bytes.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	msg, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode, "PUT /__admin/state: %s", msg)
+
+	resp, err = http.Get(hs.URL + "/__admin/state")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	var state map[string]json.RawMessage
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&state))
+	for _, name := range names {
+		var got []json.RawMessage
+		require.NoError(t, json.Unmarshal(state[name], &got), name)
+		require.Len(t, got, len(files[name]), name)
+		for i := range got {
+			require.JSONEq(t, string(files[name][i]), string(got[i]), "%s[%d] loads back as written", name, i)
+		}
+	}
+}
+
+func mustBuiltin(t *testing.T, name string) *scenarios.Scenario {
+	t.Helper()
+	sc, err := scenarios.Builtin(name)
+	require.NoError(t, err)
+	return sc
 }

@@ -544,14 +544,21 @@ func roleReferrers(sn *store.Snapshot, role model.PersonRole, id string) []strin
 	switch role {
 	case model.RoleStudent:
 		count(store.TablePlacements, store.IndexChild, "placement(s) as child")
-		count(store.TableGradesElementary, store.IndexStudent, "elementary grade(s) as student")
-		count(store.TableGradesUpperSecondary, store.IndexStudent, "upper-secondary grade(s) as student")
+		n := 0 // grades interface A shows: a client can delete them first
+		_ = sn.Scan(store.TableGrades, store.IndexStudent, id, func(obj any) bool {
+			if obj.(*model.Grade).Directory != nil {
+				n++
+			}
+			return true
+		})
+		if n > 0 {
+			out = append(out, fmt.Sprintf("%d grade(s) as student", n))
+		}
 		count(store.TableAttendances, store.IndexStudent, "attendance record(s)")
 		count(store.TableAbsences, store.IndexStudent, "absence record(s)")
 	case model.RoleEmployee:
 		count(store.TableEmployeePlacements, store.IndexEmployee, "employee placement(s)")
-		count(store.TableGradesElementary, store.IndexTeacher, "elementary grade(s) as teacher")
-		count(store.TableGradesUpperSecondary, store.IndexTeacher, "upper-secondary grade(s) as teacher")
+		count(store.TableGrades, store.IndexTeacher, "grade(s) as teacher or registrar")
 		count(store.TableCalendarEvents, store.IndexTeacher, "calendar event(s) as teacher")
 	}
 	return out

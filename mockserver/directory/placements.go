@@ -467,9 +467,17 @@ func deriveEmployeePlacements(ds *store.Dataset) []model.EmployeePlacement {
 			add(key{m.Person.ID, g.Organisation.ID}, d)
 		}
 	}
-	for _, ev := range ds.CalendarEvents {
+	// A million events of a few thousand (teacher, school) pairs: an event
+	// no earlier than one already seen for its pair cannot move the pair's
+	// start, so its date is not worked out.
+	earliest := map[key]time.Time{}
+	for i := range ds.CalendarEvents {
+		ev := &ds.CalendarEvents[i]
 		k := key{ev.Teacher.ID, ev.Organisation.ID}
-		add(k, model.DateOf(ev.StartTime.In(stockholm)))
+		if t, ok := earliest[k]; !ok || ev.StartTime.Before(t) {
+			earliest[k] = ev.StartTime
+			add(k, model.DateOf(ev.StartTime.In(stockholm)))
+		}
 		if _, ok := start[k]; ok {
 			teaches[k] = true
 		}

@@ -490,6 +490,7 @@ func Prepare(ds *store.Dataset) {
 			p.Directory = &model.PersonExtra{Roles: roles[p.ID], IdentityTemporary: p.CivicNo != nil && fixtures.IsTemporaryNumber(p.CivicNo.Value)}
 		}
 	}
+	prepareGrades(ds)
 }
 
 // PrepareGenerated is Prepare for data built from a scenario: when

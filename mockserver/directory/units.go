@@ -176,10 +176,10 @@ func DeletionKinds(table string, rec any) []string {
 		}
 	case *model.EmployeePlacement:
 		return []string{kindEmployeePlacement}
-	case *model.GradeElementary:
-		return []string{"GradeElementary"}
-	case *model.GradeUpperSecondary:
-		return []string{"GradeUpperSecondary"}
+	case *model.Grade:
+		if r.Directory != nil {
+			return []string{r.Directory.Kind}
+		}
 	}
 	return nil
 }

@@ -190,10 +190,10 @@ func (res *resource) pageOf(s *API, sn *store.Snapshot, p params, after store.Cu
 
 // pageWith is the generic planner with a predicate. It drives the walk by
 // the first equality filter present that has an index (a page costs about a
-// page of records), else by the sortkey's index, else by the description's
-// range index, else by id; the other filters are evaluated on the records
-// walked. A sortkey without an index of its own, or combined with an
-// equality filter, sorts the matches in memory.
+// page of records), else by the sortkey's order index, else by the
+// description's range index, else by id; the other filters are evaluated on
+// the records walked. A sortkey combined with an equality filter (or with
+// the description's range of another index) is served by sortedPage.
 func (res *resource) pageWith(s *API, sn *store.Snapshot, p params, after store.Cursor, limit int, match func(any) bool, filters []filter) ([]any, store.Cursor, error) {
 	var sort *sorting
 	if k, ok := p.get(paramSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
@@ -210,22 +210,64 @@ func (res *resource) pageWith(s *API, sn *store.Snapshot, p params, after store.
 			break
 		}
 	}
+	// The description's range (calendar events by startTime) when no
+	// equality drives the walk.
+	rangeIx, rangeSpans := "", []store.Span(nil)
+	if index == "" && res.ranged != nil {
+		if ix, sp, ok := res.ranged(p); ok {
+			rangeIx, rangeSpans = ix, sp
+		}
+	}
 	switch {
 	case index != "" && sort != nil:
-		return sn.SortedPage(res.table, index, spans, match, sort.key, sort.desc, after, limit)
+		return res.sortedPage(sn, index, spans, sort, match, after, limit)
 	case index != "":
 		return sn.Page(res.table, index, spans, false, after, limit, match)
+	case sort != nil && rangeIx != "" && rangeIx == sort.index:
+		return sn.Page(res.table, rangeIx, rangeSpans, sort.desc, after, limit, match)
+	case sort != nil && rangeIx != "":
+		return res.sortedPage(sn, rangeIx, rangeSpans, sort, match, after, limit)
 	case sort != nil && sort.index != "":
 		return sn.Page(res.table, sort.index, nil, sort.desc, after, limit, match)
 	case sort != nil:
 		return sn.SortedPage(res.table, store.IndexID, nil, match, sort.key, sort.desc, after, limit)
-	}
-	if res.ranged != nil {
-		if ix, sp, ok := res.ranged(p); ok {
-			return sn.Page(res.table, ix, sp, false, after, limit, match)
-		}
+	case rangeIx != "":
+		return sn.Page(res.table, rangeIx, rangeSpans, false, after, limit, match)
 	}
 	return sn.Page(res.table, store.IndexID, nil, false, after, limit, match)
+}
+
+// sortedPage serves a sortkey over the candidates that spans of an index
+// choose (an equality filter's records, or what a description computed),
+// the cheaper of two ways (docs/decisions.md, BB15): with C candidates in a
+// table of N records, sorting the candidates costs about C; walking the
+// sortkey's order index and checking each record (match must test what the
+// spans choose) visits about limit·N/C records until a page is full. So it
+// sorts when C² ≤ limit·N and walks otherwise, counting the candidates only
+// up to that bound: a page costs at most about √(limit·N), and a page when
+// the candidates are few or many. Both ways give the same order and the same
+// cursors (the sort keys are the order index's values), so a walk may
+// change ways between pages.
+func (res *resource) sortedPage(sn *store.Snapshot, index string, spans []store.Span, sort *sorting, match func(any) bool, after store.Cursor, limit int) ([]any, store.Cursor, error) {
+	if sort.index != "" && !fewCandidates(sn, res.table, index, spans, limit) {
+		return sn.Page(res.table, sort.index, nil, sort.desc, after, limit, match)
+	}
+	return sn.SortedPage(res.table, index, spans, match, sort.key, sort.desc, after, limit)
+}
+
+// fewCandidates reports whether the spans of an index hold few enough
+// entries that sorting them beats walking an order index (C² ≤ limit·N).
+func fewCandidates(sn *store.Snapshot, table, index string, spans []store.Span, limit int) bool {
+	bound := 1
+	for n := max(limit, 1) * sn.Count(table); bound*bound < n; bound *= 2 {
+	}
+	c := 0
+	for _, sp := range spans {
+		if c += sn.CountSpan(table, index, sp, bound-c); c >= bound {
+			return false
+		}
+	}
+	return true
 }
 
 // listBody is the body of every list: one page and the token of the next.
@@ -685,6 +727,18 @@ func timeFilters(name string, get func(obj any) time.Time) []filter {
 }
 
 // modifiedDesc is the sortkey ModifiedDesc, sorted in memory.
-func modifiedDesc(meta func(obj any) *model.Meta) sorting {
-	return sorting{desc: true, key: func(o any) string { return store.TimeKey(meta(o).Modified) }}
+// order is a sortkey served by an order index of the table (the store's
+// orderIndexes): its key is the record's value under that index, so that
+// sorting matches in memory and walking the index give the same order and
+// the same cursors.
+func order(table, index string, desc bool) sorting {
+	return sorting{index: index, desc: desc, key: store.OrderKey(table, index)}
+}
+
+// dateOrders are the date sortkeys of a table with startDate and endDate.
+func dateOrders(table string) map[string]sorting {
+	return map[string]sorting{
+		"StartDateAsc": order(table, store.IndexStartDate, false), "StartDateDesc": order(table, store.IndexStartDate, true),
+		"EndDateAsc": order(table, store.IndexEndDate, false), "EndDateDesc": order(table, store.IndexEndDate, true),
+	}
 }

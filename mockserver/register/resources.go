@@ -65,24 +65,6 @@ func asGroup(o any) *model.Group            { return o.(*model.Group) }
 func asDuty(o any) *model.EmployeePlacement { return o.(*model.EmployeePlacement) }
 func oneID(id string) []string              { return []string{id} }
 
-func optRefID(r *model.ObjectReference) string {
-	if r == nil {
-		return ""
-	}
-	return r.ID
-}
-
-// textKey sorts text case-insensitively.
-func foldedText(s string) string { return store.FoldKey(s) }
-
-// dateKey sorts dates; an open end after every date.
-func endDateKey(d model.Date) string {
-	if d == "" {
-		return "9999-99-99"
-	}
-	return string(d)
-}
-
 func buildResources() []*resource {
 	return []*resource{
 		organisationsResource(), personsResource(), placementsResource(), dutiesResource(), groupsResource(),
@@ -95,7 +77,7 @@ func buildResources() []*resource {
 func organisationsResource() *resource {
 	meta := func(o any) *model.Meta { return &asOrg(o).Meta }
 	f := []filter{
-		anyOf(idFilter("parent", store.IndexParent, func(o any) []string { return oneID(optRefID(asOrg(o).ParentOrganisation)) })),
+		anyOf(idFilter("parent", store.IndexParent, func(o any) []string { return oneID(asOrg(o).ParentOrganisation.OptionalID()) })),
 		{param: "schoolUnitCode", index: store.IndexSchoolUnitCode, match: func(o any, v string) bool { return asOrg(o).SchoolUnitCode == v }},
 		{param: "organisationCode", index: store.IndexOrganisationCode, match: func(o any, v string) bool { return asOrg(o).OrganisationCode == v }},
 		{param: "type", index: store.IndexOrganisationType, anyOf: true, match: func(o any, v string) bool { return string(asOrg(o).OrganisationType) == v }},
@@ -108,8 +90,8 @@ func organisationsResource() *resource {
 		name: "organisations", noun: "organisation", scope: ScopeOrganisationsRead, table: store.TableOrganisations,
 		list: true, byID: true, lookup: true, filters: f,
 		sorts: map[string]sorting{
-			"ModifiedDesc":   modifiedDesc(meta),
-			"DisplayNameAsc": {key: func(o any) string { return foldedText(asOrg(o).DisplayName) }},
+			"ModifiedDesc":   order(store.TableOrganisations, store.IndexModified, true),
+			"DisplayNameAsc": order(store.TableOrganisations, store.IndexDisplayNameOrder, false),
 		},
 		lookupKeys: map[string]lookupKey{
 			"schoolUnitCodes":   byIndex(store.TableOrganisations, store.IndexSchoolUnitCode, false),
@@ -218,25 +200,18 @@ func personsResource() *resource {
 		{param: "relationship.endDate.onOrAfter", match: func(any, string) bool { return true }},
 	}
 	f = append(f, metaFilters(meta)...)
-	name := func(o any) string { p := asPerson(o); return foldedText(p.FamilyName + "\x01" + p.GivenName) }
-	civic := func(o any) string {
-		if c := asPerson(o).CivicNo; c != nil {
-			return c.Value
-		}
-		return ""
-	}
 	res := &resource{
 		name: "persons", noun: "person", scope: ScopePersonsRead, table: store.TablePersons,
 		list: true, byID: true, lookup: true, filters: f,
 		sorts: map[string]sorting{
-			"ModifiedDesc":   modifiedDesc(meta),
-			"DisplayNameAsc": {key: func(o any) string { return foldedText(asPerson(o).DisplayName()) }},
-			"GivenNameAsc":   {key: func(o any) string { return foldedText(asPerson(o).GivenName) }},
-			"GivenNameDesc":  {desc: true, key: func(o any) string { return foldedText(asPerson(o).GivenName) }},
-			"FamilyNameAsc":  {key: name},
-			"FamilyNameDesc": {desc: true, key: name},
-			"CivicNoAsc":     {key: civic},
-			"CivicNoDesc":    {desc: true, key: civic},
+			"ModifiedDesc":   order(store.TablePersons, store.IndexModified, true),
+			"DisplayNameAsc": order(store.TablePersons, store.IndexDisplayNameOrder, false),
+			"GivenNameAsc":   order(store.TablePersons, store.IndexGivenNameOrder, false),
+			"GivenNameDesc":  order(store.TablePersons, store.IndexGivenNameOrder, true),
+			"FamilyNameAsc":  order(store.TablePersons, store.IndexFamilyNameOrder, false),
+			"FamilyNameDesc": order(store.TablePersons, store.IndexFamilyNameOrder, true),
+			"CivicNoAsc":     order(store.TablePersons, store.IndexCivicNoOrder, false),
+			"CivicNoDesc":    order(store.TablePersons, store.IndexCivicNoOrder, true),
 		},
 		lookupKeys: map[string]lookupKey{
 			"civicNos": byIndex(store.TablePersons, store.IndexCivicNo, false),
@@ -263,12 +238,15 @@ func personsResource() *resource {
 				return nil, nil, nil
 			}
 			spans := make([]store.Span, len(ids))
+			in := make(map[string]bool, len(ids))
 			for i, id := range ids {
 				spans[i] = store.ValueSpan(id)
+				in[id] = true
 			}
 			if k, ok := p.get(paramSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
 				so := res.sorts[k]
-				return sn.SortedPage(res.table, store.IndexID, spans, m, so.key, so.desc, after, limit)
+				related := func(o any) bool { return in[asPerson(o).ID] && m(o) }
+				return res.sortedPage(sn, store.IndexID, spans, &so, related, after, limit)
 			}
 			return sn.Page(res.table, store.IndexID, spans, false, after, limit, m)
 		}
@@ -286,7 +264,12 @@ func relatedPersons(sn *store.Snapshot, org, typ string) []string {
 	scan := func(table, index, v string, fn func(o any)) {
 		_ = sn.Scan(table, index, v, func(o any) bool { fn(o); return true })
 	}
+	looked := map[string]bool{} // children whose responsibles are in set
 	responsibles := func(child string) {
+		if looked[child] {
+			return // a child has a placement a year, or several at once
+		}
+		looked[child] = true
 		if c, ok := sn.Person(child); ok {
 			for _, r := range c.Responsibles {
 				set[r.Person.ID] = true
@@ -609,14 +592,13 @@ func dutiesResource() *resource {
 	}
 	f = append(f, dateFilters(func(o any) model.Date { return asDuty(o).StartDate }, func(o any) model.Date { return asDuty(o).EndDate })...)
 	f = append(f, metaFilters(meta)...)
-	start := func(o any) string { return string(asDuty(o).StartDate) }
 	return &resource{
 		name: "duties", noun: "duty", scope: ScopeDutiesRead, table: store.TableEmployeePlacements,
 		list: true, byID: true, lookup: true, filters: f,
 		sorts: map[string]sorting{
-			"ModifiedDesc":  modifiedDesc(meta),
-			"StartDateAsc":  {key: start},
-			"StartDateDesc": {desc: true, key: start},
+			"ModifiedDesc":  order(store.TableEmployeePlacements, store.IndexModified, true),
+			"StartDateAsc":  order(store.TableEmployeePlacements, store.IndexStartDate, false),
+			"StartDateDesc": order(store.TableEmployeePlacements, store.IndexStartDate, true),
 		},
 		render: func(s *API, rd renderer, o any, expand []string) any { return rd.duty(asDuty(o), expand) },
 	}
@@ -631,16 +613,16 @@ func groupsResource() *resource {
 	}
 	f = append(f, dateFilters(func(o any) model.Date { return asGroup(o).StartDate }, func(o any) model.Date { return asGroup(o).EndDate })...)
 	f = append(f, metaFilters(meta)...)
-	start := func(o any) string { return string(asGroup(o).StartDate) }
-	end := func(o any) string { return endDateKey(asGroup(o).EndDate) }
 	return &resource{
 		name: "groups", noun: "group", scope: ScopeGroupsRead, table: store.TableGroups,
 		list: true, byID: true, lookup: true, filters: f,
 		sorts: map[string]sorting{
-			"ModifiedDesc":   modifiedDesc(meta),
-			"DisplayNameAsc": {key: func(o any) string { return foldedText(asGroup(o).DisplayName) }},
-			"StartDateAsc":   {key: start}, "StartDateDesc": {desc: true, key: start},
-			"EndDateAsc": {key: end}, "EndDateDesc": {desc: true, key: end},
+			"ModifiedDesc":   order(store.TableGroups, store.IndexModified, true),
+			"DisplayNameAsc": order(store.TableGroups, store.IndexDisplayNameOrder, false),
+			"StartDateAsc":   order(store.TableGroups, store.IndexStartDate, false),
+			"StartDateDesc":  order(store.TableGroups, store.IndexStartDate, true),
+			"EndDateAsc":     order(store.TableGroups, store.IndexEndDate, false),
+			"EndDateDesc":    order(store.TableGroups, store.IndexEndDate, true),
 		},
 		render: func(s *API, rd renderer, o any, expand []string) any {
 			return rd.group(asGroup(o), !rd.expandIgnored && slices.Contains(expand, expandAssignmentRoles))
@@ -648,14 +630,14 @@ func groupsResource() *resource {
 	}
 }
 
-// simple describes a resource whose stored record is its wire form.
+// simple describes a resource whose stored record is its wire form. Its
+// sortkeys are sorts and ModifiedDesc; nil sorts: SS 12000 declares none.
 func simple[T any](name, noun, scope, table string, meta func(*T) *model.Meta, filters []filter, sorts map[string]sorting) *resource {
 	m := func(o any) *model.Meta { return meta(o.(*T)) }
 	if sorts == nil {
 		sorts = map[string]sorting{}
-	}
-	if _, ok := sorts["ModifiedDesc"]; !ok {
-		sorts["ModifiedDesc"] = modifiedDesc(m)
+	} else if _, ok := sorts["ModifiedDesc"]; !ok {
+		sorts["ModifiedDesc"] = order(table, store.IndexModified, true)
 	}
 	return &resource{
 		name: name, noun: noun, scope: scope, table: table, list: true, byID: true, lookup: true,
@@ -671,46 +653,34 @@ func programmesResource() *resource {
 		[]filter{
 			{param: "code", index: store.IndexCode, match: func(o any, v string) bool { return pr(o).Code == v }},
 			anyOf(evalFilter("schoolType", func(o any, v string) bool { return string(pr(o).SchoolType) == v })),
-			{param: "parentProgramme", id: true, match: func(o any, v string) bool { return optRefID(pr(o).ParentProgramme) == v }},
+			{param: "parentProgramme", id: true, match: func(o any, v string) bool { return pr(o).ParentProgramme.OptionalID() == v }},
 		},
 		map[string]sorting{
-			"NameAsc": {key: func(o any) string { return foldedText(pr(o).Name) }},
-			"CodeAsc": {key: func(o any) string { return pr(o).Code }},
+			"NameAsc": order(store.TableProgrammes, store.IndexNameOrder, false),
+			"CodeAsc": order(store.TableProgrammes, store.IndexCodeOrder, false),
 		})
 }
 
 func studyPlansResource() *resource {
 	sp := func(o any) *model.StudyPlan { return o.(*model.StudyPlan) }
-	start := func(o any) string { return string(sp(o).StartDate) }
-	end := func(o any) string { return endDateKey(sp(o).EndDate) }
 	res := simple("studyplans", "study plan", ScopeStudyPlansRead, store.TableStudyPlans,
 		func(p *model.StudyPlan) *model.Meta { return &p.Meta },
 		append([]filter{idFilter("student", store.IndexStudent, func(o any) []string { return oneID(sp(o).Student.ID) })},
 			dateFilters(func(o any) model.Date { return sp(o).StartDate }, func(o any) model.Date { return sp(o).EndDate })...),
-		map[string]sorting{
-			"StartDateAsc": {key: start}, "StartDateDesc": {desc: true, key: start},
-			"EndDateAsc": {key: end}, "EndDateDesc": {desc: true, key: end},
-		})
+		dateOrders(store.TableStudyPlans))
 	res.lookup = false
 	return res
 }
 
 func syllabusesResource() *resource {
-	sy := func(o any) *model.Syllabus { return o.(*model.Syllabus) }
 	sorts := map[string]sorting{}
-	for _, k := range []struct {
-		name string
-		get  func(*model.Syllabus) string
-	}{
-		{"SubjectName", func(s *model.Syllabus) string { return s.SubjectName }},
-		{"SubjectCode", func(s *model.Syllabus) string { return s.SubjectCode }},
-		{"CourseName", func(s *model.Syllabus) string { return s.CourseName }},
-		{"CourseCode", func(s *model.Syllabus) string { return s.CourseCode }},
-		{"SubjectDesignation", func(s *model.Syllabus) string { return s.SubjectDesignation }},
+	for name, index := range map[string]string{
+		"SubjectName": store.IndexSubjectNameOrder, "SubjectCode": store.IndexSubjectCodeOrder,
+		"CourseName": store.IndexCourseNameOrder, "CourseCode": store.IndexCourseCodeOrder,
+		"SubjectDesignation": store.IndexSubjectDesignationOrder,
 	} {
-		key := func(o any) string { return foldedText(k.get(sy(o))) }
-		sorts[k.name+"Asc"] = sorting{key: key}
-		sorts[k.name+"Desc"] = sorting{desc: true, key: key}
+		sorts[name+"Asc"] = order(store.TableSyllabuses, index, false)
+		sorts[name+"Desc"] = order(store.TableSyllabuses, index, true)
 	}
 	return simple("syllabuses", "syllabus", ScopeSyllabusesRead, store.TableSyllabuses,
 		func(s *model.Syllabus) *model.Meta { return &s.Meta }, nil, sorts)
@@ -718,15 +688,10 @@ func syllabusesResource() *resource {
 
 func offeringsResource() *resource {
 	of := func(o any) *model.SchoolUnitOffering { return o.(*model.SchoolUnitOffering) }
-	start := func(o any) string { return string(of(o).StartDate) }
-	end := func(o any) string { return endDateKey(of(o).EndDate) }
 	return simple("schoolUnitOfferings", "school unit offering", ScopeSchoolUnitOfferingsRead, store.TableSchoolUnitOfferings,
 		func(o *model.SchoolUnitOffering) *model.Meta { return &o.Meta },
 		[]filter{idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(of(o).OfferedAt.ID) })},
-		map[string]sorting{
-			"StartDateAsc": {key: start}, "StartDateDesc": {desc: true, key: start},
-			"EndDateAsc": {key: end}, "EndDateDesc": {desc: true, key: end},
-		})
+		dateOrders(store.TableSchoolUnitOfferings))
 }
 
 func asActivity(o any) *model.Activity { return o.(*model.Activity) }
@@ -755,7 +720,7 @@ func activitiesResource() *resource {
 			// member: the person is a member of one of the activity's groups
 			{param: "member", id: true},
 		}, dateFilters(func(o any) model.Date { return a(o).StartDate }, func(o any) model.Date { return a(o).EndDate })...),
-		map[string]sorting{"DisplayNameAsc": {key: func(o any) string { return foldedText(a(o).DisplayName) }}})
+		map[string]sorting{"DisplayNameAsc": order(store.TableActivities, store.IndexDisplayNameOrder, false)})
 	member := func(sn *store.Snapshot, person string) func(o any) bool {
 		groups := map[string]bool{}
 		_ = sn.Scan(store.TableGroups, store.IndexMember, person, func(o any) bool { groups[asGroup(o).ID] = true; return true })
@@ -904,14 +869,14 @@ func calendarEventsResource() *resource {
 	f = append(f, timeFilters("startTime", func(o any) time.Time { return ce(o).StartTime })...)
 	f = append(f, timeFilters("endTime", func(o any) time.Time { return ce(o).EndTime })...)
 	f = append(f, metaFilters(meta)...)
-	startKey := func(o any) string { return store.TimeKey(ce(o).StartTime) }
 	res := &resource{
 		name: "calendarEvents", noun: "calendar event", scope: ScopeCalendarEventsRead, table: store.TableCalendarEvents,
 		list: true, byID: true, lookup: true, filters: f, required: []string{"startTime.onOrAfter", "startTime.onOrBefore"},
 		sorts: map[string]sorting{
-			"ModifiedDesc":  modifiedDesc(meta),
-			"StartTimeAsc":  {index: store.IndexStartTime, key: startKey},
-			"StartTimeDesc": {index: store.IndexStartTime, desc: true, key: startKey},
+			// no order index: the required startTime range's events are sorted (BB15)
+			"ModifiedDesc":  {desc: true, key: func(o any) string { return store.TimeKey(meta(o).Modified) }},
+			"StartTimeAsc":  order(store.TableCalendarEvents, store.IndexStartTime, false),
+			"StartTimeDesc": order(store.TableCalendarEvents, store.IndexStartTime, true),
 		},
 		ranged: func(p params) (string, []store.Span, bool) {
 			at := func(n string) *time.Time {
@@ -959,7 +924,7 @@ func calendarEventsResource() *resource {
 			}
 			if k, ok := p.get(paramSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
 				so := res.sorts[k]
-				return sn.SortedPage(res.table, store.IndexActivity, spans, m, so.key, so.desc, after, limit)
+				return res.sortedPage(sn, store.IndexActivity, spans, &so, m, after, limit)
 			}
 			return sn.Page(res.table, store.IndexActivity, spans, false, after, limit, m)
 		}
@@ -1034,7 +999,6 @@ func attendanceEventsResource() *resource {
 			idFilter("person", store.IndexPerson, func(o any) []string { return oneID(ae(o).Person.ID) }),
 			idFilter(paramGroup, store.IndexGroup, func(o any) []string { return oneID(ae(o).Group.ID) }),
 		}, nil)
-	delete(res.sorts, "ModifiedDesc") // SS 12000 declares no sortkey here
 	res.lookupKeys = map[string]lookupKey{
 		"person": byIndex(store.TableAttendanceEvents, store.IndexPerson, true),
 		"group":  byIndex(store.TableAttendanceEvents, store.IndexGroup, true),
@@ -1085,7 +1049,6 @@ func attendanceScheduleResource() *resource {
 			{param: paramGroup, id: true, match: func(any, string) bool { return true }}, // applied in page
 		}, dateFilters(func(o any) model.Date { return as(o).StartDate }, func(o any) model.Date { return as(o).EndDate })...),
 		nil)
-	delete(res.sorts, "ModifiedDesc")
 	res.page = func(s *API, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
 		base := res.match(p)
 		m := base
@@ -1114,12 +1077,11 @@ func attendanceScheduleResource() *resource {
 
 func gradesResource() *resource {
 	gr := func(o any) *model.Grade { return o.(*model.Grade) }
-	reg := func(o any) string { return string(gr(o).RegisteredDate) }
-	return simple("grades", "grade", ScopeGradesRead, store.TableGrades,
+	res := simple("grades", "grade", ScopeGradesRead, store.TableGrades,
 		func(g *model.Grade) *model.Meta { return &g.Meta },
 		[]filter{
 			idFilter("student", store.IndexStudent, func(o any) []string { return oneID(gr(o).Student.ID) }),
-			idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(optRefID(gr(o).Organisation)) }),
+			idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(gr(o).Organisation.OptionalID()) }),
 			{param: "registeredBy", id: true, match: func(o any, v string) bool { return gr(o).RegisteredBy.ID == v }},
 			{param: "gradingTeacher", id: true, match: func(o any, v string) bool {
 				return gr(o).GradingTeacher != nil && gr(o).GradingTeacher.ID == v
@@ -1128,9 +1090,13 @@ func gradesResource() *resource {
 			evalFilter("registeredDate.onOrBefore", func(o any, v string) bool { return gr(o).RegisteredDate <= model.Date(v) }),
 		},
 		map[string]sorting{
-			"registeredDateAsc":  {key: reg},
-			"registeredDateDesc": {desc: true, key: reg},
+			"registeredDateAsc":  order(store.TableGrades, store.IndexRegisteredDate, false),
+			"registeredDateDesc": order(store.TableGrades, store.IndexRegisteredDate, true),
 		})
+	// A grade interface A wrote without a grade or a teacher lacks what SS
+	// 12000 requires (docs/decisions.md, "grades in both views").
+	res.visible = func(o any) bool { return gr(o).RegisterVisible() }
+	return res
 }
 
 func absencesResource() *resource {
@@ -1147,14 +1113,13 @@ func absencesResource() *resource {
 	f = append(f, timeFilters("startTime", func(o any) time.Time { return ab(o).StartTime })...)
 	f = append(f, timeFilters("endTime", func(o any) time.Time { return ab(o).EndTime })...)
 	f = append(f, metaFilters(meta)...)
-	start := func(o any) string { return store.TimeKey(ab(o).StartTime) }
 	return &resource{
 		name: "absences", noun: "absence record", scope: ScopeAbsencesRead, table: store.TableAbsences,
 		list: true, byID: true, lookup: true, filters: f,
 		sorts: map[string]sorting{
-			"ModifiedDesc":  modifiedDesc(meta),
-			"StartTimeAsc":  {key: start},
-			"StartTimeDesc": {desc: true, key: start},
+			"ModifiedDesc":  order(store.TableAbsences, store.IndexModified, true),
+			"StartTimeAsc":  order(store.TableAbsences, store.IndexStartTime, false),
+			"StartTimeDesc": order(store.TableAbsences, store.IndexStartTime, true),
 		},
 		render: func(s *API, rd renderer, o any, _ []string) any { return rd.absence(ab(o)) },
 	}
@@ -1165,7 +1130,7 @@ func resourcesResource() *resource {
 	return simple("resources", "resource", ScopeResourcesRead, store.TableResources,
 		func(r *model.Resource) *model.Meta { return &r.Meta },
 		[]filter{idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(rs(o).Owner.ID) })},
-		map[string]sorting{"DisplayNameAsc": {key: func(o any) string { return foldedText(rs(o).DisplayName) }}})
+		map[string]sorting{"DisplayNameAsc": order(store.TableResources, store.IndexDisplayNameOrder, false)})
 }
 
 func roomsResource() *resource {
@@ -1173,7 +1138,7 @@ func roomsResource() *resource {
 	return simple("rooms", "room", ScopeRoomsRead, store.TableRooms,
 		func(r *model.Room) *model.Meta { return &r.Meta },
 		[]filter{idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(rm(o).Owner.ID) })},
-		map[string]sorting{"DisplayNameAsc": {key: func(o any) string { return foldedText(rm(o).DisplayName) }}})
+		map[string]sorting{"DisplayNameAsc": order(store.TableRooms, store.IndexDisplayNameOrder, false)})
 }
 
 // aggregatedAttendanceResource computes, for each pupil and activity, the

@@ -102,11 +102,13 @@ func (sn *Snapshot) Page(table, index string, spans []Span, desc bool, after Cur
 	return items, nil, nil
 }
 
-// SortedPage collects every record of the spans of an index that match,
-// orders them by key (then id; desc: both reversed) and returns the page of
-// up to limit records after the cursor. It costs every match, not a page:
-// the engine uses it where no index has the order asked for (a sortkey
-// combined with an equality filter, or a sortkey without an index).
+// SortedPage collects every record of the spans of an index, orders them by
+// key (then id; desc: both reversed) and returns the page of up to limit
+// records after the cursor that match. It costs every record of the spans
+// (their keys, sorted), not a page; match is asked only of the records from
+// the cursor on until the page is full and one more match is found, so a
+// dear predicate costs about a page. The engine uses it where sorting the
+// candidates beats walking an order index (few candidates).
 func (sn *Snapshot) SortedPage(table, index string, spans []Span, match func(any) bool, key func(any) string, desc bool, after Cursor, limit int) ([]any, Cursor, error) {
 	td, ok := tableDefs[table]
 	if !ok {
@@ -125,9 +127,6 @@ func (sn *Snapshot) SortedPage(table, index string, spans []Span, match func(any
 		err := sn.t.walk(td, index, sp.lo, false, func(k []byte, obj any) bool {
 			if !inSpan(k, sp) {
 				return false
-			}
-			if match != nil && !match(obj) {
-				return true
 			}
 			id := td.id(obj)
 			if index != IndexID {
@@ -158,14 +157,18 @@ func (sn *Snapshot) SortedPage(table, index string, spans []Span, match func(any
 		}
 	}
 	var items []any
-	for i := start; i < len(all) && len(items) < limit; i++ {
+	var last []byte
+	for i := start; i < len(all); i++ {
+		if match != nil && !match(all[i].rec) {
+			continue
+		}
+		if len(items) == limit {
+			return items, Cursor(last), nil
+		}
 		items = append(items, all[i].rec)
+		last = all[i].key
 	}
-	var next Cursor
-	if start+limit < len(all) {
-		next = Cursor(all[start+limit-1].key)
-	}
-	return items, next, nil
+	return items, nil, nil
 }
 
 // FoldKey is a sort key of text: case-folded, so that "åsa" and "Åsa" sort

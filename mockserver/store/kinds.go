@@ -11,11 +11,11 @@ var organisations = kind[model.Organisation]{
 	table: TableOrganisations,
 	id:    func(o *model.Organisation) string { return o.ID },
 	meta:  func(o *model.Organisation) *model.Meta { return &o.Meta },
-	refs: func(o *model.Organisation) []ref {
+	refs: func(o *model.Organisation, refs []ref) []ref {
 		if o.ParentOrganisation == nil {
-			return nil
+			return refs
 		}
-		return []ref{{"parentOrganisation.id", TableOrganisations, o.ParentOrganisation.ID, -1}}
+		return append(refs, []ref{{"parentOrganisation.id", TableOrganisations, o.ParentOrganisation.ID, -1}}...)
 	},
 }
 
@@ -23,8 +23,7 @@ var persons = kind[model.Person]{
 	table: TablePersons,
 	id:    func(p *model.Person) string { return p.ID },
 	meta:  func(p *model.Person) *model.Meta { return &p.Meta },
-	refs: func(p *model.Person) []ref {
-		var refs []ref
+	refs: func(p *model.Person, refs []ref) []ref {
 		for i, e := range p.Enrolments {
 			refs = append(refs, ref{"enrolments[%d].enroledAt.id", TableOrganisations, e.EnroledAt.ID, i})
 		}
@@ -50,8 +49,8 @@ var groups = kind[model.Group]{
 		})
 		return err
 	},
-	refs: func(g *model.Group) []ref {
-		refs := []ref{{"organisation.id", TableOrganisations, g.Organisation.ID, -1}}
+	refs: func(g *model.Group, refs []ref) []ref {
+		refs = append(refs, []ref{{"organisation.id", TableOrganisations, g.Organisation.ID, -1}}...)
 		for i, m := range g.GroupMemberships {
 			refs = append(refs, ref{"groupMemberships[%d].person.id", TablePersons, m.Person.ID, i})
 		}
@@ -64,11 +63,11 @@ var placements = kind[model.Placement]{
 	id:    func(p *model.Placement) string { return p.ID },
 	meta:  func(p *model.Placement) *model.Meta { return &p.Meta },
 	strip: func(p *model.Placement) { p.Embedded = nil },
-	refs: func(p *model.Placement) []ref {
-		refs := []ref{
+	refs: func(p *model.Placement, refs []ref) []ref {
+		refs = append(refs, []ref{
 			{"placedAt.id", TableOrganisations, p.PlacedAt.ID, -1},
 			{"child.id", TablePersons, p.Child.ID, -1},
-		}
+		}...)
 		if p.Group != nil {
 			refs = append(refs, ref{"group.id", TableGroups, p.Group.ID, -1})
 		}
@@ -89,13 +88,13 @@ var calendarEvents = kind[model.CalendarEvent]{
 	table: TableCalendarEvents,
 	id:    func(c *model.CalendarEvent) string { return c.ID },
 	meta:  func(c *model.CalendarEvent) *model.Meta { return &c.Meta },
-	refs: func(c *model.CalendarEvent) []ref {
-		refs := []ref{
+	refs: func(c *model.CalendarEvent, refs []ref) []ref {
+		refs = append(refs, []ref{
 			{"organisation.id", TableOrganisations, c.Organisation.ID, -1},
 			{"group.id", TableGroups, c.Group.ID, -1},
 			{"syllabus.id", TableSyllabuses, c.Syllabus.ID, -1},
 			{"teacher.id", TablePersons, c.Teacher.ID, -1},
-		}
+		}...)
 		if c.Activity.ID != "" {
 			refs = append(refs, ref{"activity.id", TableActivities, c.Activity.ID, -1})
 		}
@@ -113,11 +112,11 @@ var attendances = kind[model.Attendance]{
 	table: TableAttendances,
 	id:    func(a *model.Attendance) string { return a.ID },
 	meta:  func(a *model.Attendance) *model.Meta { return &a.Meta },
-	refs: func(a *model.Attendance) []ref {
-		refs := []ref{
+	refs: func(a *model.Attendance, refs []ref) []ref {
+		refs = append(refs, []ref{
 			{"calendarEvent.id", TableCalendarEvents, a.CalendarEvent.ID, -1},
 			{"student.id", TablePersons, a.Student.ID, -1},
-		}
+		}...)
 		if a.Reporter != nil {
 			refs = append(refs, ref{"reporter.id", TablePersons, a.Reporter.ID, -1})
 		}
@@ -129,11 +128,11 @@ var absences = kind[model.Absence]{
 	table: TableAbsences,
 	id:    func(a *model.Absence) string { return a.ID },
 	meta:  func(a *model.Absence) *model.Meta { return &a.Meta },
-	refs: func(a *model.Absence) []ref {
-		refs := []ref{
+	refs: func(a *model.Absence, refs []ref) []ref {
+		refs = append(refs, []ref{
 			{"student.id", TablePersons, a.Student.ID, -1},
 			{"organisation.id", TableOrganisations, a.Organisation.ID, -1},
-		}
+		}...)
 		if a.RegisteredBy != nil {
 			refs = append(refs, ref{"registeredBy.id", TablePersons, a.RegisteredBy.ID, -1})
 		}
@@ -147,44 +146,11 @@ var employeePlacements = kind[model.EmployeePlacement]{
 	table: TableEmployeePlacements,
 	id:    func(p *model.EmployeePlacement) string { return p.ID },
 	meta:  func(p *model.EmployeePlacement) *model.Meta { return &p.Meta },
-	refs: func(p *model.EmployeePlacement) []ref {
+	refs: func(p *model.EmployeePlacement, refs []ref) []ref {
 		return []ref{
 			{"employeeID", TablePersons, p.EmployeeID, -1},
 			{"schoolID", TableOrganisations, p.SchoolID, -1},
 		}
-	},
-}
-
-// gradeRefs lists a grade's references under interface A's member names.
-func gradeRefs(student, school string, teacher1, teacher2 *string) []ref {
-	refs := []ref{
-		{"studentID", TablePersons, student, -1},
-		{"schoolID", TableOrganisations, school, -1},
-	}
-	if teacher1 != nil {
-		refs = append(refs, ref{"teacher1EmployeeID", TablePersons, *teacher1, -1})
-	}
-	if teacher2 != nil {
-		refs = append(refs, ref{"teacher2EmployeeID", TablePersons, *teacher2, -1})
-	}
-	return refs
-}
-
-var gradesElementary = kind[model.GradeElementary]{
-	table: TableGradesElementary,
-	id:    func(g *model.GradeElementary) string { return g.ID },
-	meta:  func(g *model.GradeElementary) *model.Meta { return &g.Meta },
-	refs: func(g *model.GradeElementary) []ref {
-		return gradeRefs(g.StudentID, g.SchoolID, g.Teacher1EmployeeID, g.Teacher2EmployeeID)
-	},
-}
-
-var gradesUpperSecondary = kind[model.GradeUpperSecondary]{
-	table: TableGradesUpperSecondary,
-	id:    func(g *model.GradeUpperSecondary) string { return g.ID },
-	meta:  func(g *model.GradeUpperSecondary) *model.Meta { return &g.Meta },
-	refs: func(g *model.GradeUpperSecondary) []ref {
-		return gradeRefs(g.StudentID, g.SchoolID, g.Teacher1EmployeeID, g.Teacher2EmployeeID)
 	},
 }
 

@@ -72,6 +72,13 @@ var registerTables = []*tableDef{
 	),
 	def(TableGrades, func(g *model.Grade) string { return g.ID },
 		by(IndexStudent, func(g *model.Grade) string { return g.Student.ID }),
+		byEach(IndexTeacher, gradePersons),
+		by(IndexGradesElementaryByCreated, func(g *model.Grade) string {
+			return gradeCreatedKey(g, model.GradeKindElementary)
+		}),
+		by(IndexGradesUpperSecondaryByCreated, func(g *model.Grade) string {
+			return gradeCreatedKey(g, model.GradeKindUpperSecondary)
+		}),
 		by(IndexOrganisation, func(g *model.Grade) string {
 			if g.Organisation == nil {
 				return ""
@@ -91,8 +98,7 @@ var programmes = kind[model.Programme]{
 	table: TableProgrammes,
 	id:    func(p *model.Programme) string { return p.ID },
 	meta:  func(p *model.Programme) *model.Meta { return &p.Meta },
-	refs: func(p *model.Programme) []ref {
-		var refs []ref
+	refs: func(p *model.Programme, refs []ref) []ref {
 		if p.ParentProgramme != nil {
 			refs = append(refs, ref{"parentProgramme.id", TableProgrammes, p.ParentProgramme.ID, -1})
 		}
@@ -109,8 +115,8 @@ var studyPlans = kind[model.StudyPlan]{
 	table: TableStudyPlans,
 	id:    func(p *model.StudyPlan) string { return p.ID },
 	meta:  func(p *model.StudyPlan) *model.Meta { return &p.Meta },
-	refs: func(p *model.StudyPlan) []ref {
-		refs := []ref{{"student.id", TablePersons, p.Student.ID, -1}}
+	refs: func(p *model.StudyPlan, refs []ref) []ref {
+		refs = append(refs, []ref{{"student.id", TablePersons, p.Student.ID, -1}}...)
 		for _, c := range p.Content {
 			for i, s := range c.Syllabuses {
 				refs = append(refs, ref{"content[].syllabuses[%d].syllabus.id", TableSyllabuses, s.Syllabus.ID, i})
@@ -124,8 +130,8 @@ var schoolUnitOfferings = kind[model.SchoolUnitOffering]{
 	table: TableSchoolUnitOfferings,
 	id:    func(o *model.SchoolUnitOffering) string { return o.ID },
 	meta:  func(o *model.SchoolUnitOffering) *model.Meta { return &o.Meta },
-	refs: func(o *model.SchoolUnitOffering) []ref {
-		refs := []ref{{"offeredAt.id", TableOrganisations, o.OfferedAt.ID, -1}}
+	refs: func(o *model.SchoolUnitOffering, refs []ref) []ref {
+		refs = append(refs, []ref{{"offeredAt.id", TableOrganisations, o.OfferedAt.ID, -1}}...)
 		for i, s := range o.OfferedSyllabuses {
 			refs = append(refs, ref{"offeredSyllabuses[%d].id", TableSyllabuses, s.ID, i})
 		}
@@ -140,8 +146,8 @@ var activities = kind[model.Activity]{
 	table: TableActivities,
 	id:    func(a *model.Activity) string { return a.ID },
 	meta:  func(a *model.Activity) *model.Meta { return &a.Meta },
-	refs: func(a *model.Activity) []ref {
-		refs := []ref{{"organisation.id", TableOrganisations, a.Organisation.ID, -1}}
+	refs: func(a *model.Activity, refs []ref) []ref {
+		refs = append(refs, []ref{{"organisation.id", TableOrganisations, a.Organisation.ID, -1}}...)
 		for i, g := range a.Groups {
 			refs = append(refs, ref{"groups[%d].id", TableGroups, g.ID, i})
 		}
@@ -156,8 +162,8 @@ var attendanceEvents = kind[model.AttendanceEvent]{
 	table: TableAttendanceEvents,
 	id:    func(e *model.AttendanceEvent) string { return e.ID },
 	meta:  func(e *model.AttendanceEvent) *model.Meta { return &e.Meta },
-	refs: func(e *model.AttendanceEvent) []ref {
-		refs := []ref{{"person.id", TablePersons, e.Person.ID, -1}, {"group.id", TableGroups, e.Group.ID, -1}}
+	refs: func(e *model.AttendanceEvent, refs []ref) []ref {
+		refs = append(refs, []ref{{"person.id", TablePersons, e.Person.ID, -1}, {"group.id", TableGroups, e.Group.ID, -1}}...)
 		if e.RegisteredBy != nil {
 			refs = append(refs, ref{"registeredBy.id", TablePersons, e.RegisteredBy.ID, -1})
 		}
@@ -169,20 +175,68 @@ var attendanceSchedules = kind[model.AttendanceSchedule]{
 	table: TableAttendanceSchedules,
 	id:    func(s *model.AttendanceSchedule) string { return s.ID },
 	meta:  func(s *model.AttendanceSchedule) *model.Meta { return &s.Meta },
-	refs: func(s *model.AttendanceSchedule) []ref {
-		return []ref{{"placement.id", TablePlacements, s.Placement.ID, -1}}
+	refs: func(s *model.AttendanceSchedule, refs []ref) []ref {
+		return append(refs, []ref{{"placement.id", TablePlacements, s.Placement.ID, -1}}...)
 	},
+}
+
+// gradePersons lists the persons a grade names besides its pupil: interface
+// A's teachers, the registrar and the grading teacher, each once.
+func gradePersons(g *model.Grade) []string {
+	var out []string
+	if g.Directory != nil {
+		out = g.Directory.Teachers()
+	}
+	if g.RegisteredBy.ID != "" {
+		out = append(out, g.RegisteredBy.ID)
+	}
+	if g.GradingTeacher != nil {
+		out = append(out, g.GradingTeacher.ID)
+	}
+	return out
+}
+
+// gradeCreatedKey is a grade's key in the list-order index of interface A's
+// view kind, "" when the grade is not of that kind.
+func gradeCreatedKey(g *model.Grade, kind string) string {
+	if g.Directory == nil || g.Directory.Kind != kind {
+		return ""
+	}
+	return timeKey(g.Meta.Created)
+}
+
+// SyllabusCodeKey is a syllabus's key in IndexSyllabusCode: its school type
+// and its course code, else its subject code.
+func SyllabusCodeKey(schoolType model.SchoolType, courseCode, subjectCode string) string {
+	code := courseCode
+	if code == "" {
+		code = subjectCode
+	}
+	if code == "" {
+		return ""
+	}
+	return string(schoolType) + "/" + code
 }
 
 var grades = kind[model.Grade]{
 	table: TableGrades,
 	id:    func(g *model.Grade) string { return g.ID },
 	meta:  func(g *model.Grade) *model.Meta { return &g.Meta },
-	refs: func(g *model.Grade) []ref {
-		refs := []ref{
+	refs: func(g *model.Grade, refs []ref) []ref {
+		refs = append(refs, []ref{
 			{"student.id", TablePersons, g.Student.ID, -1},
-			{"registeredBy.id", TablePersons, g.RegisteredBy.ID, -1},
 			{"syllabus.id", TableSyllabuses, g.Syllabus.ID, -1},
+		}...)
+		if g.RegisteredBy.ID != "" { // a grade interface A wrote without a teacher
+			refs = append(refs, ref{"registeredBy.id", TablePersons, g.RegisteredBy.ID, -1})
+		}
+		if x := g.Directory; x != nil {
+			if x.Teacher1EmployeeID != nil {
+				refs = append(refs, ref{"teacher1EmployeeID", TablePersons, *x.Teacher1EmployeeID, -1})
+			}
+			if x.Teacher2EmployeeID != nil {
+				refs = append(refs, ref{"teacher2EmployeeID", TablePersons, *x.Teacher2EmployeeID, -1})
+			}
 		}
 		if g.Organisation != nil {
 			refs = append(refs, ref{"organisation.id", TableOrganisations, g.Organisation.ID, -1})
@@ -201,8 +255,8 @@ var resources = kind[model.Resource]{
 	table: TableResources,
 	id:    func(r *model.Resource) string { return r.ID },
 	meta:  func(r *model.Resource) *model.Meta { return &r.Meta },
-	refs: func(r *model.Resource) []ref {
-		return []ref{{"owner.id", TableOrganisations, r.Owner.ID, -1}}
+	refs: func(r *model.Resource, refs []ref) []ref {
+		return append(refs, []ref{{"owner.id", TableOrganisations, r.Owner.ID, -1}}...)
 	},
 }
 
@@ -210,23 +264,23 @@ var rooms = kind[model.Room]{
 	table: TableRooms,
 	id:    func(r *model.Room) string { return r.ID },
 	meta:  func(r *model.Room) *model.Meta { return &r.Meta },
-	refs: func(r *model.Room) []ref {
-		return []ref{{"owner.id", TableOrganisations, r.Owner.ID, -1}}
+	refs: func(r *model.Room, refs []ref) []ref {
+		return append(refs, []ref{{"owner.id", TableOrganisations, r.Owner.ID, -1}}...)
 	},
 }
 
 // registerLoads prepares the SS 12000 tables of a load.
-func registerLoads(ds *Dataset, now time.Time) []func() *tableLoad {
+func registerLoads(ds *Dataset, now time.Time, owned bool) []func() *tableLoad {
 	return []func() *tableLoad{
-		func() *tableLoad { return prepareTable(programmes, ds.Programmes, now) },
-		func() *tableLoad { return prepareTable(studyPlans, ds.StudyPlans, now) },
-		func() *tableLoad { return prepareTable(schoolUnitOfferings, ds.SchoolUnitOfferings, now) },
-		func() *tableLoad { return prepareTable(activities, ds.Activities, now) },
-		func() *tableLoad { return prepareTable(attendanceEvents, ds.AttendanceEvents, now) },
-		func() *tableLoad { return prepareTable(attendanceSchedules, ds.AttendanceSchedules, now) },
-		func() *tableLoad { return prepareTable(grades, ds.Grades, now) },
-		func() *tableLoad { return prepareTable(resources, ds.Resources, now) },
-		func() *tableLoad { return prepareTable(rooms, ds.Rooms, now) },
+		func() *tableLoad { return prepareTable(programmes, ds.Programmes, now, owned) },
+		func() *tableLoad { return prepareTable(studyPlans, ds.StudyPlans, now, owned) },
+		func() *tableLoad { return prepareTable(schoolUnitOfferings, ds.SchoolUnitOfferings, now, owned) },
+		func() *tableLoad { return prepareTable(activities, ds.Activities, now, owned) },
+		func() *tableLoad { return prepareTable(attendanceEvents, ds.AttendanceEvents, now, owned) },
+		func() *tableLoad { return prepareTable(attendanceSchedules, ds.AttendanceSchedules, now, owned) },
+		func() *tableLoad { return prepareTable(grades, ds.Grades, now, owned) },
+		func() *tableLoad { return prepareTable(resources, ds.Resources, now, owned) },
+		func() *tableLoad { return prepareTable(rooms, ds.Rooms, now, owned) },
 	}
 }
 
@@ -276,10 +330,17 @@ func registerReferrers(t *tx, table, id string) []string {
 			return g.Group != nil && g.Group.ID == id
 		})
 	case TablePersons:
-		scanCount(TableGrades, "grade(s) as registrar or grading teacher", func(obj any) bool {
-			g := obj.(*model.Grade)
-			return g.RegisteredBy.ID == id || (g.GradingTeacher != nil && g.GradingTeacher.ID == id)
+		count(TableGrades, IndexTeacher, "grade(s) as teacher or registrar")
+		n := 0 // the pupil's grades that interface A shows (the others go with the pupil)
+		_ = t.scan(tableDefs[TableGrades], IndexStudent, id, func(obj any) bool {
+			if obj.(*model.Grade).Directory != nil {
+				n++
+			}
+			return true
 		})
+		if n > 0 {
+			out = append(out, fmt.Sprintf("%d grade(s) as student", n))
+		}
 		scanCount(TableAttendanceEvents, "attendance event(s) as registrar", func(obj any) bool {
 			e := obj.(*model.AttendanceEvent)
 			return e.RegisteredBy != nil && e.RegisteredBy.ID == id
@@ -296,7 +357,8 @@ func registerReferrers(t *tx, table, id string) []string {
 
 // cascadeRegister deletes the SS 12000 records that belong to a record being
 // deleted: a placement's attendance schedules, a person's study plans,
-// attendance events and grades (as the pupil), a group's attendance events.
+// attendance events and grades (as the pupil, unless interface A shows the
+// grade), a group's attendance events.
 // Interface A's clients cannot see these records, so a delete through A
 // takes them along rather than failing on them (docs/decisions.md, BB19).
 func (w *Writer) cascadeRegister(table, id string) error {
@@ -313,7 +375,12 @@ func (w *Writer) cascadeRegister(table, id string) error {
 	for _, o := range own {
 		var ids []string
 		td := tableDefs[o.table]
-		_ = w.t.scan(td, o.index, id, func(obj any) bool { ids = append(ids, td.id(obj)); return true })
+		_ = w.t.scan(td, o.index, id, func(obj any) bool {
+			if g, ok := obj.(*model.Grade); !ok || g.Directory == nil { // interface A shows the others (referrers)
+				ids = append(ids, td.id(obj))
+			}
+			return true
+		})
 		for _, oid := range ids {
 			if err := w.Delete(o.table, oid); err != nil {
 				return err

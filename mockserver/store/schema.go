@@ -3,6 +3,7 @@ package store
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/go-memdb"
 
@@ -20,10 +21,8 @@ const (
 	TableAttendances    = "attendances"
 	TableAbsences       = "absences"
 
-	// interface A only
-	TableEmployeePlacements   = "employeePlacements"
-	TableGradesElementary     = "gradesElementary"
-	TableGradesUpperSecondary = "gradesUpperSecondary"
+	// interface A only (interface B shows them as duties)
+	TableEmployeePlacements = "employeePlacements"
 
 	// TableTombstones is the deletion log: one model.Tombstone per deleted
 	// record (tombstones.go).
@@ -69,8 +68,14 @@ const (
 	IndexCivicNo = "civicNo"
 	// employee placements: the employee
 	IndexEmployee = "employee"
-	// calendar events, grades: the teacher(s)
+	// calendar events: the teacher; grades: interface A's teachers, the
+	// registrar and the grading teacher
 	IndexTeacher = "teacher"
+	// grades: interface A's two views, each in list order (meta.created)
+	IndexGradesElementaryByCreated     = "gradesElementaryByCreated"
+	IndexGradesUpperSecondaryByCreated = "gradesUpperSecondaryByCreated"
+	// syllabuses: school type and code (the course code, else the subject code)
+	IndexSyllabusCode = "syllabusCode"
 
 	// IndexDeletedAt orders tombstones by deletion time, then id;
 	// IndexKindDeletedAt by kind, then deletion time.
@@ -92,9 +97,10 @@ type indexDef struct {
 	// values appends the record's values to dst, each once; none when the
 	// record is not in the index.
 	values func(obj any, dst []string) []string
-	// nearlyUnique says that most records have a value of their own
-	// (timestamps): a load sorts the entries rather than group them.
-	nearlyUnique bool
+	// time, when set, is the instant whose timeKey is the record's one
+	// value: a load orders the entries by it without formatting a key per
+	// comparison, and formats each distinct instant once.
+	time func(obj any) time.Time
 }
 
 func (td *tableDef) index(name string) *indexDef {
@@ -120,11 +126,11 @@ func by[T any](name string, fn func(*T) string) indexDef {
 	}}
 }
 
-// byTime indexes a record by a timestamp key (timeKey), which few records
-// share.
-func byTime[T any](name string, fn func(*T) string) indexDef {
-	ix := by(name, fn)
-	ix.nearlyUnique = true
+// byTime indexes a record by a timestamp key (timeKey). Few records share
+// one, except calendar events, which start at a few hundred instants.
+func byTime[T any](name string, fn func(*T) time.Time) indexDef {
+	ix := by(name, func(r *T) string { return timeKey(fn(r)) })
+	ix.time = func(o any) time.Time { return fn(o.(*T)) }
 	return ix
 }
 
@@ -187,9 +193,16 @@ func appendPlacementIndexValues(dst []string, p *model.Placement, index string) 
 }
 
 func placementIndex(name string) indexDef {
-	return indexDef{name: name, values: func(o any, dst []string) []string {
+	ix := indexDef{name: name, values: func(o any, dst []string) []string {
 		return appendPlacementIndexValues(dst, o.(*model.Placement), name)
-	}, nearlyUnique: name == IndexCreated || name == IndexModified}
+	}}
+	switch name {
+	case IndexCreated:
+		ix.time = func(o any) time.Time { return o.(*model.Placement).Meta.Created }
+	case IndexModified:
+		ix.time = func(o any) time.Time { return o.(*model.Placement).Meta.Modified }
+	}
+	return ix
 }
 
 // tables lists every table of the store (registerTables: the SS 12000
@@ -217,7 +230,7 @@ var tables = append([]*tableDef{
 			}
 			return timeKey(o.Meta.Created)
 		}),
-		byTime(IndexModified, func(o *model.Organisation) string { return timeKey(o.Meta.Modified) }),
+		byTime(IndexModified, func(o *model.Organisation) time.Time { return o.Meta.Modified }),
 	),
 	def(TablePersons, func(p *model.Person) string { return p.ID },
 		(byEach(IndexPersonsByRole, func(p *model.Person) []string {
@@ -230,7 +243,7 @@ var tables = append([]*tableDef{
 			}
 			return keys
 		})),
-		byTime(IndexModified, func(p *model.Person) string { return timeKey(p.Meta.Modified) }),
+		byTime(IndexModified, func(p *model.Person) time.Time { return p.Meta.Modified }),
 		byEach(IndexResponsible, func(p *model.Person) []string {
 			ids := make([]string, 0, len(p.Responsibles))
 			for _, r := range p.Responsibles {
@@ -263,8 +276,8 @@ var tables = append([]*tableDef{
 			}
 			return ids
 		}),
-		byTime(IndexGroupsByCreated, func(g *model.Group) string { return timeKey(g.Meta.Created) }),
-		byTime(IndexModified, func(g *model.Group) string { return timeKey(g.Meta.Modified) }),
+		byTime(IndexGroupsByCreated, func(g *model.Group) time.Time { return g.Meta.Created }),
+		byTime(IndexModified, func(g *model.Group) time.Time { return g.Meta.Modified }),
 		by(IndexSchoolTitle, func(g *model.Group) string { return g.Organisation.ID + keySep + strings.ToLower(g.DisplayName) }),
 		byEach(IndexDuty, func(g *model.Group) []string {
 			ids := make([]string, len(g.AssignmentRoles))
@@ -279,43 +292,35 @@ var tables = append([]*tableDef{
 		placementIndex(IndexOwner), placementIndex(IndexStartDate), placementIndex(IndexEndDate),
 		placementIndex(IndexCreated), placementIndex(IndexModified),
 	),
-	def(TableSyllabuses, func(s *model.Syllabus) string { return s.ID }),
+	def(TableSyllabuses, func(s *model.Syllabus) string { return s.ID },
+		by(IndexSyllabusCode, func(s *model.Syllabus) string { return SyllabusCodeKey(s.SchoolType, s.CourseCode, s.SubjectCode) }),
+	),
 	def(TableCalendarEvents, func(c *model.CalendarEvent) string { return c.ID },
 		by(IndexGroup, func(c *model.CalendarEvent) string { return c.Group.ID }),
 		by(IndexTeacher, func(c *model.CalendarEvent) string { return c.Teacher.ID }),
 		by(IndexActivity, func(c *model.CalendarEvent) string { return c.Activity.ID }),
 		by(IndexOrganisation, func(c *model.CalendarEvent) string { return c.Organisation.ID }),
-		byTime(IndexStartTime, func(c *model.CalendarEvent) string { return timeKey(c.StartTime) }),
+		byTime(IndexStartTime, func(c *model.CalendarEvent) time.Time { return c.StartTime }),
 	),
 	def(TableAttendances, func(a *model.Attendance) string { return a.ID },
 		by(IndexStudent, func(a *model.Attendance) string { return a.Student.ID }),
 		by(IndexCalendarEvent, func(a *model.Attendance) string { return a.CalendarEvent.ID }),
 		// the data export's order: meta.created, then id
-		byTime(IndexCreated, func(a *model.Attendance) string { return timeKey(a.Meta.Created) }),
+		byTime(IndexCreated, func(a *model.Attendance) time.Time { return a.Meta.Created }),
 	),
 	def(TableAbsences, func(a *model.Absence) string { return a.ID },
 		by(IndexStudent, func(a *model.Absence) string { return a.Student.ID }),
 		by(IndexOrganisation, func(a *model.Absence) string { return a.Organisation.ID }),
 	),
 	def(TableTombstones, func(t *model.Tombstone) string { return t.ID },
-		byTime(IndexDeletedAt, func(t *model.Tombstone) string { return timeKey(t.DeletedAt) }),
+		byTime(IndexDeletedAt, func(t *model.Tombstone) time.Time { return t.DeletedAt }),
 		by(IndexKindDeletedAt, func(t *model.Tombstone) string { return t.Kind + keySep + timeKey(t.DeletedAt) }),
 	),
 	def(TableEmployeePlacements, func(p *model.EmployeePlacement) string { return p.ID },
-		byTime(IndexCreated, func(p *model.EmployeePlacement) string { return timeKey(p.Meta.Created) }),
-		byTime(IndexModified, func(p *model.EmployeePlacement) string { return timeKey(p.Meta.Modified) }),
+		byTime(IndexCreated, func(p *model.EmployeePlacement) time.Time { return p.Meta.Created }),
+		byTime(IndexModified, func(p *model.EmployeePlacement) time.Time { return p.Meta.Modified }),
 		by(IndexEmployee, func(p *model.EmployeePlacement) string { return p.EmployeeID }),
 		by(IndexOrganisation, func(p *model.EmployeePlacement) string { return p.SchoolID }),
-	),
-	def(TableGradesElementary, func(g *model.GradeElementary) string { return g.ID },
-		byTime(IndexCreated, func(g *model.GradeElementary) string { return timeKey(g.Meta.Created) }),
-		by(IndexStudent, func(g *model.GradeElementary) string { return g.StudentID }),
-		byEach(IndexTeacher, func(g *model.GradeElementary) []string { return g.Teachers() }),
-	),
-	def(TableGradesUpperSecondary, func(g *model.GradeUpperSecondary) string { return g.ID },
-		byTime(IndexCreated, func(g *model.GradeUpperSecondary) string { return timeKey(g.Meta.Created) }),
-		by(IndexStudent, func(g *model.GradeUpperSecondary) string { return g.StudentID }),
-		byEach(IndexTeacher, func(g *model.GradeUpperSecondary) []string { return g.Teachers() }),
 	),
 }, registerTables...)
 

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"reflect"
@@ -76,27 +77,34 @@ func New(now func() time.Time) *Store {
 // Load builds each table in one pass: records sorted by id, references
 // checked against sets of the loaded ids, and the pages of the table and of
 // each index built whole rather than entry by entry (see pages.go).
-func (s *Store) Load(ds *Dataset) error {
+func (s *Store) Load(ds *Dataset) error { return s.load(ds, false) }
+
+// LoadOwned is Load for a dataset the caller hands over: the store keeps
+// the dataset's record slices instead of copying them, and may change their
+// records (it strips and stamps them as Load does). The caller must not use
+// ds or its slices afterwards, even when LoadOwned fails. A scenario built
+// only to be loaded saves a copy of every record this way.
+func (s *Store) LoadOwned(ds *Dataset) error { return s.load(ds, true) }
+
+func (s *Store) load(ds *Dataset, owned bool) error {
 	now := s.clock()
 	// Parents before children: errors are reported in this order.
 	prepares := []func() *tableLoad{
-		func() *tableLoad { return prepareTable(organisations, ds.Organisations, now) },
-		func() *tableLoad { return prepareTable(persons, ds.Persons, now) },
-		func() *tableLoad { return prepareTable(syllabuses, ds.Syllabuses, now) },
-		func() *tableLoad { return prepareTable(groups, ds.Groups, now) },
-		func() *tableLoad { return prepareTable(placements, ds.Placements, now) },
-		func() *tableLoad { return prepareTable(calendarEvents, ds.CalendarEvents, now) },
-		func() *tableLoad { return prepareTable(attendances, ds.Attendances, now) },
-		func() *tableLoad { return prepareTable(absences, ds.Absences, now) },
-		func() *tableLoad { return prepareTable(employeePlacements, ds.EmployeePlacements, now) },
-		func() *tableLoad { return prepareTable(gradesElementary, ds.GradesElementary, now) },
-		func() *tableLoad { return prepareTable(gradesUpperSecondary, ds.GradesUpperSecondary, now) },
-		func() *tableLoad { return prepareTable(tombstones, ds.Tombstones, now) },
+		func() *tableLoad { return prepareTable(organisations, ds.Organisations, now, owned) },
+		func() *tableLoad { return prepareTable(persons, ds.Persons, now, owned) },
+		func() *tableLoad { return prepareTable(syllabuses, ds.Syllabuses, now, owned) },
+		func() *tableLoad { return prepareTable(groups, ds.Groups, now, owned) },
+		func() *tableLoad { return prepareTable(placements, ds.Placements, now, owned) },
+		func() *tableLoad { return prepareTable(calendarEvents, ds.CalendarEvents, now, owned) },
+		func() *tableLoad { return prepareTable(attendances, ds.Attendances, now, owned) },
+		func() *tableLoad { return prepareTable(absences, ds.Absences, now, owned) },
+		func() *tableLoad { return prepareTable(employeePlacements, ds.EmployeePlacements, now, owned) },
+		func() *tableLoad { return prepareTable(tombstones, ds.Tombstones, now, owned) },
 	}
-	prepares = append(prepares, registerLoads(ds, now)...)
+	prepares = append(prepares, registerLoads(ds, now, owned)...)
 	loads := make([]*tableLoad, len(prepares))
 	parallel(len(prepares), func(i int) { loads[i] = prepares[i]() })
-	ids := map[string]map[string]struct{}{}
+	ids := map[string]*idSet{}
 	for _, tl := range loads {
 		if tl.err != nil {
 			return tl.err
@@ -175,8 +183,8 @@ var referenced = map[string]bool{
 type tableLoad struct {
 	td         *tableDef
 	sorted     []any // the records, by id
-	ids        map[string]struct{}
-	checkRefs  func(ids map[string]map[string]struct{}) error
+	ids        *idSet
+	checkRefs  func(ids map[string]*idSet) error
 	pages      []*page   // the table's own pages
 	indexPages [][]*page // each index's pages
 	err        error
@@ -184,15 +192,25 @@ type tableLoad struct {
 
 // prepareTable copies the records of one table (one allocation holds all
 // that the store keeps), strips and stamps them, and sorts them by id. An
-// empty or duplicate id is an error.
-func prepareTable[T any](k kind[T], recs []T, now time.Time) *tableLoad {
+// empty or duplicate id is an error. With owned, the records stay where
+// they are (LoadOwned).
+func prepareTable[T any](k kind[T], recs []T, now time.Time, owned bool) *tableLoad {
 	tl := &tableLoad{td: tableDefs[k.table]}
-	own := slices.Clone(recs)
+	own := recs
+	if !owned {
+		own = make([]T, len(recs))
+		// Copied in chunks: one copy of a million records with pointers is
+		// a single step the collector cannot interrupt, and it spins waiting.
+		for i := 0; i < len(recs); i += copyChunk {
+			copy(own[i:min(i+copyChunk, len(recs))], recs[i:])
+		}
+	}
 	type idAt struct {
 		id string
 		at int
 	}
 	order := make([]idAt, len(own))
+	sorted := true
 	for i := range own {
 		rec := &own[i]
 		if k.strip != nil {
@@ -210,16 +228,22 @@ func prepareTable[T any](k kind[T], recs []T, now time.Time) *tableLoad {
 			m.Modified = m.Created
 		}
 		order[i] = idAt{k.id(rec), i}
-	}
-	slices.SortFunc(order, func(a, b idAt) int {
-		if c := strings.Compare(a.id, b.id); c != 0 {
-			return c
+		if i > 0 && order[i-1].id > order[i].id {
+			sorted = false
 		}
-		return a.at - b.at
-	})
+	}
+	if !sorted {
+		slices.SortFunc(order, func(a, b idAt) int {
+			if c := strings.Compare(a.id, b.id); c != 0 {
+				return c
+			}
+			return a.at - b.at
+		})
+	}
 	tl.sorted = make([]any, len(own))
+	var ids []string
 	if referenced[k.table] {
-		tl.ids = make(map[string]struct{}, len(own))
+		ids = make([]string, len(own))
 	}
 	for i, o := range order {
 		if i > 0 && order[i-1].id == o.id {
@@ -228,45 +252,153 @@ func prepareTable[T any](k kind[T], recs []T, now time.Time) *tableLoad {
 			return tl
 		}
 		tl.sorted[i] = &own[o.at]
-		if tl.ids != nil {
-			tl.ids[o.id] = struct{}{}
+		if ids != nil {
+			ids[i] = o.id
 		}
 	}
-	tl.checkRefs = func(ids map[string]map[string]struct{}) error {
+	if ids != nil {
+		tl.ids = newIDSet(ids)
+	}
+	tl.checkRefs = func(ids map[string]*idSet) error {
 		if k.refs == nil {
 			return nil
 		}
+		// Records of one activity, group or school refer to the same
+		// records: a reference equal to the previous record's one at the
+		// same position was checked already.
+		var refs, prev []ref
 		for i := range own {
-			for _, r := range k.refs(&own[i]) {
-				if _, ok := ids[r.table][r.id]; !ok {
+			refs = k.refs(&own[i], refs[:0])
+			for j, r := range refs {
+				if j < len(prev) && prev[j].id == r.id && prev[j].table == r.table {
+					continue
+				}
+				if !ids[r.table].has(r.id) {
 					return fmt.Errorf("%s %s: %w", k.table, k.id(&own[i]), r.err())
 				}
 			}
+			refs, prev = prev, refs
 		}
 		return nil
 	}
 	return tl
 }
 
-// sortedEntries lists the entries of an index whose values are timestamp
-// keys, in key order. A timestamp key has a fixed width and no keySep, so
-// ordering by value and then id is the order of value keySep id keySep.
-func (tl *tableLoad) sortedEntries(ix *indexDef) []entry {
-	ents := make([]entry, 0, len(tl.sorted))
-	var vals []string
-	for _, rec := range tl.sorted {
-		vals = ix.values(rec, vals[:0])
-		for _, v := range vals {
-			ents = append(ents, entry{val: v, rec: rec})
+// copyChunk is how many records prepareTable copies at a time.
+const copyChunk = 4096
+
+// idSet is the set of the ids of a table, for the reference checks of a
+// load: a map for small tables, the sorted ids for large ones (a map of a
+// million ids costs more to build than the few lookups into it save).
+type idSet struct {
+	m      map[string]struct{}
+	sorted []string
+}
+
+func newIDSet(sorted []string) *idSet {
+	if len(sorted) > 1<<16 {
+		return &idSet{sorted: sorted}
+	}
+	m := make(map[string]struct{}, len(sorted))
+	for _, id := range sorted {
+		m[id] = struct{}{}
+	}
+	return &idSet{m: m}
+}
+
+func (s *idSet) has(id string) bool {
+	if s == nil {
+		return false
+	}
+	if s.m != nil {
+		_, ok := s.m[id]
+		return ok
+	}
+	_, ok := slices.BinarySearch(s.sorted, id)
+	return ok
+}
+
+// timeEntries lists the entries of a timestamp index in key order. The
+// records are in id order, so ordering by instant and then by position is
+// ordering by value and id; each distinct instant is formatted once. When
+// records share few instants (a million lessons start at a few hundred),
+// the entries are grouped by instant with a counting sort; otherwise they
+// are sorted.
+func (tl *tableLoad) timeEntries(ix *indexDef) []entry {
+	type instant struct {
+		sec  int64
+		nsec int32
+	}
+	at := make([]instant, len(tl.sorted))
+	group := map[instant]int32{}
+	var firsts []instant
+	var counts []int32
+	owner := make([]int32, len(tl.sorted))
+	for k, rec := range tl.sorted {
+		t := ix.time(rec)
+		at[k] = instant{t.Unix(), int32(t.Nanosecond())}
+		if firsts != nil || k == 0 {
+			j, ok := group[at[k]]
+			if !ok {
+				j = int32(len(firsts))
+				group[at[k]] = j
+				firsts = append(firsts, at[k])
+				counts = append(counts, 0)
+			}
+			counts[j]++
+			owner[k] = j
+			if len(firsts) > len(tl.sorted)/8+64 {
+				firsts = nil // too many: sort instead
+			}
 		}
 	}
-	id := tl.td.id
-	slices.SortFunc(ents, func(a, b entry) int {
-		if c := strings.Compare(a.val, b.val); c != 0 {
-			return c
+	ents := make([]entry, len(tl.sorted))
+	if firsts == nil {
+		order := make([]int32, len(tl.sorted))
+		for k := range order {
+			order[k] = int32(k)
 		}
-		return strings.Compare(id(a.rec), id(b.rec))
+		slices.SortFunc(order, func(a, b int32) int {
+			if at[a].sec != at[b].sec {
+				return cmp.Compare(at[a].sec, at[b].sec)
+			}
+			if at[a].nsec != at[b].nsec {
+				return cmp.Compare(at[a].nsec, at[b].nsec)
+			}
+			return cmp.Compare(a, b)
+		})
+		var key string
+		for k, o := range order {
+			if k == 0 || at[o] != at[order[k-1]] {
+				key = timeKey(ix.time(tl.sorted[o]))
+			}
+			ents[k] = entry{val: key, rec: tl.sorted[o]}
+		}
+		return ents
+	}
+	order := make([]int32, len(firsts))
+	for j := range order {
+		order[j] = int32(j)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if firsts[a].sec != firsts[b].sec {
+			return cmp.Compare(firsts[a].sec, firsts[b].sec)
+		}
+		return cmp.Compare(firsts[a].nsec, firsts[b].nsec)
 	})
+	next := make([]int32, len(firsts))
+	keys := make([]string, len(firsts))
+	var off int32
+	for _, j := range order {
+		next[j] = off
+		off += counts[j]
+		keys[j] = timeKey(time.Unix(firsts[j].sec, int64(firsts[j].nsec)))
+	}
+	for k, rec := range tl.sorted {
+		j := owner[k]
+		ents[next[j]] = entry{val: keys[j], rec: rec}
+		next[j]++
+	}
 	return ents
 }
 
@@ -284,29 +416,39 @@ func (tl *tableLoad) buildPages(i int) {
 		return
 	}
 	ix := &td.indexes[i]
-	if ix.nearlyUnique {
-		tl.indexPages[i] = cut(td.layout(ix.name), tl.sortedEntries(ix))
+	if ix.time != nil {
+		tl.indexPages[i] = cut(td.layout(ix.name), tl.timeEntries(ix))
 		return
 	}
 	group := map[string]int32{} // group number by value
 	var firsts []string         // each group's value
 	var counts []int32
-	ents := make([]entry, 0, len(tl.sorted))
-	owner := make([]int32, 0, len(tl.sorted)) // group number of each entry in ents
+	// Each entry's group and record (by position in tl.sorted): 8 bytes an
+	// entry rather than a whole entry, which is written once, in place.
+	owner := make([]int32, 0, len(tl.sorted))
+	recOf := make([]int32, 0, len(tl.sorted))
 	var vals []string
-	for _, rec := range tl.sorted {
+	// Runs of records with one value (the events of an activity, whose ids
+	// are consecutive) find their group without a map lookup.
+	lastV, lastJ := "", int32(-1)
+	for k, rec := range tl.sorted {
 		vals = ix.values(rec, vals[:0])
 		for _, v := range vals {
-			j, ok := group[v]
-			if !ok {
-				j = int32(len(firsts))
-				group[v] = j
-				firsts = append(firsts, v)
-				counts = append(counts, 0)
+			j := lastJ
+			if j < 0 || v != lastV {
+				var ok bool
+				j, ok = group[v]
+				if !ok {
+					j = int32(len(firsts))
+					group[v] = j
+					firsts = append(firsts, v)
+					counts = append(counts, 0)
+				}
+				lastV, lastJ = v, j
 			}
 			counts[j]++
-			ents = append(ents, entry{val: v, rec: rec})
 			owner = append(owner, j)
+			recOf = append(recOf, int32(k))
 		}
 	}
 	// The groups in key order. The keys of two groups' entries begin with
@@ -323,10 +465,10 @@ func (tl *tableLoad) buildPages(i int) {
 		next[j] = off
 		off += counts[j]
 	}
-	all := make([]entry, len(ents))
-	for k, e := range ents {
-		all[next[owner[k]]] = e
-		next[owner[k]]++
+	all := make([]entry, len(owner))
+	for k, j := range owner {
+		all[next[j]] = entry{val: firsts[j], rec: tl.sorted[recOf[k]]}
+		next[j]++
 	}
 	tl.indexPages[i] = cut(td.layout(ix.name), all)
 }
@@ -344,10 +486,8 @@ func (s *Store) Export() *Dataset {
 		Attendances:    all(sn.t, attendances),
 		Absences:       all(sn.t, absences),
 
-		EmployeePlacements:   all(sn.t, employeePlacements),
-		GradesElementary:     all(sn.t, gradesElementary),
-		GradesUpperSecondary: all(sn.t, gradesUpperSecondary),
-		Tombstones:           all(sn.t, tombstones),
+		EmployeePlacements: all(sn.t, employeePlacements),
+		Tombstones:         all(sn.t, tombstones),
 	}
 	exportRegister(sn, ds)
 	return ds
@@ -405,14 +545,10 @@ func (sn *Snapshot) EmployeePlacement(id string) (*model.EmployeePlacement, bool
 	return first(sn.t, employeePlacements, id)
 }
 
-// GradeElementary returns the elementary grade with the id, if any.
-func (sn *Snapshot) GradeElementary(id string) (*model.GradeElementary, bool) {
-	return first(sn.t, gradesElementary, id)
-}
-
-// GradeUpperSecondary returns the upper-secondary grade with the id, if any.
-func (sn *Snapshot) GradeUpperSecondary(id string) (*model.GradeUpperSecondary, bool) {
-	return first(sn.t, gradesUpperSecondary, id)
+// Grade returns the grade with the id, if any (interface A's two kinds and
+// interface B's grades are one table).
+func (sn *Snapshot) Grade(id string) (*model.Grade, bool) {
+	return first(sn.t, grades, id)
 }
 
 // Count returns the number of records in a table.
@@ -469,8 +605,9 @@ type kind[T any] struct {
 	// strip clears what is not an attribute of the record itself (rendered
 	// _embedded data), before comparing and storing.
 	strip func(*T)
-	// refs lists the references of a record as (JSON path, table, id).
-	refs func(*T) []ref
+	// refs appends the references of a record to dst as (JSON path,
+	// table, id).
+	refs func(rec *T, dst []ref) []ref
 	// conflict checks the kind's uniqueness rules against the stored state.
 	conflict func(t *tx, rec *T) error
 }
@@ -621,14 +758,12 @@ func (w *Writer) PutEmployeePlacement(r model.EmployeePlacement) (model.Employee
 	return putIn(w, employeePlacements, r)
 }
 
-// PutGradeElementary creates or replaces an elementary grade; see putIn.
-func (w *Writer) PutGradeElementary(r model.GradeElementary) (model.GradeElementary, bool, error) {
-	return putIn(w, gradesElementary, r)
-}
+// PutGrade creates or replaces a grade; see putIn.
+func (w *Writer) PutGrade(r model.Grade) (model.Grade, bool, error) { return putIn(w, grades, r) }
 
-// PutGradeUpperSecondary creates or replaces an upper-secondary grade; see putIn.
-func (w *Writer) PutGradeUpperSecondary(r model.GradeUpperSecondary) (model.GradeUpperSecondary, bool, error) {
-	return putIn(w, gradesUpperSecondary, r)
+// PutSyllabus creates or replaces a syllabus; see putIn.
+func (w *Writer) PutSyllabus(r model.Syllabus) (model.Syllabus, bool, error) {
+	return putIn(w, syllabuses, r)
 }
 
 // Delete removes the record with the id from a table; ErrNotFound if none,
@@ -711,10 +846,6 @@ func referrers(t *tx, table, id string) []string {
 		count(TableAbsences, IndexStudent, "absence record(s)")
 		count(TableCalendarEvents, IndexTeacher, "calendar event(s) as teacher")
 		count(TableEmployeePlacements, IndexEmployee, "employee placement(s)")
-		count(TableGradesElementary, IndexStudent, "elementary grade(s) as student")
-		count(TableGradesUpperSecondary, IndexStudent, "upper-secondary grade(s) as student")
-		count(TableGradesElementary, IndexTeacher, "elementary grade(s) as teacher")
-		count(TableGradesUpperSecondary, IndexTeacher, "upper-secondary grade(s) as teacher")
 		// Reporters and registrars are not indexed (nothing lists by them):
 		// deleting a person, which is rare, scans those two tables.
 		scanCount(TableAttendances, "attendance record(s) as reporter", func(obj any) bool {
@@ -739,7 +870,7 @@ func (k kind[T]) check(t *tx, rec *T) error {
 	if k.refs == nil {
 		return nil
 	}
-	for _, r := range k.refs(rec) {
+	for _, r := range k.refs(rec, nil) {
 		if t.get(r.table, r.id) == nil {
 			return r.err()
 		}

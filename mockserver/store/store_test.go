@@ -421,16 +421,17 @@ func TestReferencedListsEveryReferredTable(t *testing.T) {
 	for i := range ds.Placements {
 		p := ds.Placements[i]
 		p.Group = &model.ObjectReference{ID: "g"}
-		check(placements.refs(&p))
+		check(placements.refs(&p, nil))
 	}
-	check(organisations.refs(&model.Organisation{ParentOrganisation: &model.ObjectReference{ID: "o"}}))
-	check(persons.refs(&model.Person{Enrolments: []model.Enrolment{{}}, Responsibles: []model.Responsible{{}}}))
-	check(groups.refs(&model.Group{GroupMemberships: []model.GroupMembership{{}}}))
-	check(calendarEvents.refs(&model.CalendarEvent{}))
-	check(attendances.refs(&model.Attendance{Reporter: &model.PersonReference{}}))
-	check(absences.refs(&model.Absence{RegisteredBy: &model.PersonReference{}}))
-	check(employeePlacements.refs(&model.EmployeePlacement{}))
+	check(organisations.refs(&model.Organisation{ParentOrganisation: &model.ObjectReference{ID: "o"}}, nil))
+	check(persons.refs(&model.Person{Enrolments: []model.Enrolment{{}}, Responsibles: []model.Responsible{{}}}, nil))
+	check(groups.refs(&model.Group{GroupMemberships: []model.GroupMembership{{}}}, nil))
+	check(calendarEvents.refs(&model.CalendarEvent{}, nil))
+	check(attendances.refs(&model.Attendance{Reporter: &model.PersonReference{}}, nil))
+	check(absences.refs(&model.Absence{RegisteredBy: &model.PersonReference{}}, nil))
+	check(employeePlacements.refs(&model.EmployeePlacement{}, nil))
 	teacher := "t"
-	check(gradesElementary.refs(&model.GradeElementary{Teacher1EmployeeID: &teacher, Teacher2EmployeeID: &teacher}))
-	check(gradesUpperSecondary.refs(&model.GradeUpperSecondary{Teacher1EmployeeID: &teacher}))
+	check(grades.refs(&model.Grade{RegisteredBy: model.PersonReference{ID: "r"}, GradingTeacher: &model.PersonReference{ID: "g"},
+		Organisation: &model.ObjectReference{ID: "o"}, Group: &model.ObjectReference{ID: "g"},
+		Directory: &model.GradeExtra{Teacher1EmployeeID: &teacher, Teacher2EmployeeID: &teacher}}, nil))
 }

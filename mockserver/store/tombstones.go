@@ -114,7 +114,7 @@ func (sn *Snapshot) ScanSince(table, index string, since time.Time, fn func(obj 
 // records that still refer to them (the others are deleted only as a whole,
 // with the state).
 var DeletableTables = []string{TableGroups, TablePersons, TablePlacements, TableAttendances, TableAbsences,
-	TableEmployeePlacements, TableGradesElementary, TableGradesUpperSecondary}
+	TableEmployeePlacements, TableGrades}
 
 // Deletable reports whether the table is one of DeletableTables.
 func Deletable(table string) bool { return slices.Contains(DeletableTables, table) }

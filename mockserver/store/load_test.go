@@ -1,0 +1,149 @@
+package store
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skolkit/skolkit/fixtures"
+	"github.com/skolkit/skolkit/model"
+)
+
+// TestLoadBuildsIndexesInKeyOrder: the pages a load builds for an index list
+// every entry once, in (value, id) order, whatever the records' order and
+// however many share a value: timestamp indexes grouped by instant (few
+// instants) or sorted (many), and value indexes whose equal values come in
+// runs of consecutive ids or scattered.
+func TestLoadBuildsIndexesInKeyOrder(t *testing.T) {
+	base := time.Date(2026, 9, 1, 8, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name     string
+		n        int
+		instants int  // distinct start times
+		runs     bool // events of a group have consecutive ids
+	}{
+		{"few instants, groups in runs", 3000, 7, true},
+		{"few instants, groups scattered", 3000, 7, false},
+		{"every event its own instant", 3000, 3000, false},
+		{"just past the grouping threshold", 2000, 2000/8 + 70, true},
+		{"one event", 1, 1, true},
+		{"no events", 0, 1, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(1, 2))
+			recs := make([]model.CalendarEvent, tc.n)
+			for i := range recs {
+				g := r.IntN(20)
+				id := fmt.Sprintf("%08x-ev", r.Uint32())
+				if tc.runs {
+					id = fmt.Sprintf("g%02d-%06d", g, i)
+				}
+				recs[i] = model.CalendarEvent{
+					ID:        id,
+					StartTime: base.Add(time.Duration(r.IntN(tc.instants)) * 7 * time.Minute).Add(time.Duration(r.IntN(2)) * time.Nanosecond * time.Duration(tc.instants/1000)),
+					Group:     model.ObjectReference{ID: fmt.Sprintf("g%02d", g)},
+				}
+			}
+			tl := prepareTable(calendarEvents, recs, base, false)
+			require.NoError(t, tl.err)
+			tl.indexPages = make([][]*page, len(tl.td.indexes))
+			for _, index := range []string{IndexStartTime, IndexGroup} {
+				t.Run(index, func(t *testing.T) {
+					i := slices.IndexFunc(tl.td.indexes, func(ix indexDef) bool { return ix.name == index })
+					require.GreaterOrEqual(t, i, 0)
+					tl.buildPages(i)
+					var got []string
+					for _, p := range tl.indexPages[i] {
+						for _, e := range p.entries {
+							got = append(got, e.val+"|"+e.rec.(*model.CalendarEvent).ID)
+						}
+					}
+					want := make([]string, len(recs))
+					for k, ev := range recs {
+						v := ev.Group.ID
+						if index == IndexStartTime {
+							v = timeKey(ev.StartTime)
+						}
+						want[k] = v + "|" + ev.ID
+					}
+					slices.SortFunc(want, func(a, b string) int {
+						return strings.Compare(strings.Replace(a, "|", keySep, 1), strings.Replace(b, "|", keySep, 1))
+					})
+					if len(want) == 0 {
+						want = nil
+					}
+					assert.Equal(t, want, got)
+				})
+			}
+		})
+	}
+}
+
+// TestIDSetSmallAndLarge: the id sets of a load's reference checks answer
+// alike as a map (small tables) and as sorted ids (large ones).
+func TestIDSetSmallAndLarge(t *testing.T) {
+	for _, n := range []int{0, 10, 1<<16 + 1} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			ids := make([]string, n)
+			for i := range ids {
+				ids[i] = fmt.Sprintf("id-%08d", 2*i)
+			}
+			set := newIDSet(ids)
+			assert.Equal(t, n > 1<<16, set.m == nil, "sorted ids only for large tables")
+			for i := range min(n, 300) {
+				assert.True(t, set.has(fmt.Sprintf("id-%08d", 2*i)))
+				assert.False(t, set.has(fmt.Sprintf("id-%08d", 2*i+1)))
+			}
+			assert.False(t, set.has(""))
+			var none *idSet
+			assert.False(t, none.has("id-00000000"), "a table without an id set holds nothing")
+		})
+	}
+}
+
+// TestLoadOwnedLoadsWhatLoadLoads: a store loaded with LoadOwned holds what
+// one loaded with Load holds (every table, every index walk), and a
+// dangling reference fails LoadOwned as it fails Load, leaving the old
+// content.
+func TestLoadOwnedLoadsWhatLoadLoads(t *testing.T) {
+	now := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)
+	build := func() *Dataset {
+		cfg := fixtures.DefaultConfig(3, now)
+		cfg.CalendarEvents = 2000
+		ds, err := fixtures.Generate(cfg)
+		require.NoError(t, err)
+		fixtures.Complete(ds, now)
+		return ds
+	}
+	copied, owned := New(func() time.Time { return now }), New(func() time.Time { return now })
+	require.NoError(t, copied.Load(build()))
+	require.NoError(t, owned.LoadOwned(build()))
+	assert.Equal(t, copied.Export(), owned.Export())
+	for _, index := range []string{IndexStartTime, IndexActivity, IndexGroup} {
+		walk := func(s *Store) []string {
+			var ids []string
+			require.NoError(t, s.Read().Scan(TableCalendarEvents, index, "", func(o any) bool {
+				ids = append(ids, o.(*model.CalendarEvent).ID)
+				return true
+			}))
+			return ids
+		}
+		assert.Equal(t, walk(copied), walk(owned), "calendar events by %s", index)
+		assert.Len(t, walk(owned), 2000)
+	}
+
+	bad := build()
+	bad.Attendances[len(bad.Attendances)-1].CalendarEvent.ID = "no-such-event"
+	err := owned.LoadOwned(bad)
+	var refErr *RefError
+	require.ErrorAs(t, err, &refErr)
+	assert.Equal(t, "calendarEvent.id", refErr.Field)
+	assert.Equal(t, copied.Export(), owned.Export(), "a failed load keeps the old content")
+}
