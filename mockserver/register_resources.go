@@ -63,17 +63,6 @@ func optRefID(r *model.ObjectReference) string {
 	return r.ID
 }
 
-// textKey sorts text case-insensitively.
-func foldedText(s string) string { return store.FoldKey(s) }
-
-// dateKey sorts dates; an open end after every date.
-func endDateKey(d model.Date) string {
-	if d == "" {
-		return "9999-99-99"
-	}
-	return string(d)
-}
-
 func buildResources() []*resource {
 	return []*resource{
 		organisationsResource(), personsResource(), placementsResource(), dutiesResource(), groupsResource(),
