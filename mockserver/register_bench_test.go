@@ -19,17 +19,7 @@ import (
 func BenchmarkRegisterListFilteredPage(b *testing.B) {
 	for _, name := range []string{"default", "large"} {
 		b.Run("scenario="+name, func(b *testing.B) {
-			sc, err := scenarios.Builtin(name)
-			if err != nil {
-				b.Fatal(err)
-			}
-			srv, err := New(Options{Scenario: sc, Now: func() time.Time { return testNow }})
-			if err != nil {
-				b.Fatal(err)
-			}
-			p := &inproc{srv: srv}
-			p.id, p.secret = srv.Credentials()
-			p.token = p.fetchToken(b)
+			srv, p := builtinBenchServer(b, name)
 			ds := srv.Store().Export()
 			pl := ds.Placements[len(ds.Placements)/2]
 			ev := ds.CalendarEvents[len(ds.CalendarEvents)/2]
@@ -83,17 +73,7 @@ func BenchmarkRegisterListFilteredPage(b *testing.B) {
 func BenchmarkRegisterSortedPage(b *testing.B) {
 	for _, name := range []string{"default", "large"} {
 		b.Run("scenario="+name, func(b *testing.B) {
-			sc, err := scenarios.Builtin(name)
-			if err != nil {
-				b.Fatal(err)
-			}
-			srv, err := New(Options{Scenario: sc, Now: func() time.Time { return testNow }})
-			if err != nil {
-				b.Fatal(err)
-			}
-			p := &inproc{srv: srv}
-			p.id, p.secret = srv.Credentials()
-			p.token = p.fetchToken(b)
+			srv, p := builtinBenchServer(b, name)
 			ds := srv.Store().Export()
 			school := ds.Placements[len(ds.Placements)/2].PlacedAt.ID
 			wide := url.Values{"startTime.onOrAfter": {"2000-01-01T00:00:00Z"}, "startTime.onOrBefore": {"2100-01-01T00:00:00Z"}}.Encode()
@@ -130,4 +110,22 @@ func BenchmarkRegisterSortedPage(b *testing.B) {
 			runtime.GC()
 		})
 	}
+}
+
+// builtinBenchServer starts the built-in scenario in process, at testNow, with a
+// token fetched for its client.
+func builtinBenchServer(b *testing.B, scenario string) (*Server, *inproc) {
+	b.Helper()
+	sc, err := scenarios.Builtin(scenario)
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv, err := New(Options{Scenario: sc, Now: func() time.Time { return testNow }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := &inproc{srv: srv}
+	p.id, p.secret = srv.Credentials()
+	p.token = p.fetchToken(b)
+	return srv, p
 }

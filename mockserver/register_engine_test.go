@@ -29,12 +29,23 @@ const wideTime = "startTime.onOrAfter=2000-01-01T00:00:00Z&startTime.onOrBefore=
 // the order served. Required parameters go along with every page.
 func walkIDs(t *testing.T, h *harness, path, query, required string) []string {
 	t.Helper()
+	first := query
+	if required != "" {
+		first = strings.TrimPrefix(query+"&"+required, "&")
+	}
+	return walkPages(t, h, path, first, required, 7, nil)
+}
+
+// walkPages walks a list to its end with the limit and returns the ids in
+// the order served: the first page with the query first, each later one
+// with its pageToken and the query later (the parameters SS 12000 requires
+// on every page, BB16). Between pages it calls between (nil: nothing).
+func walkPages(t *testing.T, h *harness, path, first, later string, limit int, between func()) []string {
+	t.Helper()
 	var ids []string
-	target := PrefixB + path + "?limit=7"
-	for _, q := range []string{query, required} {
-		if q != "" {
-			target += "&" + q
-		}
+	target := fmt.Sprintf("%s%s?limit=%d", PrefixB, path, limit)
+	if first != "" {
+		target += "&" + first
 	}
 	for pages := 0; target != ""; pages++ {
 		require.Less(t, pages, 5000, "the walk of %s ends", path)
@@ -47,15 +58,18 @@ func walkIDs(t *testing.T, h *harness, path, query, required string) []string {
 			PageToken *string `json:"pageToken"`
 		}
 		res.decode(&page)
-		require.LessOrEqual(t, len(page.Data), 7, res)
+		require.LessOrEqual(t, len(page.Data), limit, res)
 		for _, d := range page.Data {
 			ids = append(ids, d.ID)
 		}
 		target = ""
 		if page.PageToken != nil {
 			target = PrefixB + path + "?pageToken=" + url.QueryEscape(*page.PageToken)
-			if required != "" {
-				target += "&" + required
+			if later != "" {
+				target += "&" + later
+			}
+			if between != nil {
+				between()
 			}
 		}
 	}

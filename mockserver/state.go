@@ -204,49 +204,24 @@ var stateTables = reflect.TypeFor[store.Dataset]().NumField()
 // view; the load derives its SS 12000 members (package directory's
 // prepareGrades).
 type legacyGrade struct {
-	ID                  string          `json:"id"`
-	Meta                model.Meta      `json:"meta"`
-	External            *model.External `json:"external,omitempty"`
-	StudentID           string          `json:"studentID"`
-	SchoolID            string          `json:"schoolID"`
-	SubjectCode         string          `json:"subjectCode,omitempty"`
-	CourseCode          string          `json:"courseCode,omitempty"`
-	LanguageCode        *string         `json:"languageCode,omitempty"`
-	AcademicYear        string          `json:"academicYear,omitempty"`
-	Term                string          `json:"term,omitempty"`
-	SchoolYear          *string         `json:"schoolYear,omitempty"`
-	Teacher1EmployeeID  *string         `json:"teacher1EmployeeID,omitempty"`
-	Teacher2EmployeeID  *string         `json:"teacher2EmployeeID,omitempty"`
-	Grade               *string         `json:"grade,omitempty"`
-	GradeDate           model.Date      `json:"gradeDate,omitempty"`
-	FinalGrade          bool            `json:"finalGrade"`
-	IsEnded             bool            `json:"isEnded"`
-	SchoolComment       *string         `json:"schoolComment,omitempty"`
-	GradeComment        *string         `json:"gradeComment,omitempty"`
-	Extent              *string         `json:"extent,omitempty"`
-	Section             *string         `json:"section,omitempty"`
-	TeacherComment      *string         `json:"teacherComment,omitempty"`
-	IncludeOnFinalGrade bool            `json:"includeOnFinalGrade"`
-	ProgramTitle        *string         `json:"programTitle,omitempty"`
-	StartDate           model.Date      `json:"startDate,omitempty"`
-	EndDate             model.Date      `json:"endDate,omitempty"`
+	ID        string     `json:"id"`
+	Meta      model.Meta `json:"meta"`
+	StudentID string     `json:"studentID"`
+	SchoolID  string     `json:"schoolID"`
+	// The other members are those of the interface-A view (External,
+	// SubjectCode or CourseCode, the teachers, the grade, ...), read in place.
+	model.GradeExtra
 }
 
 // grade is the legacy record as a grade of the kind with its interface-A
 // view only.
 func (l *legacyGrade) grade(kind string) model.Grade {
 	school := model.ObjectReference{ID: l.SchoolID}
+	view := l.GradeExtra
+	view.Kind = kind
 	return model.Grade{
 		ID: l.ID, Meta: l.Meta, Student: model.PersonReference{ID: l.StudentID}, Organisation: &school,
-		Directory: &model.GradeExtra{
-			Kind: kind, External: l.External, SubjectCode: l.SubjectCode, CourseCode: l.CourseCode,
-			LanguageCode: l.LanguageCode, AcademicYear: l.AcademicYear, Term: l.Term, SchoolYear: l.SchoolYear,
-			Teacher1EmployeeID: l.Teacher1EmployeeID, Teacher2EmployeeID: l.Teacher2EmployeeID, Grade: l.Grade,
-			GradeDate: l.GradeDate, FinalGrade: l.FinalGrade, IncludeOnFinalGrade: l.IncludeOnFinalGrade,
-			IsEnded: l.IsEnded, SchoolComment: l.SchoolComment, GradeComment: l.GradeComment, Extent: l.Extent,
-			Section: l.Section, TeacherComment: l.TeacherComment, ProgramTitle: l.ProgramTitle,
-			StartDate: l.StartDate, EndDate: l.EndDate,
-		},
+		Directory: &view,
 	}
 }
 
