@@ -66,11 +66,14 @@ func TestGetByIDAnswers200For400And404(t *testing.T) {
 func TestWrongMethodsAndUnknownPaths(t *testing.T) {
 	h := newHarness(t)
 	id := h.srv.Store().Export().Groups[0].ID
-	for _, tc := range []struct{ method, path, allow string }{
-		{http.MethodPost, "/placements", "GET"},
-		{http.MethodDelete, "/groups/" + id, "GET"},
-		{http.MethodGet, "/groups/lookup", "POST"},
-		{http.MethodPut, "/absences/" + id, "GET"},
+	// on is where the message says the method is not allowed: the path sent,
+	// and the operation's template when a template matched it.
+	for _, tc := range []struct{ method, path, allow, on string }{
+		{http.MethodPost, "/placements", "GET", "on /api/v1/placements;"},
+		{http.MethodDelete, "/groups/" + id, "GET", "on /api/v1/groups/" + id + " (/api/v1/groups/{id});"},
+		{http.MethodGet, "/groups/lookup", "POST", "on /api/v1/groups/lookup;"},
+		{http.MethodPut, "/absences/" + id, "GET", "on /api/v1/absences/" + id + " (/api/v1/absences/{id});"},
+		{http.MethodPost, "/studyplans/lookup", "GET", "on /api/v1/studyplans/lookup (/api/v1/studyplans/{id});"},
 	} {
 		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
 			req, _ := http.NewRequest(tc.method, h.ts.URL+PrefixB+tc.path, nil)
@@ -78,7 +81,9 @@ func TestWrongMethodsAndUnknownPaths(t *testing.T) {
 			res := h.do(req)
 			require.Equal(t, http.StatusMethodNotAllowed, res.status, res)
 			assert.Equal(t, tc.allow, res.header.Get("Allow"))
-			assert.Equal(t, CodeMethodNotAllowed, res.errorBody(t).Code)
+			e := res.errorBody(t)
+			assert.Equal(t, CodeMethodNotAllowed, e.Code)
+			assert.Contains(t, e.Message, tc.on)
 		})
 	}
 	res := h.get(PrefixB + "/pupils")

@@ -442,7 +442,15 @@ func (s *Server) routes() error {
 				return
 			}
 			w.Header().Set(surface.HeaderAllow, allowHeader)
-			msg := fmt.Sprintf("method %s is not allowed on %s; allowed: %s", req.Method, path, allowHeader)
+			// Name the path the client sent; when a template matched it
+			// (POST /studyplans/lookup matches GET /studyplans/{id}), name
+			// the template too, so that the answer says what "lookup" was
+			// taken for.
+			on := req.URL.Path
+			if on != path {
+				on += " (" + path + ")"
+			}
+			msg := fmt.Sprintf("method %s is not allowed on %s; allowed: %s", req.Method, on, allowHeader)
 			switch {
 			case path == PathToken:
 				surface.WriteOAuthError(w, http.StatusMethodNotAllowed, surface.OAuthInvalidRequest, msg)
