@@ -246,18 +246,18 @@ func (s *API) createSubscription(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *API) getSubscription(w http.ResponseWriter, r *http.Request) {
-	id := surface.PathID(r)
-	sub, err := s.hooks.hub.Get(id)
-	if err != nil {
-		s.notFoundRecord(w, "subscription", id)
-		return
-	}
-	surface.WriteJSON(w, http.StatusOK, sub)
+	s.answerSubscription(w, r, s.hooks.hub.Get)
 }
 
 func (s *API) renewSubscription(w http.ResponseWriter, r *http.Request) {
+	s.answerSubscription(w, r, s.hooks.hub.Renew)
+}
+
+// answerSubscription answers the subscription of the path's id as op (a
+// read or a renewal) gives it, or 404 when there is none.
+func (s *API) answerSubscription(w http.ResponseWriter, r *http.Request, op func(string) (webhook.Subscription, error)) {
 	id := surface.PathID(r)
-	sub, err := s.hooks.hub.Renew(id)
+	sub, err := op(id)
 	if err != nil {
 		s.notFoundRecord(w, "subscription", id)
 		return
