@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/go-memdb"
+
+	"github.com/skolkit/skolkit/model"
 )
 
 // Every table and every secondary index is a run of entries in key order,
@@ -252,9 +254,9 @@ func (t *tx) insert(td *tableDef, obj any) error {
 	for i := range td.indexes {
 		ix := &td.indexes[i]
 		l := td.layout(ix.name)
-		vals = ix.values(obj, vals[:0])
+		vals = ix.valuesOf(t.get, obj, vals[:0])
 		if old != nil {
-			oldVals = ix.values(old, oldVals[:0])
+			oldVals = ix.valuesOf(t.get, old, oldVals[:0])
 			for _, v := range oldVals {
 				if !slices.Contains(vals, v) {
 					t.drop(l, v, id)
@@ -264,6 +266,9 @@ func (t *tx) insert(td *tableDef, obj any) error {
 		for _, v := range vals {
 			t.put(l, v, id, obj)
 		}
+	}
+	if p, ok := obj.(*model.Person); ok && old != nil {
+		t.followResponsibles(old.(*model.Person), p)
 	}
 	return nil
 }
@@ -279,7 +284,7 @@ func (t *tx) delete(td *tableDef, id string) error {
 	for i := range td.indexes {
 		ix := &td.indexes[i]
 		l := td.layout(ix.name)
-		vals = ix.values(obj, vals[:0])
+		vals = ix.valuesOf(t.get, obj, vals[:0])
 		for _, v := range vals {
 			t.drop(l, v, id)
 		}
