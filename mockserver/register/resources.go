@@ -109,48 +109,62 @@ type relationship struct {
 	start, end model.Date
 }
 
-func personRelationships(sn *store.Snapshot, p *model.Person) []relationship {
-	var out []relationship
-	for _, e := range p.Enrolments {
-		out = append(out, relationship{"enrolment", e.EnroledAt.ID, e.StartDate, e.EndDate})
-	}
-	_ = sn.Scan(store.TableEmployeePlacements, store.IndexEmployee, p.ID, func(o any) bool {
-		d := asDuty(o)
-		out = append(out, relationship{"duty", d.SchoolID, d.StartDate, d.EndDate})
-		return true
-	})
-	_ = sn.Scan(store.TablePlacements, store.IndexChild, p.ID, func(o any) bool {
-		pl := asPlacement(o)
-		if model.IsRegisterPlacement(pl) {
-			out = append(out, relationship{"placement.child", pl.PlacedAt.ID, pl.StartDate, pl.EndDate})
-		}
-		return true
-	})
-	_ = sn.Scan(store.TablePlacements, store.IndexOwner, p.ID, func(o any) bool {
-		pl := asPlacement(o)
-		if model.IsRegisterPlacement(pl) {
-			out = append(out, relationship{"placement.owner", pl.PlacedAt.ID, pl.StartDate, pl.EndDate})
-		}
-		return true
-	})
-	_ = sn.Scan(store.TablePersons, store.IndexResponsible, p.ID, func(o any) bool {
-		child := asPerson(o)
-		for _, e := range child.Enrolments {
-			out = append(out, relationship{"responsibleFor.enrolment", e.EnroledAt.ID, e.StartDate, e.EndDate})
-		}
-		_ = sn.Scan(store.TablePlacements, store.IndexChild, child.ID, func(o any) bool {
-			pl := asPlacement(o)
-			if model.IsRegisterPlacement(pl) {
-				out = append(out, relationship{"responsibleFor.placement", pl.PlacedAt.ID, pl.StartDate, pl.EndDate})
+// eachRelationship calls fn with a person's relationships of the kind typ
+// ("" = every kind) until fn returns false: the relationship.* filters
+// stop at the first relationship that passes them, so a person costs the
+// relationships looked at, not all of them.
+func eachRelationship(sn *store.Snapshot, p *model.Person, typ string, fn func(relationship) bool) {
+	want := func(t string) bool { return typ == "" || typ == t }
+	more := true
+	emit := func(r relationship) bool { more = fn(r); return more }
+	if want(store.RelationEnrolment) {
+		for _, e := range p.Enrolments {
+			if !emit(relationship{store.RelationEnrolment, e.EnroledAt.ID, e.StartDate, e.EndDate}) {
+				return
 			}
-			return true
+		}
+	}
+	if want(store.RelationDuty) {
+		_ = sn.Scan(store.TableEmployeePlacements, store.IndexEmployee, p.ID, func(o any) bool {
+			d := asDuty(o)
+			return emit(relationship{store.RelationDuty, d.SchoolID, d.StartDate, d.EndDate})
 		})
-		return true
-	})
-	_ = sn.Scan(store.TableGroups, store.IndexMember, p.ID, func(o any) bool {
-		g := asGroup(o)
-		for _, m := range g.GroupMemberships {
-			if m.Person.ID == p.ID {
+	}
+	placements := func(kind, index, person string) {
+		_ = sn.Scan(store.TablePlacements, index, person, func(o any) bool {
+			pl := asPlacement(o)
+			return !model.IsRegisterPlacement(pl) || emit(relationship{kind, pl.PlacedAt.ID, pl.StartDate, pl.EndDate})
+		})
+	}
+	if more && want(store.RelationPlacementChild) {
+		placements(store.RelationPlacementChild, store.IndexChild, p.ID)
+	}
+	if more && want(store.RelationPlacementOwner) {
+		placements(store.RelationPlacementOwner, store.IndexOwner, p.ID)
+	}
+	if more && (want(store.RelationResponsibleForEnrolment) || want(store.RelationResponsibleForPlacement)) {
+		_ = sn.Scan(store.TablePersons, store.IndexResponsible, p.ID, func(o any) bool {
+			child := asPerson(o)
+			if want(store.RelationResponsibleForEnrolment) {
+				for _, e := range child.Enrolments {
+					if !emit(relationship{store.RelationResponsibleForEnrolment, e.EnroledAt.ID, e.StartDate, e.EndDate}) {
+						return false
+					}
+				}
+			}
+			if want(store.RelationResponsibleForPlacement) {
+				placements(store.RelationResponsibleForPlacement, store.IndexChild, child.ID)
+			}
+			return more
+		})
+	}
+	if more && want(store.RelationGroupMembership) {
+		_ = sn.Scan(store.TableGroups, store.IndexMember, p.ID, func(o any) bool {
+			g := asGroup(o)
+			for _, m := range g.GroupMemberships {
+				if m.Person.ID != p.ID {
+					continue
+				}
 				start, end := m.StartDate, m.EndDate
 				if start == "" {
 					start = g.StartDate
@@ -158,12 +172,13 @@ func personRelationships(sn *store.Snapshot, p *model.Person) []relationship {
 				if end == "" {
 					end = g.EndDate
 				}
-				out = append(out, relationship{"groupMembership", g.Organisation.ID, start, end})
+				if !emit(relationship{store.RelationGroupMembership, g.Organisation.ID, start, end}) {
+					return false
+				}
 			}
-		}
-		return true
-	})
-	return out
+			return true
+		})
+	}
 }
 
 func personsResource() *resource {
@@ -229,97 +244,39 @@ func personsResource() *resource {
 		_, byCivic := p.get("civicNo")
 		if org, ok := p.get("relationship.organisation"); ok && !byCivic {
 			// The persons related to the organisation, found through the
-			// indexes of what relates them (enrolments, duties, placements,
-			// responsibilities, group memberships): one span of the id
-			// index per person.
+			// store's relation indexes (one stream of person ids per kind
+			// of relationship, BB20); the relationship.* filters are then
+			// applied to each.
 			typ, _ := p.get("relationship.entity.type")
-			ids := relatedPersons(sn, org, typ)
-			if len(ids) == 0 {
-				return nil, nil, nil
-			}
-			spans := make([]store.Span, len(ids))
-			in := make(map[string]bool, len(ids))
-			for i, id := range ids {
-				spans[i] = store.ValueSpan(id)
-				in[id] = true
-			}
 			if k, ok := p.get(paramSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
+				ids := relatedPersons(sn, org, typ)
+				if len(ids) == 0 {
+					return nil, nil, nil
+				}
+				spans := make([]store.Span, len(ids))
+				in := make(map[string]bool, len(ids))
+				for i, id := range ids {
+					spans[i] = store.ValueSpan(id)
+					in[id] = true
+				}
 				so := res.sorts[k]
 				related := func(o any) bool { return in[asPerson(o).ID] && m(o) }
 				return res.sortedPage(sn, store.IndexID, spans, &so, related, after, limit)
 			}
-			return sn.Page(res.table, store.IndexID, spans, false, after, limit, m)
+			items, next := sn.RelatedPersons(org, typ, after, limit, m)
+			return items, next, nil
 		}
 		return res.pageWith(s, sn, p, after, limit, m, res.filters)
 	}
 	return res
 }
 
-// relatedPersons lists, in id order, the persons an organisation relates to
-// through the entity type typ ("" = any): the candidates of the
-// relationship.* filters, which are then applied to each.
+// relatedPersons lists, in id order, every person an organisation relates
+// to through the entity type typ ("" = any): the candidates of a sorted
+// page, which sorts them (BB15).
 func relatedPersons(sn *store.Snapshot, org, typ string) []string {
-	set := map[string]bool{}
-	want := func(t string) bool { return typ == "" || typ == t }
-	scan := func(table, index, v string, fn func(o any)) {
-		_ = sn.Scan(table, index, v, func(o any) bool { fn(o); return true })
-	}
-	looked := map[string]bool{} // children whose responsibles are in set
-	responsibles := func(child string) {
-		if looked[child] {
-			return // a child has a placement a year, or several at once
-		}
-		looked[child] = true
-		if c, ok := sn.Person(child); ok {
-			for _, r := range c.Responsibles {
-				set[r.Person.ID] = true
-			}
-		}
-	}
-	if want("enrolment") || want("responsibleFor.enrolment") {
-		scan(store.TablePersons, store.IndexEnroledAt, org, func(o any) {
-			if want("enrolment") {
-				set[asPerson(o).ID] = true
-			}
-			if want("responsibleFor.enrolment") {
-				responsibles(asPerson(o).ID)
-			}
-		})
-	}
-	if want("duty") {
-		scan(store.TableEmployeePlacements, store.IndexOrganisation, org, func(o any) { set[asDuty(o).EmployeeID] = true })
-	}
-	if want("placement.child") || want("placement.owner") || want("responsibleFor.placement") {
-		scan(store.TablePlacements, store.IndexPlacedAt, org, func(o any) {
-			pl := asPlacement(o)
-			if !model.IsRegisterPlacement(pl) {
-				return
-			}
-			if want("placement.child") {
-				set[pl.Child.ID] = true
-			}
-			if want("placement.owner") {
-				for _, ow := range pl.Owners {
-					set[ow.ID] = true
-				}
-			}
-			if want("responsibleFor.placement") {
-				responsibles(pl.Child.ID)
-			}
-		})
-	}
-	if want("groupMembership") {
-		scan(store.TableGroups, store.IndexOrganisation, org, func(o any) {
-			for _, m := range asGroup(o).GroupMemberships {
-				set[m.Person.ID] = true
-			}
-		})
-	}
-	ids := make([]string, 0, len(set))
-	for id := range set {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
+	var ids []string
+	sn.EachRelatedPerson(org, typ, "", func(id string) bool { ids = append(ids, id); return true })
 	return ids
 }
 
@@ -336,15 +293,14 @@ func relationshipMatch(sn *store.Snapshot, p params) func(o any) bool {
 		return nil
 	}
 	return func(o any) bool {
-		for _, r := range personRelationships(sn, asPerson(o)) {
-			if (hasType && r.entity != typ) || (hasOrg && r.org != orgID) ||
+		found := false
+		eachRelationship(sn, asPerson(o), typ, func(r relationship) bool {
+			found = !((hasOrg && r.org != orgID) ||
 				(hasSB && r.start > model.Date(sb)) || (hasSA && r.start < model.Date(sa)) ||
-				(hasEB && r.end != "" && r.end > model.Date(eb)) || (hasEA && r.end != "" && r.end < model.Date(ea)) {
-				continue
-			}
-			return true
-		}
-		return false
+				(hasEB && r.end != "" && r.end > model.Date(eb)) || (hasEA && r.end != "" && r.end < model.Date(ea)))
+			return !found
+		})
+		return found
 	}
 }
 
