@@ -249,14 +249,18 @@ func (t *tx) insert(td *tableDef, obj any) error {
 	if id == "" {
 		return fmt.Errorf("%s: record without id", td.name)
 	}
+	var follow func()
+	if p, ok := obj.(*model.Placement); ok {
+		follow = t.followPlacement(id, p)
+	}
 	old := t.put(td.layout(IndexID), "", id, obj)
 	var vals, oldVals []string
 	for i := range td.indexes {
 		ix := &td.indexes[i]
 		l := td.layout(ix.name)
-		vals = ix.valuesOf(t.get, obj, vals[:0])
+		vals = ix.valuesOf(t, obj, vals[:0])
 		if old != nil {
-			oldVals = ix.valuesOf(t.get, old, oldVals[:0])
+			oldVals = ix.valuesOf(t, old, oldVals[:0])
 			for _, v := range oldVals {
 				if !slices.Contains(vals, v) {
 					t.drop(l, v, id)
@@ -267,8 +271,8 @@ func (t *tx) insert(td *tableDef, obj any) error {
 			t.put(l, v, id, obj)
 		}
 	}
-	if p, ok := obj.(*model.Person); ok && old != nil {
-		t.followResponsibles(old.(*model.Person), p)
+	if follow != nil {
+		follow()
 	}
 	return nil
 }
@@ -276,6 +280,10 @@ func (t *tx) insert(td *tableDef, obj any) error {
 // delete removes the record with the id and its index entries; ErrNotFound
 // if there is none.
 func (t *tx) delete(td *tableDef, id string) error {
+	var follow func()
+	if td.name == TablePlacements {
+		follow = t.followPlacement(id, nil)
+	}
 	obj := t.drop(td.layout(IndexID), "", id)
 	if obj == nil {
 		return ErrNotFound
@@ -284,10 +292,13 @@ func (t *tx) delete(td *tableDef, id string) error {
 	for i := range td.indexes {
 		ix := &td.indexes[i]
 		l := td.layout(ix.name)
-		vals = ix.valuesOf(t.get, obj, vals[:0])
+		vals = ix.valuesOf(t, obj, vals[:0])
 		for _, v := range vals {
 			t.drop(l, v, id)
 		}
+	}
+	if follow != nil {
+		follow()
 	}
 	return nil
 }

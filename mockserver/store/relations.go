@@ -3,6 +3,8 @@ package store
 import (
 	"bytes"
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/hashicorp/go-memdb"
 
@@ -44,9 +46,9 @@ var relationStreams = map[string]relationStream{
 	RelationEnrolment:               {TablePersons, IndexEnroledAt, ""},
 	RelationResponsibleForEnrolment: {TablePersons, IndexRelated, "r"},
 	RelationDuty:                    {TableEmployeePlacements, IndexRelated, "d"},
-	RelationPlacementChild:          {TablePlacements, IndexRelated, "c"},
-	RelationPlacementOwner:          {TablePlacements, IndexRelated, "o"},
-	RelationResponsibleForPlacement: {TablePlacements, IndexRelated, "p"},
+	RelationPlacementChild:          {TablePersons, IndexRelated, "c"},
+	RelationPlacementOwner:          {TablePersons, IndexRelated, "o"},
+	RelationResponsibleForPlacement: {TablePersons, IndexRelated, "p"},
 	RelationGroupMembership:         {TableGroups, IndexRelated, "m"},
 }
 
@@ -66,6 +68,15 @@ func (s relationStream) keyPrefix(org string) []byte {
 
 func relatedValue(org, tag, person string) string { return org + keySep + tag + keySep + person }
 
+// isRelatedValue is v == relatedValue(org, tag, person), without building
+// the latter (a child placed a year at a time names its organisation and
+// guardians once a placement).
+func isRelatedValue(v, org, tag, person string) bool {
+	n := len(org)
+	return len(v) == n+len(tag)+len(person)+2 && v[:n] == org && v[n] == keySep[0] &&
+		v[n+1:n+1+len(tag)] == tag && v[n+1+len(tag)] == keySep[0] && v[n+2+len(tag):] == person
+}
+
 // appendRelated appends the values of a record's relationships under
 // IndexRelated, each once.
 func appendRelated(dst []string, org, tag string, persons ...string) []string {
@@ -76,8 +87,8 @@ func appendRelated(dst []string, org, tag string, persons ...string) []string {
 		if p == "" {
 			continue
 		}
-		if v := relatedValue(org, tag, p); !containsString(dst, v) {
-			dst = append(dst, v)
+		if !slices.ContainsFunc(dst, func(v string) bool { return isRelatedValue(v, org, tag, p) }) {
+			dst = append(dst, relatedValue(org, tag, p))
 		}
 	}
 	return dst
@@ -103,53 +114,97 @@ func responsibleIDs(p *model.Person) []string {
 	return ids
 }
 
-// placementRelated appends a placement's values under IndexRelated: its
-// child, its owners and the child's responsibles (who live on the child's
-// record: responsibles are what the store reads of it). Only interface B's
-// placements relate (BB11).
-func placementRelated(dst []string, p *model.Placement, responsibles []string) []string {
-	if !model.IsRegisterPlacement(p) {
-		return dst
+// personRelated appends a person's values under IndexRelated: the
+// organisations of its enrolments for each of its responsibles
+// (responsibleFor.enrolment), and those of its placements as a child (only
+// interface B's, BB11) for itself, for each owner and for each responsible.
+// The placements' part lives on the child's record, so that a child placed
+// a year at a time has one entry per organisation and person, not one per
+// placement; the store keeps it exact when a placement changes
+// (followPlacement).
+func personRelated(dst []string, p *model.Person, placed []*model.Placement) []string {
+	rs := responsibleIDs(p)
+	for _, e := range p.Enrolments {
+		dst = appendRelated(dst, e.EnroledAt.ID, "r", rs...)
 	}
-	dst = appendRelated(dst, p.PlacedAt.ID, "c", p.Child.ID)
-	for _, o := range p.Owners {
-		dst = appendRelated(dst, p.PlacedAt.ID, "o", o.ID)
+	var orgs []string // the child and its responsibles once an organisation
+	for _, pl := range placed {
+		if !model.IsRegisterPlacement(pl) {
+			continue
+		}
+		org := pl.PlacedAt.ID
+		if !slices.Contains(orgs, org) {
+			orgs = append(orgs, org)
+			dst = appendRelated(dst, org, "c", p.ID)
+			dst = appendRelated(dst, org, "p", rs...)
+		}
+		for _, o := range pl.Owners {
+			dst = appendRelated(dst, org, "o", o.ID)
+		}
 	}
-	return appendRelated(dst, p.PlacedAt.ID, "p", responsibles...)
+	return dst
 }
 
-// childResponsibles reads the responsibles of a placement's child.
-func childResponsibles(get func(table, id string) any, p *model.Placement) []string {
-	if c, ok := get(TablePersons, p.Child.ID).(*model.Person); ok {
-		return responsibleIDs(c)
-	}
-	return nil
+// dependencies reads what a derived index depends on besides its record:
+// a child's placements.
+type dependencies interface {
+	placementsOf(child string) []*model.Placement
+}
+
+func (t *tx) placementsOf(child string) []*model.Placement {
+	var out []*model.Placement
+	_ = t.scan(tableDefs[TablePlacements], IndexChild, child, func(o any) bool {
+		out = append(out, o.(*model.Placement))
+		return true
+	})
+	return out
+}
+
+// loadDependencies are a load's: the loaded placements grouped by child,
+// built when first asked.
+type loadDependencies struct {
+	once       sync.Once
+	placements *tableLoad
+	byChild    map[string][]*model.Placement
+}
+
+func (d *loadDependencies) placementsOf(child string) []*model.Placement {
+	d.once.Do(func() {
+		d.byChild = map[string][]*model.Placement{}
+		if d.placements == nil {
+			return
+		}
+		for _, o := range d.placements.sorted {
+			p := o.(*model.Placement)
+			d.byChild[p.Child.ID] = append(d.byChild[p.Child.ID], p)
+		}
+	})
+	return d.byChild[child]
 }
 
 var relatedIndexes = map[string]indexDef{
-	TablePersons: byEach(IndexRelated, func(p *model.Person) []string {
-		var out []string
-		rs := responsibleIDs(p)
-		for _, e := range p.Enrolments {
-			out = appendRelated(out, e.EnroledAt.ID, "r", rs...)
-		}
-		return out
-	}),
+	TablePersons: {name: IndexRelated, derived: func(d dependencies, o any, dst []string) []string {
+		p := o.(*model.Person)
+		return personRelated(dst, p, d.placementsOf(p.ID))
+	}},
 	TableEmployeePlacements: byEach(IndexRelated, func(d *model.EmployeePlacement) []string {
 		return appendRelated(nil, d.SchoolID, "d", d.EmployeeID)
 	}),
-	TableGroups: byEach(IndexRelated, func(g *model.Group) []string {
-		var out []string
-		for _, m := range g.GroupMemberships {
-			out = appendRelated(out, g.Organisation.ID, "m", m.Person.ID)
+	// A group's members, each once (a group may list a person twice, F3):
+	// sorted rather than compared pairwise, as a group may have hundreds.
+	TableGroups: {name: IndexRelated, values: func(o any, dst []string) []string {
+		g := o.(*model.Group)
+		if g.Organisation.ID == "" {
+			return dst
 		}
-		return out
-	}),
-	// A placement's entries depend on its child's record too: the store
-	// keeps them exact when the child's responsibles change (followResponsibles).
-	TablePlacements: {name: IndexRelated, derived: func(get func(table, id string) any, o any, dst []string) []string {
-		p := o.(*model.Placement)
-		return placementRelated(dst, p, childResponsibles(get, p))
+		start := len(dst)
+		for _, m := range g.GroupMemberships {
+			if m.Person.ID != "" {
+				dst = append(dst, relatedValue(g.Organisation.ID, "m", m.Person.ID))
+			}
+		}
+		slices.Sort(dst[start:])
+		return dst[:start+len(slices.Compact(dst[start:]))]
 	}},
 }
 
@@ -163,38 +218,44 @@ func init() {
 	}
 }
 
-// followResponsibles keeps the placements' IndexRelated exact when a
-// person's responsibles change from old's to now's: the entries of the
-// person's placements as a child that name a responsible move with them. It
-// runs in the write transaction that changes the person.
-func (t *tx) followResponsibles(old, now *model.Person) {
-	before, after := responsibleIDs(old), responsibleIDs(now)
-	same := len(before) == len(after)
-	for _, id := range before {
-		same = same && containsString(after, id)
+// followPlacement is called before a write of the placement with the id
+// (now: the placement written; nil: deleted) and returns what to call after
+// it: it moves the IndexRelated entries of the placement's child (before
+// and after the write, when the child changes) from their values before the
+// write to their values after it.
+func (t *tx) followPlacement(id string, now *model.Placement) func() {
+	var children []string
+	if old, ok := t.get(TablePlacements, id).(*model.Placement); ok {
+		children = append(children, old.Child.ID)
 	}
-	if same {
-		return
+	if now != nil && !containsString(children, now.Child.ID) {
+		children = append(children, now.Child.ID)
 	}
-	td := tableDefs[TablePlacements]
-	l := td.layout(IndexRelated)
-	var placed []*model.Placement
-	_ = t.scan(td, IndexChild, now.ID, func(o any) bool {
-		placed = append(placed, o.(*model.Placement))
-		return true
-	})
-	var oldVals, newVals []string
-	for _, p := range placed {
-		oldVals = placementRelated(oldVals[:0], p, before)
-		newVals = placementRelated(newVals[:0], p, after)
-		for _, v := range oldVals {
-			if !containsString(newVals, v) {
-				t.drop(l, v, p.ID)
-			}
+	td := tableDefs[TablePersons]
+	ix := td.index(IndexRelated)
+	before := make([][]string, len(children))
+	for i, c := range children {
+		if p, ok := t.get(TablePersons, c).(*model.Person); ok {
+			before[i] = ix.valuesOf(t, p, nil)
 		}
-		for _, v := range newVals {
-			if !containsString(oldVals, v) {
-				t.put(l, v, p.ID, p)
+	}
+	return func() {
+		l := td.layout(IndexRelated)
+		for i, c := range children {
+			p, ok := t.get(TablePersons, c).(*model.Person)
+			if !ok {
+				continue
+			}
+			after := ix.valuesOf(t, p, nil)
+			for _, v := range before[i] {
+				if !containsString(after, v) {
+					t.drop(l, v, c)
+				}
+			}
+			for _, v := range after {
+				if !containsString(before[i], v) {
+					t.put(l, v, c, p)
+				}
 			}
 		}
 	}

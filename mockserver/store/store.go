@@ -117,23 +117,15 @@ func (s *Store) load(ds *Dataset, owned bool) error {
 		return err
 	}
 
-	byTable := make(map[string]*tableLoad, len(loads))
+	deps := &loadDependencies{}
 	for _, tl := range loads {
-		byTable[tl.td.name] = tl
-	}
-	get := func(table, id string) any { // the loaded records, for derived indexes
-		tl := byTable[table]
-		if tl == nil {
-			return nil
+		if tl.td.name == TablePlacements {
+			deps.placements = tl
 		}
-		if i, ok := slices.BinarySearchFunc(tl.sorted, id, func(r any, id string) int { return strings.Compare(tl.td.id(r), id) }); ok {
-			return tl.sorted[i]
-		}
-		return nil
 	}
 	var jobs []func()
 	for _, tl := range loads {
-		tl.get = get
+		tl.deps = deps
 		tl.indexPages = make([][]*page, len(tl.td.indexes))
 		for i := -1; i < len(tl.td.indexes); i++ {
 			jobs = append(jobs, func() { tl.buildPages(i) })
@@ -200,9 +192,9 @@ type tableLoad struct {
 	sorted     []any // the records, by id
 	ids        *idSet
 	checkRefs  func(ids map[string]*idSet) error
-	pages      []*page                    // the table's own pages
-	indexPages [][]*page                  // each index's pages
-	get        func(table, id string) any // the load's records (derived indexes)
+	pages      []*page      // the table's own pages
+	indexPages [][]*page    // each index's pages
+	deps       dependencies // the load's records, for derived indexes
 	err        error
 }
 
@@ -448,7 +440,7 @@ func (tl *tableLoad) buildPages(i int) {
 	// are consecutive) find their group without a map lookup.
 	lastV, lastJ := "", int32(-1)
 	for k, rec := range tl.sorted {
-		vals = ix.valuesOf(tl.get, rec, vals[:0])
+		vals = ix.valuesOf(tl.deps, rec, vals[:0])
 		for _, v := range vals {
 			j := lastJ
 			if j < 0 || v != lastV {
