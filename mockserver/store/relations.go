@@ -30,9 +30,13 @@ const (
 	RelationGroupMembership         = "groupMembership"
 )
 
-// IndexRelated holds, on the table whose record holds a relationship, one
-// entry per (organisation, kind, person): the value is the organisation,
-// keySep, the kind's tag, keySep and the person's id.
+// IndexRelated holds one entry per (organisation, kind, person, record):
+// the value is the organisation, keySep, the kind's tag, keySep and the
+// person's id. Duties are on the employee placements, group memberships on
+// the groups; the relationships through enrolments and placements
+// (responsibleFor.enrolment, placement.child, placement.owner,
+// responsibleFor.placement) on the child's person record, which holds the
+// responsibles and is one per child however many placements it has.
 const IndexRelated = "related"
 
 // relationStream is where a kind's entries are: a table's index and the tag
