@@ -49,8 +49,10 @@ type deletion struct {
 // `after`, of the kinds (all without any), oldest first: up to limit (0:
 // all), and whether more follow. A tombstone whose record is still in its
 // table (a person who stopped being a Student but stays a Guardian) is not
-// an SS 12000 deletion; the several tombstones of one record's deletion (one
-// per interface-A kind) are one deletion.
+// an SS 12000 deletion, nor is one of a record interface B never showed (a
+// grade without a teacher or a value, a compulsory-school placement); the
+// several tombstones of one record's deletion (one per interface-A kind) are
+// one deletion.
 func deletions(sn *store.Snapshot, after *time.Time, kinds []model.ResourceType, cur deletedCursor, limit int) ([]deletion, bool) {
 	since := cur.At
 	if after != nil && after.After(since) {
@@ -66,8 +68,8 @@ func deletions(sn *store.Snapshot, after *time.Time, kinds []model.ResourceType,
 			continue
 		}
 		kind, ok := tableTypes[t.Table]
-		if !ok || (len(kinds) > 0 && !slices.Contains(kinds, kind)) {
-			continue
+		if !ok || t.RegisterHidden || (len(kinds) > 0 && !slices.Contains(kinds, kind)) {
+			continue // not a record of SS 12000, or one interface B never showed (G1, BB11)
 		}
 		key := t.Table + "/" + t.RecordID + "/" + t.DeletedAt.String()
 		if seen[key] {

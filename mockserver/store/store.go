@@ -794,17 +794,19 @@ func (w *Writer) Delete(table, id string) error {
 		return &ConflictError{Message: fmt.Sprintf("%s %s is still referred to by %s", strings.TrimSuffix(table, "s"), id, strings.Join(refs, ", "))}
 	}
 	kinds := []string{table}
+	rec := w.t.get(table, id)
 	if w.kinds != nil {
-		if ks := w.kinds(table, w.t.get(table, id)); len(ks) > 0 {
+		if ks := w.kinds(table, rec); len(ks) > 0 {
 			kinds = ks
 		}
 	}
+	hidden := model.HiddenFromRegister(rec)
 	if err := w.t.delete(td, id); err != nil {
 		return err
 	}
 	w.note(table, id, true)
 	for _, k := range kinds {
-		if err := w.Tombstone(table, id, k); err != nil {
+		if err := w.tombstone(table, id, k, hidden); err != nil {
 			return err
 		}
 	}

@@ -34,8 +34,12 @@ func (s *Store) SetDeletionKinds(fn func(table string, rec any) []string) { s.ki
 // in table went away as kind without (necessarily) being deleted from the
 // store: for a record that leaves one view but stays in others. Delete calls
 // it for every record it deletes.
-func (w *Writer) Tombstone(table, id, kind string) error {
-	t := model.Tombstone{ID: uuid.NewString(), Table: table, RecordID: id, Kind: kind, DeletedAt: w.now, DeletedBy: w.by}
+func (w *Writer) Tombstone(table, id, kind string) error { return w.tombstone(table, id, kind, false) }
+
+// tombstone writes a tombstone; hidden marks a record interface B never
+// showed (model.HiddenFromRegister), whose deletion it does not list.
+func (w *Writer) tombstone(table, id, kind string, hidden bool) error {
+	t := model.Tombstone{ID: uuid.NewString(), Table: table, RecordID: id, Kind: kind, DeletedAt: w.now, DeletedBy: w.by, RegisterHidden: hidden}
 	return w.t.insert(tableDefs[TableTombstones], &t)
 }
 

@@ -1,0 +1,60 @@
+package mockserver
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestDeletedEntitiesLeaveOutWhatBNeverShowed: a record interface B never
+// showed — a grade interface A wrote without a teacher or without a value
+// (G1), a compulsory-school student placement (BB11) — is not one of B's
+// deleted entities when interface A deletes it; the same records that B
+// showed are. Interface A's audit events list every one.
+func TestDeletedEntitiesLeaveOutWhatBNeverShowed(t *testing.T) {
+	h := newHarness(t)
+	student, teacher, school, preschool := h.newStudent(t), h.newEmployee(t), h.newSchool(t, "GR"), h.newSchool(t, "FS")
+	for _, c := range []struct {
+		name, path, body, entity, member string
+		inB                              bool
+	}{
+		{"a grade without a teacher", "/grade-upper-secondary",
+			fmt.Sprintf(`{"studentID":%q,"schoolID":%q,"courseCode":"QQQQQ09","grade":"C","includeOnFinalGrade":false}`, student, school),
+			"Grade", "grades", false},
+		{"a grade without a value", "/grade-elementary",
+			fmt.Sprintf(`{"studentID":%q,"schoolID":%q,"subjectCode":"XYZ","academicYear":"2025/2026","term":"HT","schoolYear":"7","teacher1EmployeeID":%q,"finalGrade":false,"isEnded":false}`, student, school, teacher),
+			"Grade", "grades", false},
+		{"a grade with a teacher and a value", "/grade-elementary",
+			fmt.Sprintf(`{"studentID":%q,"schoolID":%q,"subjectCode":"XYZ","academicYear":"2025/2026","term":"HT","schoolYear":"7","teacher1EmployeeID":%q,"grade":"B","finalGrade":false,"isEnded":false}`, student, school, teacher),
+			"Grade", "grades", true},
+		{"a compulsory-school placement", "/student-placement",
+			fmt.Sprintf(`{"studentID":%q,"schoolID":%q,"schoolType":"GR","startDate":"2026-08-17"}`, student, school),
+			"Placement", "placements", false},
+		{"a preschool placement", "/student-placement",
+			fmt.Sprintf(`{"studentID":%q,"schoolID":%q,"schoolType":"FS","startDate":"2026-08-17"}`, student, preschool),
+			"Placement", "placements", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			id := h.mustCreate(t, c.path, c.body)
+			shown := h.get(PrefixB + "/" + c.member + "/" + id).status
+			require.Equal(t, map[bool]int{true: http.StatusOK, false: http.StatusNotFound}[c.inB], shown, "B shows it: %v", c.inB)
+			h.clock.Advance(1e9)
+			res := h.send(http.MethodDelete, PrefixA+c.path+"/"+id, "")
+			require.Equal(t, http.StatusNoContent, res.status, res)
+			if c.inB {
+				assert.Contains(t, h.deleted(t, c.entity)[c.member], id, "B showed it: one of its deleted entities")
+			} else {
+				assert.NotContains(t, h.deleted(t, c.entity)[c.member], id, "B never showed it")
+				assert.NotContains(t, string(h.get(PrefixB+"/deletedEntities").body), id, "under no entity")
+			}
+			logged := false
+			for _, tb := range h.srv.Store().Read().Tombstones(testNow) {
+				logged = logged || tb.RecordID == id
+			}
+			assert.True(t, logged, "the deletion log has the delete (interface A's audit events read it)")
+		})
+	}
+}
