@@ -25,5 +25,5 @@ type Tombstone struct {
 	// RegisterHidden: interface B never showed the record (HiddenFromRegister),
 	// so its deletedEntities leaves the deletion out.
 	RegisterHidden bool `json:"registerHidden,omitempty"`
-	Meta      Meta      `json:"-"`         // unused: the store's tables all have one
+	Meta           Meta `json:"-"` // unused: the store's tables all have one
 }
