@@ -33,6 +33,7 @@ func BenchmarkRegisterListFilteredPage(b *testing.B) {
 			for _, q := range []struct{ name, method, target, body string }{
 				{"persons?civicNo", "GET", "/persons?civicNo=" + ds.Persons[len(ds.Persons)/2].CivicNo.Value, ""},
 				{"persons?relationship.organisation", "GET", "/persons?limit=10&relationship.organisation=" + pl.PlacedAt.ID, ""},
+				{"persons?relationship.organisation&type=responsibleFor.placement&endDate", "GET", "/persons?limit=10&relationship.entity.type=responsibleFor.placement&relationship.endDate.onOrAfter=2020-01-01&relationship.organisation=" + pl.PlacedAt.ID, ""},
 				{"groups?organisation", "GET", "/groups?limit=10&organisation=" + pl.PlacedAt.ID, ""},
 				{"duties?organisation", "GET", "/duties?limit=10&organisation=" + ev.Organisation.ID, ""},
 				{"calendarEvents?activity", "GET", "/calendarEvents?limit=10&activity=" + ev.Activity.ID + "&" + all, ""},
