@@ -250,8 +250,11 @@ func (t *tx) insert(td *tableDef, obj any) error {
 		return fmt.Errorf("%s: record without id", td.name)
 	}
 	var follow func()
-	if p, ok := obj.(*model.Placement); ok {
-		follow = t.followPlacement(id, p)
+	switch r := obj.(type) {
+	case *model.Placement:
+		follow = t.followPlacement(id, r)
+	case *model.Group:
+		follow = t.followGroup(id, r)
 	}
 	old := t.put(td.layout(IndexID), "", id, obj)
 	var vals, oldVals []string
@@ -281,8 +284,11 @@ func (t *tx) insert(td *tableDef, obj any) error {
 // if there is none.
 func (t *tx) delete(td *tableDef, id string) error {
 	var follow func()
-	if td.name == TablePlacements {
+	switch td.name {
+	case TablePlacements:
 		follow = t.followPlacement(id, nil)
+	case TableGroups:
+		follow = t.followGroup(id, nil)
 	}
 	obj := t.drop(td.layout(IndexID), "", id)
 	if obj == nil {

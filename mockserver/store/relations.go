@@ -32,11 +32,12 @@ const (
 
 // IndexRelated holds one entry per (organisation, kind, person, record):
 // the value is the organisation, keySep, the kind's tag, keySep and the
-// person's id. Duties are on the employee placements, group memberships on
-// the groups; the relationships through enrolments and placements
+// person's id. Duties are on the employee placements; the others
 // (responsibleFor.enrolment, placement.child, placement.owner,
-// responsibleFor.placement) on the child's person record, which holds the
-// responsibles and is one per child however many placements it has.
+// responsibleFor.placement, groupMembership) on a person's record: the
+// child's, which holds the responsibles and is one per child however many
+// placements it has, or the member's, one per organisation however many of
+// its groups the member is in.
 const IndexRelated = "related"
 
 // relationStream is where a kind's entries are: a table's index and the tag
@@ -53,7 +54,7 @@ var relationStreams = map[string]relationStream{
 	RelationPlacementChild:          {TablePersons, IndexRelated, "c"},
 	RelationPlacementOwner:          {TablePersons, IndexRelated, "o"},
 	RelationResponsibleForPlacement: {TablePersons, IndexRelated, "p"},
-	RelationGroupMembership:         {TableGroups, IndexRelated, "m"},
+	RelationGroupMembership:         {TablePersons, IndexRelated, "m"},
 }
 
 // RelationTypes lists the kinds of relationship, in SS 12000's order.
@@ -120,13 +121,14 @@ func responsibleIDs(p *model.Person) []string {
 
 // personRelated appends a person's values under IndexRelated: the
 // organisations of its enrolments for each of its responsibles
-// (responsibleFor.enrolment), and those of its placements as a child (only
-// interface B's, BB11) for itself, for each owner and for each responsible.
-// The placements' part lives on the child's record, so that a child placed
-// a year at a time has one entry per organisation and person, not one per
-// placement; the store keeps it exact when a placement changes
-// (followPlacement).
-func personRelated(dst []string, p *model.Person, placed []*model.Placement) []string {
+// (responsibleFor.enrolment); those of its placements as a child (only
+// interface B's, BB11) for itself, for each owner and for each responsible;
+// and those of the groups it is a member of, for itself. These live on the
+// person's record, so that a child placed a year at a time, or a pupil in
+// several groups of one school, has one entry per organisation and person,
+// not one per placement or group; the store keeps them exact when a
+// placement or a group changes (followPlacement, followGroup).
+func personRelated(dst []string, p *model.Person, placed []*model.Placement, groups []*model.Group) []string {
 	rs := responsibleIDs(p)
 	for _, e := range p.Enrolments {
 		dst = appendRelated(dst, e.EnroledAt.ID, "r", rs...)
@@ -146,13 +148,17 @@ func personRelated(dst []string, p *model.Person, placed []*model.Placement) []s
 			dst = appendRelated(dst, org, "o", o.ID)
 		}
 	}
+	for _, g := range groups {
+		dst = appendRelated(dst, g.Organisation.ID, "m", p.ID)
+	}
 	return dst
 }
 
 // dependencies reads what a derived index depends on besides its record:
-// a child's placements.
+// a child's placements, a member's groups.
 type dependencies interface {
 	placementsOf(child string) []*model.Placement
+	groupsOf(member string) []*model.Group
 }
 
 func (t *tx) placementsOf(child string) []*model.Placement {
@@ -164,16 +170,26 @@ func (t *tx) placementsOf(child string) []*model.Placement {
 	return out
 }
 
-// loadDependencies are a load's: the loaded placements grouped by child,
-// built when first asked.
+func (t *tx) groupsOf(member string) []*model.Group {
+	var out []*model.Group
+	_ = t.scan(tableDefs[TableGroups], IndexMember, member, func(o any) bool {
+		out = append(out, o.(*model.Group))
+		return true
+	})
+	return out
+}
+
+// loadDependencies are a load's: the loaded placements grouped by child and
+// groups by member, each built when first asked.
 type loadDependencies struct {
-	once       sync.Once
-	placements *tableLoad
-	byChild    map[string][]*model.Placement
+	placements, groups *tableLoad
+	onceP, onceG       sync.Once
+	byChild            map[string][]*model.Placement
+	byMember           map[string][]*model.Group
 }
 
 func (d *loadDependencies) placementsOf(child string) []*model.Placement {
-	d.once.Do(func() {
+	d.onceP.Do(func() {
 		d.byChild = map[string][]*model.Placement{}
 		if d.placements == nil {
 			return
@@ -186,30 +202,34 @@ func (d *loadDependencies) placementsOf(child string) []*model.Placement {
 	return d.byChild[child]
 }
 
+func (d *loadDependencies) groupsOf(member string) []*model.Group {
+	d.onceG.Do(func() {
+		d.byMember = map[string][]*model.Group{}
+		if d.groups == nil {
+			return
+		}
+		for _, o := range d.groups.sorted {
+			g := o.(*model.Group)
+			for _, m := range g.GroupMemberships {
+				gs := d.byMember[m.Person.ID]
+				if len(gs) > 0 && gs[len(gs)-1] == g {
+					continue // listed twice in the group (F3)
+				}
+				d.byMember[m.Person.ID] = append(gs, g)
+			}
+		}
+	})
+	return d.byMember[member]
+}
+
 var relatedIndexes = map[string]indexDef{
 	TablePersons: {name: IndexRelated, derived: func(d dependencies, o any, dst []string) []string {
 		p := o.(*model.Person)
-		return personRelated(dst, p, d.placementsOf(p.ID))
+		return personRelated(dst, p, d.placementsOf(p.ID), d.groupsOf(p.ID))
 	}},
 	TableEmployeePlacements: byEach(IndexRelated, func(d *model.EmployeePlacement) []string {
 		return appendRelated(nil, d.SchoolID, "d", d.EmployeeID)
 	}),
-	// A group's members, each once (a group may list a person twice, F3):
-	// sorted rather than compared pairwise, as a group may have hundreds.
-	TableGroups: {name: IndexRelated, values: func(o any, dst []string) []string {
-		g := o.(*model.Group)
-		if g.Organisation.ID == "" {
-			return dst
-		}
-		start := len(dst)
-		for _, m := range g.GroupMemberships {
-			if m.Person.ID != "" {
-				dst = append(dst, relatedValue(g.Organisation.ID, "m", m.Person.ID))
-			}
-		}
-		slices.Sort(dst[start:])
-		return dst[:start+len(slices.Compact(dst[start:]))]
-	}},
 }
 
 func init() {
@@ -235,17 +255,63 @@ func (t *tx) followPlacement(id string, now *model.Placement) func() {
 	if now != nil && !containsString(children, now.Child.ID) {
 		children = append(children, now.Child.ID)
 	}
+	return t.followPersons(children)
+}
+
+// followGroup is followPlacement for a group: the persons whose membership
+// changes (every member, before and after, when the group moves to another
+// organisation; none when only its name or dates change).
+func (t *tx) followGroup(id string, now *model.Group) func() {
+	members := func(g *model.Group) []string {
+		if g == nil {
+			return nil
+		}
+		ids := make([]string, len(g.GroupMemberships))
+		for i, m := range g.GroupMemberships {
+			ids[i] = m.Person.ID
+		}
+		slices.Sort(ids)
+		return slices.Compact(ids)
+	}
+	old, _ := t.get(TableGroups, id).(*model.Group)
+	before, after := members(old), members(now)
+	var changed []string
+	if old != nil && now != nil && old.Organisation.ID == now.Organisation.ID {
+		for _, p := range before {
+			if _, found := slices.BinarySearch(after, p); !found {
+				changed = append(changed, p)
+			}
+		}
+		for _, p := range after {
+			if _, found := slices.BinarySearch(before, p); !found {
+				changed = append(changed, p)
+			}
+		}
+	} else {
+		changed = append(before, after...)
+		slices.Sort(changed)
+		changed = slices.Compact(changed)
+	}
+	return t.followPersons(changed)
+}
+
+// followPersons takes the persons' IndexRelated values before a write and
+// returns what moves their entries to their values after it.
+func (t *tx) followPersons(ids []string) func() {
+	if len(ids) == 0 {
+		return nil
+	}
 	td := tableDefs[TablePersons]
 	ix := td.index(IndexRelated)
-	before := make([][]string, len(children))
-	for i, c := range children {
+	before := make([][]string, len(ids))
+	for i, c := range ids {
 		if p, ok := t.get(TablePersons, c).(*model.Person); ok {
 			before[i] = ix.valuesOf(t, p, nil)
 		}
 	}
 	return func() {
 		l := td.layout(IndexRelated)
-		for i, c := range children {
+		for i, c := range ids {
 			p, ok := t.get(TablePersons, c).(*model.Person)
 			if !ok {
 				continue

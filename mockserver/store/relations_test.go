@@ -199,10 +199,13 @@ func TestWritesKeepRelatedIndexes(t *testing.T) {
 				}
 				_, _, err := w.PutEmployeePlacement(d)
 				return err
-			default: // a group's members change
+			default: // a group's members change, or it moves
 				g, _ := sn.Group(id('g', r.IntN(4)))
 				c := *g
 				c.DisplayName = "grp " + c.ID // unique in its school
+				if r.IntN(3) == 0 {
+					c.Organisation = model.ObjectReference{ID: id('o', r.IntN(3))} // the group moves, members and all
+				}
 				c.GroupMemberships = nil
 				for range r.IntN(4) {
 					c.GroupMemberships = append(c.GroupMemberships, model.GroupMembership{Person: model.PersonReference{ID: pid()}})

@@ -119,8 +119,11 @@ func (s *Store) load(ds *Dataset, owned bool) error {
 
 	deps := &loadDependencies{}
 	for _, tl := range loads {
-		if tl.td.name == TablePlacements {
+		switch tl.td.name {
+		case TablePlacements:
 			deps.placements = tl
+		case TableGroups:
+			deps.groups = tl
 		}
 	}
 	var jobs []func()
