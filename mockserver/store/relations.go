@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/go-memdb"
@@ -73,28 +74,45 @@ func (s relationStream) keyPrefix(org string) []byte {
 
 func relatedValue(org, tag, person string) string { return org + keySep + tag + keySep + person }
 
-// isRelatedValue is v == relatedValue(org, tag, person), without building
-// the latter (a child placed a year at a time names its organisation and
-// guardians once a placement).
-func isRelatedValue(v, org, tag, person string) bool {
-	n := len(org)
-	return len(v) == n+len(tag)+len(person)+2 && v[:n] == org && v[n] == keySep[0] &&
-		v[n+1:n+1+len(tag)] == tag && v[n+1+len(tag)] == keySep[0] && v[n+2+len(tag):] == person
-}
+// related is one value under IndexRelated, in parts.
+type related struct{ org, tag, person string }
 
-// appendRelated appends the values of a record's relationships under
-// IndexRelated, each once.
-func appendRelated(dst []string, org, tag string, persons ...string) []string {
+// relatedSet collects a record's values under IndexRelated, each once.
+type relatedSet []related
+
+func (rs relatedSet) add(org, tag string, persons ...string) relatedSet {
 	if org == "" {
-		return dst
+		return rs
 	}
 	for _, p := range persons {
-		if p == "" {
-			continue
+		if r := (related{org, tag, p}); p != "" && !slices.Contains(rs, r) {
+			rs = append(rs, r)
 		}
-		if !slices.ContainsFunc(dst, func(v string) bool { return isRelatedValue(v, org, tag, p) }) {
-			dst = append(dst, relatedValue(org, tag, p))
-		}
+	}
+	return rs
+}
+
+// appendTo appends the values to dst, all cut from one string: a record's
+// values cost one allocation, not one each.
+func (rs relatedSet) appendTo(dst []string) []string {
+	n := 0
+	for _, r := range rs {
+		n += len(r.org) + len(r.tag) + len(r.person) + 2
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, r := range rs {
+		b.WriteString(r.org)
+		b.WriteString(keySep)
+		b.WriteString(r.tag)
+		b.WriteString(keySep)
+		b.WriteString(r.person)
+	}
+	all, off := b.String(), 0
+	for _, r := range rs {
+		end := off + len(r.org) + len(r.tag) + len(r.person) + 2
+		dst = append(dst, all[off:end])
+		off = end
 	}
 	return dst
 }
@@ -129,9 +147,11 @@ func responsibleIDs(p *model.Person) []string {
 // not one per placement or group; the store keeps them exact when a
 // placement or a group changes (followPlacement, followGroup).
 func personRelated(dst []string, p *model.Person, placed []*model.Placement, groups []*model.Group) []string {
+	var buf [16]related
+	set := relatedSet(buf[:0])
 	rs := responsibleIDs(p)
 	for _, e := range p.Enrolments {
-		dst = appendRelated(dst, e.EnroledAt.ID, "r", rs...)
+		set = set.add(e.EnroledAt.ID, "r", rs...)
 	}
 	var orgs []string // the child and its responsibles once an organisation
 	for _, pl := range placed {
@@ -141,17 +161,17 @@ func personRelated(dst []string, p *model.Person, placed []*model.Placement, gro
 		org := pl.PlacedAt.ID
 		if !slices.Contains(orgs, org) {
 			orgs = append(orgs, org)
-			dst = appendRelated(dst, org, "c", p.ID)
-			dst = appendRelated(dst, org, "p", rs...)
+			set = set.add(org, "c", p.ID)
+			set = set.add(org, "p", rs...)
 		}
 		for _, o := range pl.Owners {
-			dst = appendRelated(dst, org, "o", o.ID)
+			set = set.add(org, "o", o.ID)
 		}
 	}
 	for _, g := range groups {
-		dst = appendRelated(dst, g.Organisation.ID, "m", p.ID)
+		set = set.add(g.Organisation.ID, "m", p.ID)
 	}
-	return dst
+	return set.appendTo(dst)
 }
 
 // dependencies reads what a derived index depends on besides its record:
@@ -228,7 +248,10 @@ var relatedIndexes = map[string]indexDef{
 		return personRelated(dst, p, d.placementsOf(p.ID), d.groupsOf(p.ID))
 	}},
 	TableEmployeePlacements: byEach(IndexRelated, func(d *model.EmployeePlacement) []string {
-		return appendRelated(nil, d.SchoolID, "d", d.EmployeeID)
+		if d.SchoolID == "" || d.EmployeeID == "" {
+			return nil
+		}
+		return []string{relatedValue(d.SchoolID, "d", d.EmployeeID)}
 	}),
 }
 
