@@ -48,13 +48,13 @@ func TestLoadBuildsIndexesInKeyOrder(t *testing.T) {
 				recs[i] = model.CalendarEvent{
 					ID:        id,
 					StartTime: base.Add(time.Duration(r.IntN(tc.instants)) * 7 * time.Minute).Add(time.Duration(r.IntN(2)) * time.Nanosecond * time.Duration(tc.instants/1000)),
-					Group:     model.ObjectReference{ID: fmt.Sprintf("g%02d", g)},
+					Activity:  model.ObjectReference{ID: fmt.Sprintf("g%02d", g)},
 				}
 			}
 			tl := prepareTable(calendarEvents, recs, base, false)
 			require.NoError(t, tl.err)
 			tl.indexPages = make([][]*page, len(tl.td.indexes))
-			for _, index := range []string{IndexStartTime, IndexGroup} {
+			for _, index := range []string{IndexStartTime, IndexActivity} {
 				t.Run(index, func(t *testing.T) {
 					i := slices.IndexFunc(tl.td.indexes, func(ix indexDef) bool { return ix.name == index })
 					require.GreaterOrEqual(t, i, 0)
@@ -67,7 +67,7 @@ func TestLoadBuildsIndexesInKeyOrder(t *testing.T) {
 					}
 					want := make([]string, len(recs))
 					for k, ev := range recs {
-						v := ev.Group.ID
+						v := ev.Activity.ID
 						if index == IndexStartTime {
 							v = timeKey(ev.StartTime)
 						}
@@ -126,7 +126,7 @@ func TestLoadOwnedLoadsWhatLoadLoads(t *testing.T) {
 	require.NoError(t, copied.Load(build()))
 	require.NoError(t, owned.LoadOwned(build()))
 	assert.Equal(t, copied.Export(), owned.Export())
-	for _, index := range []string{IndexStartTime, IndexActivity, IndexGroup} {
+	for _, index := range []string{IndexStartTime, IndexActivity} {
 		walk := func(s *Store) []string {
 			var ids []string
 			require.NoError(t, s.Read().Scan(TableCalendarEvents, index, "", func(o any) bool {

@@ -116,6 +116,9 @@ func (s *Store) load(ds *Dataset, owned bool) error {
 	if err := firstError(refErrs); err != nil {
 		return err
 	}
+	if err := checkEventActivities(loadOf(loads, TableCalendarEvents), loadOf(loads, TableActivities)); err != nil {
+		return err
+	}
 
 	var jobs []func()
 	for _, tl := range loads {
@@ -145,6 +148,16 @@ func (s *Store) load(ds *Dataset, owned bool) error {
 	s.dbp.Store(db)
 	s.publish(Change{At: now, All: true})
 	return nil
+}
+
+// loadOf is the load of a table.
+func loadOf(loads []*tableLoad, table string) *tableLoad {
+	for _, tl := range loads {
+		if tl.td.name == table {
+			return tl
+		}
+	}
+	panic("store: no load of table " + table)
 }
 
 // parallel calls fn(0) ... fn(n-1), on as many goroutines as there are
@@ -836,7 +849,9 @@ func referrers(t *tx, table, id string) []string {
 	switch table {
 	case TableGroups:
 		count(TablePlacements, IndexGroup, "placement(s)")
-		count(TableCalendarEvents, IndexGroup, "calendar event(s)")
+		if n := t.eventsOfGroup(id); n > 0 {
+			out = append(out, fmt.Sprintf("%d calendar event(s)", n))
+		}
 	case TablePersons:
 		count(TablePlacements, IndexChild, "placement(s) as child")
 		count(TablePlacements, IndexOwner, "placement(s) as owner")
@@ -844,7 +859,9 @@ func referrers(t *tx, table, id string) []string {
 		count(TablePersons, IndexResponsible, "person(s) as responsible")
 		count(TableAttendances, IndexStudent, "attendance record(s)")
 		count(TableAbsences, IndexStudent, "absence record(s)")
-		count(TableCalendarEvents, IndexTeacher, "calendar event(s) as teacher")
+		if n := t.eventsTaughtBy(id); n > 0 {
+			out = append(out, fmt.Sprintf("%d calendar event(s) as teacher", n))
+		}
 		count(TableEmployeePlacements, IndexEmployee, "employee placement(s)")
 		// Reporters and registrars are not indexed (nothing lists by them):
 		// deleting a person, which is rare, scans those two tables.
