@@ -147,3 +147,54 @@ func TestLoadOwnedLoadsWhatLoadLoads(t *testing.T) {
 	assert.Equal(t, "calendarEvent.id", refErr.Field)
 	assert.Equal(t, copied.Export(), owned.Export(), "a failed load keeps the old content")
 }
+
+// TestSortByIDOrdersLikeASort: ordering records by id through their sorted
+// runs gives what a sort by (id, position) gives, whether the runs lie apart,
+// interleave, share an id or are too many to be worth it.
+func TestSortByIDOrdersLikeASort(t *testing.T) {
+	ids := func(groups ...[]string) []idAt {
+		var out []idAt
+		for _, g := range groups {
+			for _, id := range g {
+				out = append(out, idAt{id, len(out)})
+			}
+		}
+		return out
+	}
+	run := func(prefix string, n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("%s-%04d", prefix, i)
+		}
+		return out
+	}
+	scattered := make([]string, 500)
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range scattered {
+		scattered[i] = fmt.Sprintf("%08x", r.Uint32())
+	}
+	for _, tc := range []struct {
+		name  string
+		order []idAt
+	}{
+		{"empty", nil},
+		{"one record", ids([]string{"a"})},
+		{"sorted", ids(run("a", 100))},
+		{"runs apart, out of order", ids(run("c", 100), run("a", 100), run("b", 100))},
+		{"runs that interleave", ids(run("a", 100), []string{"a-0050x", "a-0099x"}, run("b", 100))},
+		{"the same id at the end of one run and the start of another", ids(run("b", 50), run("a", 50), []string{"a-0049"}, run("c", 50))},
+		{"a duplicate inside a run", ids([]string{"b", "c", "c", "d"}, []string{"a"})},
+		{"too many runs", ids(scattered)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := slices.Clone(tc.order)
+			slices.SortFunc(want, func(a, b idAt) int {
+				if c := strings.Compare(a.id, b.id); c != 0 {
+					return c
+				}
+				return a.at - b.at
+			})
+			assert.Equal(t, want, sortByID(slices.Clone(tc.order)))
+		})
+	}
+}
