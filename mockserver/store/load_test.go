@@ -161,10 +161,10 @@ func TestSortByIDOrdersLikeASort(t *testing.T) {
 		}
 		return out
 	}
-	run := func(prefix string, n int) []string {
+	run := func(prefix string, n int) []string { // ids that share a long prefix
 		out := make([]string, n)
 		for i := range out {
-			out[i] = fmt.Sprintf("%s-%04d", prefix, i)
+			out[i] = fmt.Sprintf("%s-0000-4000-8000-%04d", prefix, i)
 		}
 		return out
 	}
@@ -176,17 +176,22 @@ func TestSortByIDOrdersLikeASort(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		order []idAt
+		runs  bool // put in order run by run
 	}{
-		{"empty", nil},
-		{"one record", ids([]string{"a"})},
-		{"sorted", ids(run("a", 100))},
-		{"runs apart, out of order", ids(run("c", 100), run("a", 100), run("b", 100))},
-		{"runs that interleave", ids(run("a", 100), []string{"a-0050x", "a-0099x"}, run("b", 100))},
-		{"the same id at the end of one run and the start of another", ids(run("b", 50), run("a", 50), []string{"a-0049"}, run("c", 50))},
-		{"a duplicate inside a run", ids([]string{"b", "c", "c", "d"}, []string{"a"})},
-		{"too many runs", ids(scattered)},
+		{"empty", nil, false},
+		{"one record", ids([]string{"a"}), false},
+		{"sorted", ids(run("a", 100)), true},
+		{"runs apart, out of order", ids(run("c", 100), run("a", 100), run("b", 100)), true},
+		{"runs that interleave", ids(run("a", 100), run("a", 60)[50:], run("b", 100)), false},
+		{"the same id at the end of one run and the start of another", ids(run("a", 50)[49:], run("c", 10), run("a", 50)), false},
+		{"a duplicate inside a run", ids(run("b", 40), run("b", 40)[39:], run("a", 40)), true},
+		{"short ids", ids([]string{"b", "c", "d"}, []string{"a"}), false},
+		{"too many runs", ids(scattered), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if len(tc.order) > 1 {
+				assert.Equal(t, tc.runs, idRuns(tc.order) != nil, "runs")
+			}
 			want := slices.Clone(tc.order)
 			slices.SortFunc(want, func(a, b idAt) int {
 				if c := strings.Compare(a.id, b.id); c != 0 {
@@ -197,4 +202,21 @@ func TestSortByIDOrdersLikeASort(t *testing.T) {
 			assert.Equal(t, want, sortByID(slices.Clone(tc.order)))
 		})
 	}
+}
+
+// TestGeneratedLessonsComeInRunsOfIDs: the generator's lessons come in runs
+// of ids that a load puts in order whole (decision M3), so no load sorts a
+// million ids.
+func TestGeneratedLessonsComeInRunsOfIDs(t *testing.T) {
+	now := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)
+	cfg := fixtures.DefaultConfig(3, now)
+	cfg.CalendarEvents = 20000
+	ds, err := fixtures.Generate(cfg)
+	require.NoError(t, err)
+	order := make([]idAt, len(ds.CalendarEvents))
+	for i, ev := range ds.CalendarEvents {
+		order[i] = idAt{ev.ID, i}
+	}
+	require.False(t, slices.IsSortedFunc(order, func(a, b idAt) int { return strings.Compare(a.id, b.id) }), "the case needs lessons out of id order")
+	assert.NotNil(t, idRuns(order))
 }

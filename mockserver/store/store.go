@@ -290,46 +290,21 @@ type idAt struct {
 
 // sortByID orders records by id, then position (a duplicate id's records
 // end up side by side), and returns the ordered slice (order itself or a
-// new one). Generated data comes in a few runs already in id order that do
-// not interleave (the calendar events of a group have consecutive ids,
-// decision M3): those runs are put in order whole, which costs a comparison
-// per record instead of a sort of a million strings. Anything else is
-// sorted.
+// new one). Generated data comes in runs of ids that share a long prefix
+// and are already in order (the calendar events of a group, decision M3),
+// and whose ranges do not interleave: those runs are put in order whole,
+// which costs a comparison per record instead of a sort of a million
+// strings. Anything else is sorted.
 func sortByID(order []idAt) []idAt {
-	var starts []int // where each run in id order begins
-	for i := range order {
-		if i == 0 || order[i-1].id > order[i].id {
-			if starts = append(starts, i); len(starts) > len(order)/16+1 {
-				starts = nil
-				break
-			}
-		}
-	}
-	if len(starts) == 1 {
+	if slices.IsSortedFunc(order, func(a, b idAt) int { return strings.Compare(a.id, b.id) }) {
 		return order
 	}
-	if starts != nil {
-		type run struct{ from, to int }
-		runs := make([]run, len(starts))
-		for r, from := range starts {
-			to := len(order)
-			if r+1 < len(starts) {
-				to = starts[r+1]
-			}
-			runs[r] = run{from, to}
+	if runs := idRuns(order); runs != nil {
+		out := make([]idAt, 0, len(order))
+		for _, r := range runs {
+			out = append(out, order[r[0]:r[1]]...)
 		}
-		slices.SortFunc(runs, func(a, b run) int { return strings.Compare(order[a.from].id, order[b.from].id) })
-		apart := true
-		for r := 1; r < len(runs) && apart; r++ {
-			apart = order[runs[r-1].to-1].id < order[runs[r].from].id
-		}
-		if apart {
-			out := make([]idAt, 0, len(order))
-			for _, r := range runs {
-				out = append(out, order[r.from:r.to]...)
-			}
-			return out
-		}
+		return out
 	}
 	slices.SortFunc(order, func(a, b idAt) int {
 		if c := strings.Compare(a.id, b.id); c != 0 {
@@ -339,6 +314,39 @@ func sortByID(order []idAt) []idAt {
 	})
 	return order
 }
+
+// idRuns cuts order into runs of ascending ids that share a prefix
+// (samePrefix), each as [from, to), and returns them in id order when their
+// ranges lie apart; nil when they interleave or are too many to be worth it.
+func idRuns(order []idAt) [][2]int {
+	var runs [][2]int
+	for i := range order {
+		if i == 0 || order[i-1].id > order[i].id || !samePrefix(order[i-1].id, order[i].id) {
+			if len(runs) > 0 {
+				runs[len(runs)-1][1] = i
+			}
+			if runs = append(runs, [2]int{i, len(order)}); len(runs) > len(order)/16+1 {
+				return nil
+			}
+		}
+	}
+	slices.SortFunc(runs, func(a, b [2]int) int { return strings.Compare(order[a[0]].id, order[b[0]].id) })
+	for r := 1; r < len(runs); r++ {
+		if order[runs[r-1][1]-1].id >= order[runs[r][0]].id {
+			return nil
+		}
+	}
+	return runs
+}
+
+// samePrefix reports whether two ids share their first runPrefix bytes:
+// the ids a generator derives in a run do, random ones do not.
+func samePrefix(a, b string) bool {
+	return len(a) >= runPrefix && len(b) >= runPrefix && a[:runPrefix] == b[:runPrefix]
+}
+
+// runPrefix is the prefix the ids of a run share (sortByID).
+const runPrefix = 16
 
 // copyChunk is how many records prepareTable copies at a time.
 const copyChunk = 4096
