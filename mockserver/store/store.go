@@ -237,21 +237,24 @@ func prepareTable[T any](k kind[T], recs []T, now time.Time, owned bool) *tableL
 		}
 		order[i] = idAt{k.id(rec), i}
 	}
-	order = sortByID(order)
 	tl.sorted = make([]any, len(own))
 	var ids []string
 	if referenced[k.table] {
 		ids = make([]string, len(own))
 	}
-	for i, o := range order {
-		if i > 0 && order[i-1].id == o.id {
-			// the later of the two, as the dataset lists them
-			tl.err = fmt.Errorf("%s[%d]: duplicate id %s", k.table, o.at, o.id)
-			return tl
-		}
-		tl.sorted[i] = &own[o.at]
-		if ids != nil {
-			ids[i] = o.id
+	i, prev := 0, ""
+	for _, run := range inIDOrder(order) {
+		for _, o := range order[run[0]:run[1]] {
+			if i > 0 && prev == o.id {
+				// the later of the two, as the dataset lists them
+				tl.err = fmt.Errorf("%s[%d]: duplicate id %s", k.table, o.at, o.id)
+				return tl
+			}
+			tl.sorted[i] = &own[o.at]
+			if ids != nil {
+				ids[i] = o.id
+			}
+			i, prev = i+1, o.id
 		}
 	}
 	if ids != nil {
@@ -288,23 +291,21 @@ type idAt struct {
 	at int
 }
 
-// sortByID orders records by id, then position (a duplicate id's records
-// end up side by side), and returns the ordered slice (order itself or a
-// new one). Generated data comes in runs of ids that share a long prefix
-// and are already in order (the calendar events of a group, decision M3),
-// and whose ranges do not interleave: those runs are put in order whole,
-// which costs a comparison per record instead of a sort of a million
-// strings. Anything else is sorted.
-func sortByID(order []idAt) []idAt {
+// inIDOrder orders records by id, then position (a duplicate id's records
+// end up side by side): it returns runs of order, each as [from, to), that
+// list the records in that order one after another. Generated data comes in
+// runs of ids that share a long prefix and are already in order (the
+// calendar events of a group, decision M3), and whose ranges do not
+// interleave: those runs are put in order whole, which costs a comparison
+// per record instead of a sort of a million strings (and no copy). Anything
+// else is sorted in place.
+func inIDOrder(order []idAt) [][2]int {
+	whole := [][2]int{{0, len(order)}}
 	if slices.IsSortedFunc(order, func(a, b idAt) int { return strings.Compare(a.id, b.id) }) {
-		return order
+		return whole
 	}
 	if runs := idRuns(order); runs != nil {
-		out := make([]idAt, 0, len(order))
-		for _, r := range runs {
-			out = append(out, order[r[0]:r[1]]...)
-		}
-		return out
+		return runs
 	}
 	slices.SortFunc(order, func(a, b idAt) int {
 		if c := strings.Compare(a.id, b.id); c != 0 {
@@ -312,7 +313,7 @@ func sortByID(order []idAt) []idAt {
 		}
 		return a.at - b.at
 	})
-	return order
+	return whole
 }
 
 // idRuns cuts order into runs of ascending ids that share a prefix
