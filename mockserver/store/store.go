@@ -111,12 +111,17 @@ func (s *Store) load(ds *Dataset, owned bool) error {
 		}
 		ids[tl.td.name] = tl.ids
 	}
-	refErrs := make([]error, len(loads))
-	parallel(len(loads), func(i int) { refErrs[i] = loads[i].checkRefs(ids) })
+	// The references of each table, then whether the calendar events agree
+	// with their activities (events.go), side by side.
+	refErrs := make([]error, len(loads)+1)
+	parallel(len(refErrs), func(i int) {
+		if i == len(loads) {
+			refErrs[i] = checkEventActivities(loadOf(loads, TableCalendarEvents), loadOf(loads, TableActivities))
+			return
+		}
+		refErrs[i] = loads[i].checkRefs(ids)
+	})
 	if err := firstError(refErrs); err != nil {
-		return err
-	}
-	if err := checkEventActivities(loadOf(loads, TableCalendarEvents), loadOf(loads, TableActivities)); err != nil {
 		return err
 	}
 
