@@ -125,8 +125,13 @@ func (s *Store) load(ds *Dataset, owned bool) error {
 		return err
 	}
 
+	// The pages of every table and index, the largest tables' first: the
+	// cores then finish together rather than one waiting for a large
+	// table's index picked up last.
 	var jobs []func()
-	for _, tl := range loads {
+	bySize := slices.Clone(loads)
+	slices.SortStableFunc(bySize, func(a, b *tableLoad) int { return len(b.sorted) - len(a.sorted) })
+	for _, tl := range bySize {
 		tl.indexPages = make([][]*page, len(tl.td.indexes))
 		for i := -1; i < len(tl.td.indexes); i++ {
 			jobs = append(jobs, func() { tl.buildPages(i) })
