@@ -130,16 +130,24 @@ func (s *Store) load(ds *Dataset, owned bool) error {
 	// The pages of every table and index, the largest tables' first: the
 	// cores then finish together rather than one waiting for a large
 	// table's index picked up last.
-	var jobs []func()
+	// A derived index costs more per record than its table's size says
+	// (the persons' related index: about as much as a large table's
+	// index), so it goes first.
+	var jobs, derived []func()
 	bySize := slices.Clone(loads)
 	slices.SortStableFunc(bySize, func(a, b *tableLoad) int { return len(b.sorted) - len(a.sorted) })
 	for _, tl := range bySize {
 		tl.deps = deps
 		tl.indexPages = make([][]*page, len(tl.td.indexes))
 		for i := -1; i < len(tl.td.indexes); i++ {
+			if i >= 0 && tl.td.indexes[i].derived != nil {
+				derived = append(derived, func() { tl.buildPages(i) })
+				continue
+			}
 			jobs = append(jobs, func() { tl.buildPages(i) })
 		}
 	}
+	jobs = append(derived, jobs...)
 	parallel(len(jobs), func(i int) { jobs[i]() })
 	db := newDB()
 	txn := db.Txn(true)
