@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/go-memdb"
-
-	"github.com/skolkit/skolkit/model"
 )
 
 // Every table and every secondary index is a run of entries in key order,
@@ -198,6 +196,9 @@ func (l layout) seek(p *page, k []byte) int {
 type tx struct {
 	txn   *memdb.Txn
 	owned map[*page]struct{}
+	// ownedRel are the relation lists the transaction has copied
+	// (relations.go).
+	ownedRel map[*relationList]struct{}
 }
 
 func newTx(db *memdb.MemDB, write bool) *tx {
@@ -249,21 +250,15 @@ func (t *tx) insert(td *tableDef, obj any) error {
 	if id == "" {
 		return fmt.Errorf("%s: record without id", td.name)
 	}
-	var follow func()
-	switch r := obj.(type) {
-	case *model.Placement:
-		follow = t.followPlacement(id, r)
-	case *model.Group:
-		follow = t.followGroup(id, r)
-	}
+	follow := t.followHolders(td.name, id, obj)
 	old := t.put(td.layout(IndexID), "", id, obj)
 	var vals, oldVals []string
 	for i := range td.indexes {
 		ix := &td.indexes[i]
 		l := td.layout(ix.name)
-		vals = ix.valuesOf(t, obj, vals[:0])
+		vals = ix.values(obj, vals[:0])
 		if old != nil {
-			oldVals = ix.valuesOf(t, old, oldVals[:0])
+			oldVals = ix.values(old, oldVals[:0])
 			for _, v := range oldVals {
 				if !slices.Contains(vals, v) {
 					t.drop(l, v, id)
@@ -283,13 +278,7 @@ func (t *tx) insert(td *tableDef, obj any) error {
 // delete removes the record with the id and its index entries; ErrNotFound
 // if there is none.
 func (t *tx) delete(td *tableDef, id string) error {
-	var follow func()
-	switch td.name {
-	case TablePlacements:
-		follow = t.followPlacement(id, nil)
-	case TableGroups:
-		follow = t.followGroup(id, nil)
-	}
+	follow := t.followHolders(td.name, id, nil)
 	obj := t.drop(td.layout(IndexID), "", id)
 	if obj == nil {
 		return ErrNotFound
@@ -298,7 +287,7 @@ func (t *tx) delete(td *tableDef, id string) error {
 	for i := range td.indexes {
 		ix := &td.indexes[i]
 		l := td.layout(ix.name)
-		vals = ix.valuesOf(t, obj, vals[:0])
+		vals = ix.values(obj, vals[:0])
 		for _, v := range vals {
 			t.drop(l, v, id)
 		}

@@ -7,18 +7,28 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/hashicorp/go-memdb"
-
 	"github.com/skolkit/skolkit/model"
 )
 
 // The persons an organisation relates to, in person-id order, a page at a
 // time (the SS 12000 persons list's relationship.organisation filter,
-// docs/decisions.md BB20). Each kind of relationship is a stream of index
-// entries whose keys begin with the organisation and the kind and go on
-// with the related person's id, so that the entries of one stream come in
-// person-id order: a page merges the streams from the cursor on and stops
-// after a page of persons, whatever the organisation's size.
+// docs/decisions.md BB20). For each organisation and kind of relationship
+// the store keeps a relation list: the related persons' ids in id order,
+// each with the number of records that relate them (a guardian of two
+// children placed at one preschool is related twice). A page merges the
+// lists of the asked kinds from the cursor on and stops after a page of
+// persons, whatever the organisation's size.
+//
+// The lists are go-memdb objects of their own table (tableRelations), so
+// snapshots, transactions and copy-on-write hold for them as for the pages:
+// a write copies a list once and changes its copy in place until it
+// commits. They are derived from the records: a record that holds
+// relationships (a person: its enrolments, its placements as a child and
+// their owners, its guardians' responsibilities, its group memberships; an
+// employee placement: its duty) is their holder, and every write of a
+// holder or of a record a holder's relationships read (a placement, a
+// group) moves the holder's relationships from the lists before the write
+// to the lists after it, in the same transaction.
 
 // The kinds of relationship (SS 12000's relationship.entity.type).
 const (
@@ -31,53 +41,61 @@ const (
 	RelationGroupMembership         = "groupMembership"
 )
 
-// IndexRelated holds one entry per (organisation, kind, person, record):
-// the value is the organisation, keySep, the kind's tag, keySep and the
-// person's id. Duties are on the employee placements; the others
-// (responsibleFor.enrolment, placement.child, placement.owner,
-// responsibleFor.placement, groupMembership) on a person's record: the
-// child's, which holds the responsibles and is one per child however many
-// placements it has, or the member's, one per organisation however many of
-// its groups the member is in.
-const IndexRelated = "related"
-
-// relationStream is where a kind's entries are: a table's index and the tag
-// of the kind ("": the index's value is the organisation alone and the
-// record is the person, as persons by enroledAt).
-type relationStream struct {
-	table, index, tag string
-}
-
-var relationStreams = map[string]relationStream{
-	RelationEnrolment:               {TablePersons, IndexEnroledAt, ""},
-	RelationResponsibleForEnrolment: {TablePersons, IndexRelated, "r"},
-	RelationDuty:                    {TableEmployeePlacements, IndexRelated, "d"},
-	RelationPlacementChild:          {TablePersons, IndexRelated, "c"},
-	RelationPlacementOwner:          {TablePersons, IndexRelated, "o"},
-	RelationResponsibleForPlacement: {TablePersons, IndexRelated, "p"},
-	RelationGroupMembership:         {TablePersons, IndexRelated, "m"},
-}
-
 // RelationTypes lists the kinds of relationship, in SS 12000's order.
 var RelationTypes = []string{
 	RelationEnrolment, RelationDuty, RelationPlacementChild, RelationPlacementOwner,
 	RelationResponsibleForEnrolment, RelationResponsibleForPlacement, RelationGroupMembership,
 }
 
-// keyPrefix is the beginning of the keys of the stream's entries for org.
-func (s relationStream) keyPrefix(org string) []byte {
-	if s.tag == "" {
-		return []byte(org + keySep)
-	}
-	return []byte(org + keySep + s.tag + keySep)
+// relationTags are the kinds' tags in a list's key.
+var relationTags = map[string]string{
+	RelationEnrolment: "e", RelationDuty: "d", RelationPlacementChild: "c", RelationPlacementOwner: "o",
+	RelationResponsibleForEnrolment: "r", RelationResponsibleForPlacement: "p", RelationGroupMembership: "m",
 }
 
-func relatedValue(org, tag, person string) string { return org + keySep + tag + keySep + person }
+// tableRelations is the go-memdb table of the relation lists, keyed by
+// organisation, keySep and tag. It is not a table of records: it is not
+// exported and travels with no state document.
+const tableRelations = "relations"
 
-// related is one value under IndexRelated, in parts.
+// relationList is the persons one organisation relates to through one kind
+// of relationship, in id order.
+type relationList struct {
+	key string
+	ids []relCount
+}
+
+// relCount is a related person and how many holders relate it.
+type relCount struct {
+	id string
+	n  int32
+}
+
+func relationKey(org, tag string) string { return org + keySep + tag }
+
+// relationIndex is the go-memdb index of tableRelations: the list's key.
+type relationIndex struct{}
+
+func (relationIndex) FromObject(obj any) (bool, []byte, error) {
+	return true, []byte(obj.(*relationList).key), nil
+}
+
+func (relationIndex) FromArgs(args ...any) ([]byte, error) {
+	if len(args) != 1 {
+		return nil, fmt.Errorf("a relation list lookup takes one key, got %d arguments", len(args))
+	}
+	k, ok := args[0].(string)
+	if !ok {
+		return nil, fmt.Errorf("a relation list lookup takes a string, got %T", args[0])
+	}
+	return []byte(k), nil
+}
+
+// related is one relationship a holder gives: organisation, kind's tag and
+// the related person.
 type related struct{ org, tag, person string }
 
-// relatedSet collects a record's values under IndexRelated, each once.
+// relatedSet is a holder's relationships, each once.
 type relatedSet []related
 
 func (rs relatedSet) add(org, tag string, persons ...string) relatedSet {
@@ -92,39 +110,7 @@ func (rs relatedSet) add(org, tag string, persons ...string) relatedSet {
 	return rs
 }
 
-// appendTo appends the values to dst, all cut from one string: a record's
-// values cost one allocation, not one each.
-func (rs relatedSet) appendTo(dst []string) []string {
-	n := 0
-	for _, r := range rs {
-		n += len(r.org) + len(r.tag) + len(r.person) + 2
-	}
-	var b strings.Builder
-	b.Grow(n)
-	for _, r := range rs {
-		b.WriteString(r.org)
-		b.WriteString(keySep)
-		b.WriteString(r.tag)
-		b.WriteString(keySep)
-		b.WriteString(r.person)
-	}
-	all, off := b.String(), 0
-	for _, r := range rs {
-		end := off + len(r.org) + len(r.tag) + len(r.person) + 2
-		dst = append(dst, all[off:end])
-		off = end
-	}
-	return dst
-}
-
-func containsString(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
+func containsString(s []string, v string) bool { return slices.Contains(s, v) }
 
 // responsibleIDs are the persons a person names as responsibles, each once.
 func responsibleIDs(p *model.Person) []string {
@@ -137,20 +123,14 @@ func responsibleIDs(p *model.Person) []string {
 	return ids
 }
 
-// personRelated appends a person's values under IndexRelated: the
-// organisations of its enrolments for each of its responsibles
-// (responsibleFor.enrolment); those of its placements as a child (only
-// interface B's, BB11) for itself, for each owner and for each responsible;
-// and those of the groups it is a member of, for itself. These live on the
-// person's record, so that a child placed a year at a time, or a pupil in
-// several groups of one school, has one entry per organisation and person,
-// not one per placement or group; the store keeps them exact when a
-// placement or a group changes (followPlacement, followGroup).
-func personRelated(dst []string, p *model.Person, placed []*model.Placement, groups []*model.Group) []string {
-	var buf [16]related
-	set := relatedSet(buf[:0])
+// personRelations appends the relationships a person holds: its enrolments
+// (enrolment) and, for each of its responsibles, responsibleFor.enrolment;
+// its placements as a child (only interface B's, BB11) for itself, each
+// owner and each responsible; and its groups' organisations (groupMembership).
+func personRelations(set relatedSet, p *model.Person, placed []*model.Placement, groups []*model.Group) relatedSet {
 	rs := responsibleIDs(p)
 	for _, e := range p.Enrolments {
+		set = set.add(e.EnroledAt.ID, "e", p.ID)
 		set = set.add(e.EnroledAt.ID, "r", rs...)
 	}
 	var orgs []string // the child and its responsibles once an organisation
@@ -171,11 +151,16 @@ func personRelated(dst []string, p *model.Person, placed []*model.Placement, gro
 	for _, g := range groups {
 		set = set.add(g.Organisation.ID, "m", p.ID)
 	}
-	return set.appendTo(dst)
+	return set
 }
 
-// dependencies reads what a derived index depends on besides its record:
-// a child's placements, a member's groups.
+// dutyRelations is the relationship an employee placement holds.
+func dutyRelations(set relatedSet, d *model.EmployeePlacement) relatedSet {
+	return set.add(d.SchoolID, "d", d.EmployeeID)
+}
+
+// dependencies reads what a person's relationships depend on besides its
+// record: a child's placements, a member's groups.
 type dependencies interface {
 	placementsOf(child string) []*model.Placement
 	groupsOf(member string) []*model.Group
@@ -197,6 +182,18 @@ func (t *tx) groupsOf(member string) []*model.Group {
 		return true
 	})
 	return out
+}
+
+// holderRelations are the relationships a record holds (none for a record
+// that holds none).
+func holderRelations(d dependencies, rec any, set relatedSet) relatedSet {
+	switch r := rec.(type) {
+	case *model.Person:
+		return personRelations(set, r, d.placementsOf(r.ID), d.groupsOf(r.ID))
+	case *model.EmployeePlacement:
+		return dutyRelations(set, r)
+	}
+	return set
 }
 
 // loadDependencies are a load's: the loaded placements grouped by child and
@@ -242,49 +239,158 @@ func (d *loadDependencies) groupsOf(member string) []*model.Group {
 	return d.byMember[member]
 }
 
-var relatedIndexes = map[string]indexDef{
-	TablePersons: {name: IndexRelated, derived: func(d dependencies, o any, dst []string) []string {
-		p := o.(*model.Person)
-		return personRelated(dst, p, d.placementsOf(p.ID), d.groupsOf(p.ID))
-	}},
-	TableEmployeePlacements: byEach(IndexRelated, func(d *model.EmployeePlacement) []string {
-		if d.SchoolID == "" || d.EmployeeID == "" {
-			return nil
+// buildRelations builds the relation lists of a load from its persons and
+// employee placements.
+func buildRelations(persons, duties *tableLoad, d dependencies) []*relationList {
+	type listKey struct{ org, tag string }
+	lists := map[listKey][]relCount{}
+	var set relatedSet
+	for _, tl := range []*tableLoad{persons, duties} {
+		if tl == nil {
+			continue
 		}
-		return []string{relatedValue(d.SchoolID, "d", d.EmployeeID)}
-	}),
-}
-
-func init() {
-	for table, ix := range relatedIndexes {
-		td := tableDefs[table]
-		if td == nil || td.index(ix.name) != nil {
-			panic(fmt.Sprintf("store: cannot add index %q to table %q", ix.name, table))
+		for _, rec := range tl.sorted {
+			set = holderRelations(d, rec, set[:0])
+			for _, r := range set {
+				k := listKey{r.org, r.tag}
+				lists[k] = append(lists[k], relCount{r.person, 1})
+			}
 		}
-		td.indexes = append(td.indexes, ix)
+	}
+	out := make([]*relationList, 0, len(lists))
+	for k, ids := range lists {
+		slices.SortFunc(ids, func(a, b relCount) int { return strings.Compare(a.id, b.id) })
+		merged := ids[:0]
+		for _, c := range ids {
+			if n := len(merged); n > 0 && merged[n-1].id == c.id {
+				merged[n-1].n++
+				continue
+			}
+			merged = append(merged, c)
+		}
+		out = append(out, &relationList{key: relationKey(k.org, k.tag), ids: slices.Clip(merged)})
+	}
+	return out
+}
+
+// relationList returns the list of a key in the transaction, or nil.
+func (t *tx) relationList(key string) *relationList {
+	obj, err := t.txn.First(tableRelations, IndexID, key)
+	if err != nil || obj == nil {
+		return nil
+	}
+	return obj.(*relationList)
+}
+
+// relate adds delta (1 or -1) to the count of a relationship in its list:
+// the person joins the list at 1 and leaves it at 0.
+func (t *tx) relate(r related, delta int32) {
+	key := relationKey(r.org, r.tag)
+	l := t.relationList(key)
+	switch {
+	case l == nil && delta < 0:
+		return
+	case l == nil:
+		l = &relationList{key: key}
+		t.ownRelations(l)
+	case !t.ownsRelations(l):
+		l = &relationList{key: key, ids: slices.Clone(l.ids)}
+		t.ownRelations(l)
+	}
+	i, found := slices.BinarySearchFunc(l.ids, r.person, func(c relCount, id string) int { return strings.Compare(c.id, id) })
+	switch {
+	case found:
+		l.ids[i].n += delta
+		if l.ids[i].n <= 0 {
+			l.ids = slices.Delete(l.ids, i, i+1)
+		}
+	case delta > 0:
+		l.ids = slices.Insert(l.ids, i, relCount{r.person, delta})
+	}
+	if len(l.ids) == 0 {
+		_ = t.txn.Delete(tableRelations, l)
+		delete(t.ownedRel, l)
 	}
 }
 
-// followPlacement is called before a write of the placement with the id
-// (now: the placement written; nil: deleted) and returns what to call after
-// it: it moves the IndexRelated entries of the placement's child (before
-// and after the write, when the child changes) from their values before the
-// write to their values after it.
-func (t *tx) followPlacement(id string, now *model.Placement) func() {
-	var children []string
-	if old, ok := t.get(TablePlacements, id).(*model.Placement); ok {
-		children = append(children, old.Child.ID)
-	}
-	if now != nil && !containsString(children, now.Child.ID) {
-		children = append(children, now.Child.ID)
-	}
-	return t.followPersons(children)
+func (t *tx) ownsRelations(l *relationList) bool {
+	_, ok := t.ownedRel[l]
+	return ok
 }
 
-// followGroup is followPlacement for a group: the persons whose membership
-// changes (every member, before and after, when the group moves to another
-// organisation; none when only its name or dates change).
-func (t *tx) followGroup(id string, now *model.Group) func() {
+func (t *tx) ownRelations(l *relationList) {
+	if t.ownedRel == nil {
+		t.ownedRel = map[*relationList]struct{}{}
+	}
+	// The table's only index is the key, which cannot fail to index.
+	_ = t.txn.Insert(tableRelations, l)
+	t.ownedRel[l] = struct{}{}
+}
+
+// moveRelations moves a holder's relationships from before to after.
+func (t *tx) moveRelations(before, after relatedSet) {
+	for _, r := range before {
+		if !slices.Contains(after, r) {
+			t.relate(r, -1)
+		}
+	}
+	for _, r := range after {
+		if !slices.Contains(before, r) {
+			t.relate(r, 1)
+		}
+	}
+}
+
+// followHolders is called before a write and returns what to call after it:
+// it moves the relationships of the records that hold them — the record
+// written (a person, an employee placement), or the persons whose
+// relationships a written placement or group changes — from what they were
+// before the write to what they are after it.
+func (t *tx) followHolders(table, id string, now any) func() {
+	var persons []string
+	self := false
+	switch table {
+	case TablePersons, TableEmployeePlacements:
+		self = true
+	case TablePlacements:
+		if old, ok := t.get(TablePlacements, id).(*model.Placement); ok {
+			persons = append(persons, old.Child.ID)
+		}
+		if p, ok := now.(*model.Placement); ok && !containsString(persons, p.Child.ID) {
+			persons = append(persons, p.Child.ID)
+		}
+	case TableGroups:
+		old, _ := t.get(TableGroups, id).(*model.Group)
+		p, _ := now.(*model.Group)
+		persons = changedMembers(old, p)
+	default:
+		return nil
+	}
+	type holder struct {
+		table, id string
+		before    relatedSet
+	}
+	var hs []holder
+	if self {
+		hs = append(hs, holder{table, id, holderRelations(t, t.get(table, id), nil)})
+	}
+	for _, p := range persons {
+		hs = append(hs, holder{TablePersons, p, holderRelations(t, t.get(TablePersons, p), nil)})
+	}
+	if len(hs) == 0 {
+		return nil
+	}
+	return func() {
+		for _, h := range hs {
+			t.moveRelations(h.before, holderRelations(t, t.get(h.table, h.id), nil))
+		}
+	}
+}
+
+// changedMembers are the persons whose group memberships a group write
+// changes: those who join or leave, or every member before and after when
+// the group moves to another organisation (none for a rename).
+func changedMembers(old, now *model.Group) []string {
 	members := func(g *model.Group) []string {
 		if g == nil {
 			return nil
@@ -296,182 +402,77 @@ func (t *tx) followGroup(id string, now *model.Group) func() {
 		slices.Sort(ids)
 		return slices.Compact(ids)
 	}
-	old, _ := t.get(TableGroups, id).(*model.Group)
 	before, after := members(old), members(now)
+	if old == nil || now == nil || old.Organisation.ID != now.Organisation.ID {
+		all := append(before, after...)
+		slices.Sort(all)
+		return slices.Compact(all)
+	}
 	var changed []string
-	if old != nil && now != nil && old.Organisation.ID == now.Organisation.ID {
-		for _, p := range before {
-			if _, found := slices.BinarySearch(after, p); !found {
-				changed = append(changed, p)
-			}
-		}
-		for _, p := range after {
-			if _, found := slices.BinarySearch(before, p); !found {
-				changed = append(changed, p)
-			}
-		}
-	} else {
-		changed = append(before, after...)
-		slices.Sort(changed)
-		changed = slices.Compact(changed)
-	}
-	return t.followPersons(changed)
-}
-
-// followPersons takes the persons' IndexRelated values before a write and
-// returns what moves their entries to their values after it.
-func (t *tx) followPersons(ids []string) func() {
-	if len(ids) == 0 {
-		return nil
-	}
-	td := tableDefs[TablePersons]
-	ix := td.index(IndexRelated)
-	before := make([][]string, len(ids))
-	for i, c := range ids {
-		if p, ok := t.get(TablePersons, c).(*model.Person); ok {
-			before[i] = ix.valuesOf(t, p, nil)
+	for _, p := range before {
+		if _, found := slices.BinarySearch(after, p); !found {
+			changed = append(changed, p)
 		}
 	}
-	return func() {
-		l := td.layout(IndexRelated)
-		for i, c := range ids {
-			p, ok := t.get(TablePersons, c).(*model.Person)
-			if !ok {
-				continue
-			}
-			after := ix.valuesOf(t, p, nil)
-			for _, v := range before[i] {
-				if !containsString(after, v) {
-					t.drop(l, v, c)
-				}
-			}
-			for _, v := range after {
-				if !containsString(before[i], v) {
-					t.put(l, v, c, p)
-				}
-			}
+	for _, p := range after {
+		if _, found := slices.BinarySearch(before, p); !found {
+			changed = append(changed, p)
 		}
 	}
-}
-
-// seeker reads the entries of an index in ascending key order from a key
-// on, one at a time (walk, pulled).
-type seeker struct {
-	l     layout
-	it    memdb.ResultIterator
-	first *page // the page that holds the starting key, read first
-	p     *page
-	i     int
-	buf   []byte
-}
-
-func (t *tx) seek(td *tableDef, index string, from []byte) *seeker {
-	l := td.layout(index)
-	s := &seeker{l: l}
-	if s.first = t.pageFor(l.table, from); s.first != nil {
-		s.p, s.i = s.first, l.seek(s.first, from)
-	}
-	s.it, _ = t.txn.LowerBound(l.table, IndexID, RawKey(from))
-	return s
-}
-
-// next returns the next entry's key, valid until the next call; false at
-// the end of the index.
-func (s *seeker) next() ([]byte, bool) {
-	for s.p == nil || s.i >= len(s.p.entries) {
-		if s.it == nil {
-			return nil, false
-		}
-		obj := s.it.Next()
-		if obj == nil {
-			s.it = nil
-			return nil, false
-		}
-		if p := obj.(*page); p != s.first {
-			s.p, s.i = p, 0
-		}
-	}
-	e := s.p.entries[s.i]
-	s.i++
-	s.buf = s.l.appendKey(s.buf[:0], e.val, s.l.td.id(e.rec))
-	return s.buf, true
-}
-
-// relationHead is a stream being merged: its entries for one organisation
-// from a person on, and the person it is at.
-type relationHead struct {
-	s      *seeker
-	prefix []byte
-	id     string
-	ok     bool
-}
-
-// advance moves the head to the next person of its stream after the one it
-// is at (a person may have several entries: a teacher's duties at one
-// school, a pupil's groups).
-func (h *relationHead) advance() {
-	for {
-		k, ok := h.s.next()
-		if !ok || !bytes.HasPrefix(k, h.prefix) {
-			h.ok = false
-			return
-		}
-		id := k[len(h.prefix):]
-		if i := bytes.IndexByte(id, keySep[0]); i >= 0 {
-			id = id[:i]
-		}
-		if !h.ok || string(id) != h.id {
-			h.id, h.ok = string(id), true
-			return
-		}
-	}
+	return changed
 }
 
 // EachRelatedPerson calls fn with the ids of the persons the organisation
 // relates to through the kind of relationship entityType (""= any kind), in
 // id order, each once, beginning after the person afterID (""= from the
 // first), until fn returns false. An unknown kind relates no one. It costs
-// the persons fn is called with (and their entries in each stream), not the
+// a binary search per kind and the persons fn is called with, not the
 // organisation's size.
 func (sn *Snapshot) EachRelatedPerson(org, entityType, afterID string, fn func(id string) bool) {
 	kinds := RelationTypes
 	if entityType != "" {
 		kinds = []string{entityType}
 	}
-	heads := make([]*relationHead, 0, len(kinds))
+	type head struct {
+		ids []relCount
+		i   int
+	}
+	heads := make([]*head, 0, len(kinds))
 	for _, k := range kinds {
-		st, ok := relationStreams[k]
+		tag, ok := relationTags[k]
 		if !ok {
 			continue
 		}
-		prefix := st.keyPrefix(org)
-		from := prefix
+		l := sn.t.relationList(relationKey(org, tag))
+		if l == nil {
+			continue
+		}
+		i := 0
 		if afterID != "" {
-			from = append(append(bytes.Clone(prefix), afterID...), 0x01)
+			i, _ = slices.BinarySearchFunc(l.ids, afterID, func(c relCount, id string) int { return strings.Compare(c.id, id) })
+			if i < len(l.ids) && l.ids[i].id == afterID {
+				i++
+			}
 		}
-		h := &relationHead{s: sn.t.seek(tableDefs[st.table], st.index, from), prefix: prefix}
-		h.advance()
-		if h.ok {
-			heads = append(heads, h)
-		}
+		heads = append(heads, &head{l.ids, i})
 	}
 	for {
-		var least *relationHead
+		var least *head
 		for _, h := range heads {
-			if h.ok && (least == nil || h.id < least.id) {
+			if h.i < len(h.ids) && (least == nil || h.ids[h.i].id < least.ids[least.i].id) {
 				least = h
 			}
 		}
 		if least == nil {
 			return
 		}
-		id := least.id
+		id := least.ids[least.i].id
 		if !fn(id) {
 			return
 		}
 		for _, h := range heads {
-			if h.ok && h.id == id {
-				h.advance()
+			if h.i < len(h.ids) && h.ids[h.i].id == id {
+				h.i++
 			}
 		}
 	}

@@ -97,24 +97,10 @@ type indexDef struct {
 	// values appends the record's values to dst, each once; none when the
 	// record is not in the index.
 	values func(obj any, dst []string) []string
-	// derived, when set instead of values, appends the values of a record
-	// that depend on other records too, which it reads from d (the
-	// transaction's state, or a load's records). The store keeps such an
-	// index exact when those records change (relations.go).
-	derived func(d dependencies, obj any, dst []string) []string
 	// time, when set, is the instant whose timeKey is the record's one
 	// value: a load orders the entries by it without formatting a key per
 	// comparison, and formats each distinct instant once.
 	time func(obj any) time.Time
-}
-
-// valuesOf appends the record's values under the index; d reads the
-// other records a derived index depends on.
-func (ix *indexDef) valuesOf(d dependencies, obj any, dst []string) []string {
-	if ix.derived != nil {
-		return ix.derived(d, obj, dst)
-	}
-	return ix.values(obj, dst)
 }
 
 func (td *tableDef) index(name string) *indexDef {
@@ -360,5 +346,8 @@ func schema() *memdb.DBSchema {
 			}}
 		}
 	}
+	s.Tables[tableRelations] = &memdb.TableSchema{Name: tableRelations, Indexes: map[string]*memdb.IndexSchema{
+		IndexID: {Name: IndexID, Unique: true, Indexer: relationIndex{}},
+	}}
 	return s
 }

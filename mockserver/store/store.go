@@ -125,32 +125,33 @@ func (s *Store) load(ds *Dataset, owned bool) error {
 		return err
 	}
 
-	// The derived indexes read the loaded placements and groups (relations.go).
-	deps := &loadDependencies{placements: loadOf(loads, TablePlacements), groups: loadOf(loads, TableGroups)}
 	// The pages of every table and index, the largest tables' first: the
 	// cores then finish together rather than one waiting for a large
 	// table's index picked up last.
-	// A derived index costs more per record than its table's size says
-	// (the persons' related index: about as much as a large table's
-	// index), so it goes first.
-	var jobs, derived []func()
+	// The relation lists (relations.go) are built beside them, first: they
+	// read the persons, their placements and groups.
+	var rels []*relationList
+	jobs := []func(){func() {
+		deps := &loadDependencies{placements: loadOf(loads, TablePlacements), groups: loadOf(loads, TableGroups)}
+		rels = buildRelations(loadOf(loads, TablePersons), loadOf(loads, TableEmployeePlacements), deps)
+	}}
 	bySize := slices.Clone(loads)
 	slices.SortStableFunc(bySize, func(a, b *tableLoad) int { return len(b.sorted) - len(a.sorted) })
 	for _, tl := range bySize {
-		tl.deps = deps
 		tl.indexPages = make([][]*page, len(tl.td.indexes))
 		for i := -1; i < len(tl.td.indexes); i++ {
-			if i >= 0 && tl.td.indexes[i].derived != nil {
-				derived = append(derived, func() { tl.buildPages(i) })
-				continue
-			}
 			jobs = append(jobs, func() { tl.buildPages(i) })
 		}
 	}
-	jobs = append(derived, jobs...)
 	parallel(len(jobs), func(i int) { jobs[i]() })
 	db := newDB()
 	txn := db.Txn(true)
+	for _, l := range rels {
+		if err := txn.Insert(tableRelations, l); err != nil {
+			txn.Abort()
+			return err
+		}
+	}
 	for _, tl := range loads {
 		for i := -1; i < len(tl.td.indexes); i++ {
 			l, ps := tl.td.layout(IndexID), tl.pages
@@ -219,9 +220,8 @@ type tableLoad struct {
 	sorted     []any // the records, by id
 	ids        *idSet
 	checkRefs  func(ids map[string]*idSet) error
-	pages      []*page      // the table's own pages
-	indexPages [][]*page    // each index's pages
-	deps       dependencies // the load's records, for derived indexes
+	pages      []*page   // the table's own pages
+	indexPages [][]*page // each index's pages
 	err        error
 }
 
@@ -519,7 +519,7 @@ func (tl *tableLoad) buildPages(i int) {
 	// are consecutive) find their group without a map lookup.
 	lastV, lastJ := "", int32(-1)
 	for k, rec := range tl.sorted {
-		vals = ix.valuesOf(tl.deps, rec, vals[:0])
+		vals = ix.values(rec, vals[:0])
 		for _, v := range vals {
 			j := lastJ
 			if j < 0 || v != lastV {

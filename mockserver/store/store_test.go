@@ -217,7 +217,7 @@ func assertIndexesMatchRecords(t *testing.T, sn *Snapshot) {
 			ix := &td.indexes[i]
 			var want []string
 			require.NoError(t, sn.t.walk(td, IndexID, nil, false, func(_ []byte, rec any) bool {
-				for _, v := range ix.valuesOf(sn.t, rec, nil) {
+				for _, v := range ix.values(rec, nil) {
 					want = append(want, v+keySep+td.id(rec)+keySep)
 				}
 				return true
