@@ -308,8 +308,8 @@ func filterKind(rels map[string][]definedRelation, kind string) map[string][]def
 // TestGuardiansChangedThroughInterfaceAMoveInRelationships: a guardian
 // linked to a child placed at a preschool through interface A is at once
 // responsible for a placement there (and for the child's enrolments), and
-// unlinked is no longer; the relation index on the placements follows the
-// child's record.
+// unlinked is no longer; the store's relation lists follow the child's
+// record.
 func TestGuardiansChangedThroughInterfaceAMoveInRelationships(t *testing.T) {
 	h := newHarness(t, unlimited(t, "default", 12000))
 	ds := h.srv.Store().Export()
@@ -349,7 +349,7 @@ func TestGuardiansChangedThroughInterfaceAMoveInRelationships(t *testing.T) {
 }
 
 // TestRelationshipsFollowAStateImport: a state document put through the
-// control plane rebuilds the relation indexes, guardians included.
+// control plane rebuilds the relation lists, guardians included.
 func TestRelationshipsFollowAStateImport(t *testing.T) {
 	h := newHarness(t, unlimited(t, "default", 12000))
 	ds := h.srv.Store().Export()

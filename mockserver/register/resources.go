@@ -244,9 +244,9 @@ func personsResource() *resource {
 		_, byCivic := p.get("civicNo")
 		if org, ok := p.get("relationship.organisation"); ok && !byCivic {
 			// The persons related to the organisation, found through the
-			// store's relation indexes (one stream of person ids per kind
-			// of relationship, BB20); the relationship.* filters are then
-			// applied to each.
+			// store's relation lists (the related persons in id order, one
+			// list per kind of relationship, BB20); the relationship.*
+			// filters are then applied to each.
 			typ, _ := p.get("relationship.entity.type")
 			if k, ok := p.get(paramSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
 				ids := relatedPersons(sn, org, typ)
