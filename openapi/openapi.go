@@ -37,18 +37,19 @@ const (
 )
 
 // documents lists the documents of the contract in a stable order. Adding a
-// document is its YAML file in this directory, its JSON rendering (go
-// generate ./openapi/), a Name constant and one line here. Only listed
-// documents are loaded.
+// document is its YAML file in this directory, its JSON rendering and the
+// function that builds it (go generate ./openapi/), a Name constant and one
+// line here. Only listed documents are loaded.
 var documents = []struct {
-	name Name
-	file string
+	name  Name
+	file  string
+	build func() *openapi3.T // generated in documents_gen.go
 }{
-	{NameAuth, "auth.yaml"},
-	{NameRegister, "register.yaml"},
-	{NameDirectory, "directory.yaml"},
-	{NameExport, "export.yaml"},
-	{NameAdmin, "admin.yaml"},
+	{NameAuth, "auth.yaml", docAuth},
+	{NameRegister, "register.yaml", docRegister},
+	{NameDirectory, "directory.yaml", docDirectory},
+	{NameExport, "export.yaml", docExport},
+	{NameAdmin, "admin.yaml", docAdmin},
 }
 
 // Contract holds every listed document, parsed and validated.
@@ -65,27 +66,25 @@ type document struct {
 	yaml []byte
 }
 
-// Load parses every listed document. The error names the document that
+// Load builds every listed document. The error names the document that
 // failed.
 //
-// Load parses each document from its generated JSON rendering, which reads
-// several times faster than the YAML source, and does not validate it: the
-// documents are constant, generation refuses a document that does not
-// validate, and the package's tests fail when a document is invalid or its
-// JSON is stale. The parsed document is the one kin-openapi's loader gives
-// from the YAML source (the tests compare the two).
+// Load neither parses nor validates: each document is built by a function
+// that go generate writes from its JSON rendering (the value json.Unmarshal
+// decodes from it, in Go), and Load resolves its references as kin-openapi's
+// loader does. Decoding the JSON cost several times more, most of a server's
+// start-up. The documents are constant, generation refuses a document that
+// does not validate, and the package's tests fail when a document is
+// invalid, a generated file is stale, or a built document is not the one
+// kin-openapi's loader gives from the YAML source.
 func Load() (*Contract, error) {
-	// The documents are independent: parse them in parallel (most of a
-	// server's start-up time), then assemble in table order.
+	// The documents are independent: build them in parallel, then assemble
+	// in table order.
 	loaded := make([]*document, len(documents))
 	errs := make([]error, len(documents))
 	var wg sync.WaitGroup
 	for i, d := range documents {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			loaded[i], errs[i] = loadDocument(d.name, d.file)
-		}()
+		wg.Go(func() { loaded[i], errs[i] = loadDocument(d.name, d.file, d.build) })
 	}
 	wg.Wait()
 	c := &Contract{docs: make(map[Name]*document, len(documents))}
@@ -104,7 +103,7 @@ func jsonFile(file string) string {
 	return "json/" + strings.TrimSuffix(file, ".yaml") + ".json"
 }
 
-func loadDocument(name Name, file string) (*document, error) {
+func loadDocument(name Name, file string, build func() *openapi3.T) (*document, error) {
 	src, err := files.ReadFile(file)
 	if err != nil {
 		return nil, fmt.Errorf("openapi: document %q: %w", name, err)
@@ -113,24 +112,20 @@ func loadDocument(name Name, file string) (*document, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openapi: document %q: %w (run go generate ./openapi/)", name, err)
 	}
-	doc, err := parseEmbedded(name, js)
+	doc, err := resolve(name, build())
 	if err != nil {
 		return nil, err
 	}
 	return &document{doc: doc, json: js, yaml: src}, nil
 }
 
-// parseEmbedded parses an embedded document from its JSON rendering as parse
-// does, with a faster decoding (decodeDocument) that gives the same document.
-func parseEmbedded(name Name, js []byte) (*openapi3.T, error) {
-	doc, err := decodeDocument(js)
-	if err != nil {
-		return nil, fmt.Errorf("openapi: document %q: parse: %w", name, err)
-	}
+// resolve resolves the references of a built document as kin-openapi's
+// loader does after decoding one.
+func resolve(name Name, doc *openapi3.T) (*openapi3.T, error) {
 	loader := openapi3.NewLoader()
 	loader.IsExternalRefsAllowed = false
 	if err := loader.ResolveRefsIn(doc, nil); err != nil {
-		return nil, fmt.Errorf("openapi: document %q: parse: %w", name, err)
+		return nil, fmt.Errorf("openapi: document %q: %w", name, err)
 	}
 	return doc, nil
 }

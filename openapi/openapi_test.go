@@ -5,8 +5,10 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +17,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/skolkit/skolkit/openapi/internal/gengo"
 )
 
 func TestLoadParsesEveryDocument(t *testing.T) {
@@ -101,8 +105,34 @@ func TestEmbeddedJSONIsCurrent(t *testing.T) {
 	}
 }
 
-// The contract parses the generated JSON; the document must be the very one
-// the YAML source gives, so that requests are validated as the YAML says.
+// TestGeneratedGoIsCurrent fails when documents_gen.go is not what go
+// generate writes from the JSON renderings (TestEmbeddedJSONIsCurrent checks
+// those against the YAML sources).
+func TestGeneratedGoIsCurrent(t *testing.T) {
+	sources, err := fs.Glob(files, "*.yaml") // as go generate finds them
+	require.NoError(t, err)
+	var docs []gengo.Document
+	for _, file := range sources {
+		js, err := files.ReadFile(jsonFile(file))
+		require.NoError(t, err)
+		docs = append(docs, gengo.Document{Func: gengo.FuncName(file), JSON: js})
+	}
+	want, err := gengo.Source("openapi", docs)
+	require.NoError(t, err)
+	have, err := os.ReadFile(gengo.File)
+	require.NoError(t, err)
+	if !bytes.Equal(want, have) {
+		t.Fatalf("%s is stale; regenerate it with\n  go generate ./openapi/", gengo.File)
+	}
+	for _, d := range documents {
+		assert.Equal(t, gengo.FuncName(d.file), runtime.FuncForPC(reflect.ValueOf(d.build).Pointer()).Name()[len("github.com/skolkit/skolkit/openapi."):],
+			"document %q is built by another document's function", d.name)
+	}
+}
+
+// The contract builds each document with the generated function; the
+// document must be the very one the YAML source gives, so that requests are
+// validated as the YAML says.
 func TestLoadedDocumentIsTheYAMLDocument(t *testing.T) {
 	c := mustShared(t)
 	for _, d := range documents {
@@ -112,7 +142,7 @@ func TestLoadedDocumentIsTheYAMLDocument(t *testing.T) {
 			fromYAML, err := LoadFrom(d.name, src)
 			require.NoError(t, err)
 			// assert.Equal would print the whole (cyclic) document on failure.
-			assert.True(t, reflect.DeepEqual(fromYAML, c.Doc(d.name)), "%s parses to another document than %s", jsonFile(d.file), d.file)
+			assert.True(t, reflect.DeepEqual(fromYAML, c.Doc(d.name)), "%s builds another document than %s gives (go generate ./openapi/)", gengo.File, d.file)
 		})
 	}
 }
