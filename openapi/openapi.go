@@ -69,14 +69,14 @@ type document struct {
 // Load builds every listed document. The error names the document that
 // failed.
 //
-// Load neither parses nor validates: each document is built by a function
-// that go generate writes from its JSON rendering (the value json.Unmarshal
-// decodes from it, in Go), and Load resolves its references as kin-openapi's
-// loader does. Decoding the JSON cost several times more, most of a server's
-// start-up. The documents are constant, generation refuses a document that
-// does not validate, and the package's tests fail when a document is
-// invalid, a generated file is stale, or a built document is not the one
-// kin-openapi's loader gives from the YAML source.
+// Load neither parses, resolves nor validates: each document is built by a
+// function that go generate writes from its JSON rendering (the document
+// kin-openapi's loader gives from it, references resolved, in Go). Decoding
+// and resolving the JSON cost many times more, most of a server's start-up.
+// The documents are constant, generation refuses a document that does not
+// validate, and the package's tests fail when a document is invalid, a
+// generated file is stale, or a built document is not the one kin-openapi's
+// loader gives from the YAML source.
 func Load() (*Contract, error) {
 	// The documents are independent: build them in parallel, then assemble
 	// in table order.
@@ -112,22 +112,7 @@ func loadDocument(name Name, file string, build func() *openapi3.T) (*document, 
 	if err != nil {
 		return nil, fmt.Errorf("openapi: document %q: %w (run go generate ./openapi/)", name, err)
 	}
-	doc, err := resolve(name, build())
-	if err != nil {
-		return nil, err
-	}
-	return &document{doc: doc, json: js, yaml: src}, nil
-}
-
-// resolve resolves the references of a built document as kin-openapi's
-// loader does after decoding one.
-func resolve(name Name, doc *openapi3.T) (*openapi3.T, error) {
-	loader := openapi3.NewLoader()
-	loader.IsExternalRefsAllowed = false
-	if err := loader.ResolveRefsIn(doc, nil); err != nil {
-		return nil, fmt.Errorf("openapi: document %q: %w", name, err)
-	}
-	return doc, nil
+	return &document{doc: build(), json: js, yaml: src}, nil
 }
 
 // MustLoad is Load that panics on error. The embedded documents are fixed at
