@@ -2,7 +2,6 @@ package mockserver
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -439,20 +439,46 @@ func fastValue(sch *openapi3.Schema) (func(string) bool, bool) {
 // other keyword (a pattern, a length, a default that kin-openapi would write
 // into the request, ...) leaves the parameter to kin-openapi.
 func onlyKeys(sch *openapi3.Schema, keys ...string) bool {
-	data, err := sch.MarshalJSON()
-	if err != nil {
+	have, ok := schemaKeywords(sch)
+	if !ok {
 		return false
 	}
-	var m map[string]any
-	if json.Unmarshal(data, &m) != nil {
-		return false
-	}
-	for k := range m {
+	for _, k := range have {
 		if !slices.Contains(keys, k) {
 			return false
 		}
 	}
 	return true
+}
+
+// keywordCache holds the keywords of each schema schemaKeywords was asked
+// about. The contract's documents are read-only and shared by every server
+// of a process, so each parameter schema is rendered once per process, not
+// once per operation and server (most of the cost of building the routes).
+var keywordCache sync.Map // *openapi3.Schema → keywords
+
+type keywords struct {
+	keys []string
+	ok   bool // false: the schema is not rendered as an object (true, false)
+}
+
+// schemaKeywords returns the members of the schema's JSON rendering: the keys
+// of kin-openapi's MarshalYAML, which MarshalJSON writes as they are.
+func schemaKeywords(sch *openapi3.Schema) ([]string, bool) {
+	if k, ok := keywordCache.Load(sch); ok {
+		return k.(keywords).keys, k.(keywords).ok
+	}
+	var k keywords
+	if v, err := sch.MarshalYAML(); err == nil {
+		if m, isMap := v.(map[string]any); isMap {
+			k.ok = true
+			for key := range m {
+				k.keys = append(k.keys, key)
+			}
+		}
+	}
+	keywordCache.Store(sch, k)
+	return k.keys, k.ok
 }
 
 // accepts reports whether the request certainly meets the operation's
