@@ -189,6 +189,29 @@ func TestSchemaKeywordsAreTheMembersOfTheSchemasJSON(t *testing.T) {
 		}
 	}
 	assert.Greater(t, n, 300, "parameter schemas compared")
+
+	// And for schemas the contract does not have, with keywords set and
+	// empty in each way a field can be.
+	yes, one := true, 1.0
+	for i, sch := range []*openapi3.Schema{
+		{},
+		{Type: &openapi3.Types{}, Enum: []any{}, Properties: openapi3.Schemas{}, Required: []string{}},
+		{Type: &openapi3.Types{"string"}, Pattern: "^a$", MaxLength: new(uint64)},
+		{Extensions: map[string]any{"x-a": 1}, Default: "d", Nullable: true},
+		{ExclusiveMin: openapi3.ExclusiveBound{Bool: &yes}, Min: &one, AdditionalProperties: openapi3.AdditionalProperties{Has: new(bool)}},
+		{Always: &yes},
+	} {
+		data, err := sch.MarshalJSON()
+		require.NoError(t, err)
+		var m map[string]any
+		want, wantOK := []string(nil), json.Unmarshal(data, &m) == nil
+		for k := range m {
+			want = append(want, k)
+		}
+		have, ok := schemaKeywords(sch)
+		assert.Equal(t, wantOK, ok, "schema %d: %s", i, data)
+		assert.ElementsMatch(t, want, have, "schema %d: %s", i, data)
+	}
 }
 
 func itemsOf(sch *openapi3.Schema) *openapi3.Schema {
