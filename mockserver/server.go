@@ -143,11 +143,22 @@ func New(opts Options) (*Server, error) {
 		err error
 	}
 	data := make(chan builtData, 1)
-	if err == nil && build != nil {
+	building := false
+	startBuild := func() {
+		building = true
 		go func() {
 			st, err := build()
 			data <- builtData{st, err}
 		}()
+	}
+	if err == nil && opts.StateFile == "" {
+		startBuild()
+	}
+	if err == nil {
+		var fromState bool
+		if fromState, err = s.openStore(opts.StateFile); err == nil && !fromState && !building {
+			startBuild()
+		}
 	}
 	lc := <-contract
 	if lc.err != nil {
@@ -162,7 +173,7 @@ func New(opts Options) (*Server, error) {
 	if err == nil {
 		err = s.routes()
 	}
-	if build != nil {
+	if building {
 		// The scenario's errors before the routes': they are the user's.
 		d := <-data
 		if d.err != nil {
@@ -179,9 +190,9 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// newServer is New without what needs the contract: the server with an
-// empty store, and the function that builds the scenario's data for it (nil
-// when the state file was loaded instead).
+// newServer is New without what needs the contract and without its store
+// (openStore): the server, and the function that builds the scenario's data
+// for it.
 func newServer(opts Options) (*Server, func() (*store.Store, error), error) {
 	var err error
 	sc := opts.Scenario
@@ -235,20 +246,20 @@ func newServer(opts Options) (*Server, func() (*store.Store, error), error) {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.core.Log = s.log
-	s.store = store.New(now)
+	at := now()
+	return s, func() (*store.Store, error) { return buildData(sc, at, now) }, nil
+}
+
+// openStore gives the server its empty store, and loads the state file into
+// it when one is named and exists (it reports whether it did).
+func (s *Server) openStore(stateFile string) (bool, error) {
+	s.store = store.New(s.now)
 	s.core.Store = s.store
 	s.store.SetDeletionKinds(directory.DeletionKinds)
-	if opts.StateFile != "" {
-		loaded, err := s.readStateFile(opts.StateFile)
-		if err != nil {
-			return nil, nil, err
-		}
-		if loaded {
-			return s, nil, nil
-		}
+	if stateFile == "" {
+		return false, nil
 	}
-	at := s.now()
-	return s, func() (*store.Store, error) { return buildData(sc, at, s.now) }, nil
+	return s.readStateFile(stateFile)
 }
 
 // buildData returns a store with the scenario's data at an instant, never to
