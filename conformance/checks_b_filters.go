@@ -79,14 +79,14 @@ func runFilter(f bFilter) func(*T) {
 // own filtering of the unfiltered set.
 func (t *T) expectFiltered(all []placement, fc filterCase) {
 	w := t.env.walkPlacements(t.doer(), fc.query, 0)
-	t.checkWalkIntegrity(w)
+	t.checkListWalk(w.listWalk)
 	want := map[string]bool{}
 	for _, p := range all {
 		if fc.keep(p) {
 			want[p.ID] = true
 		}
 	}
-	t.compareSets(w.pages[0], "the runner's filtering of the unfiltered list", want, w, all, fc.show)
+	t.comparePlacements(w.pages[0], "the runner's filtering of the unfiltered list", want, w, all, fc.show)
 	q, _ := url.QueryUnescape(fc.query.Encode())
 	t.Notef("%s: %d of %d placements match", q, len(want), len(all))
 }

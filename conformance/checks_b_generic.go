@@ -72,34 +72,44 @@ func bGenericChecks() []*Check {
 	return cs
 }
 
-// listWalk is a pageToken walk of any interface B list.
+// listWalk is a pageToken walk of any interface B list: every record once,
+// in the order walked, and why the walk stopped.
 type listWalk struct {
 	items    []map[string]any
-	pages    []*Response
-	sizes    []int
-	complete bool
-	absent   bool // the first page answered 404, 405 or 501: no such list
-	problem  string
-	resp     *Response
-	dups     []string
+	pageOf   []int       // the page (index into pages) each item came on
+	pages    []*Response // every answer, the failed last one included
+	sizes    []int       // the records each successful page held
+	complete bool        // the last page's pageToken was null
+	absent   bool        // the first page answered 404, 405 or 501: no such list
+	// problem says why the walk cannot be trusted: an error answer, a body
+	// that is not a page, a repeated pageToken, a page with nothing new, more
+	// pages than --max-pages, more bytes than the walk budget.
+	problem     string
+	problemResp *Response
+	dups        []string
 }
 
 func (w *listWalk) ids() map[string]bool {
-	out := map[string]bool{}
+	out := make(map[string]bool, len(w.items))
 	for _, it := range w.items {
 		out[str(it, "id")] = true
 	}
 	return out
 }
 
-// walkList follows pageToken through a list. required are the list's
-// required parameters, sent beside a pageToken only when the token alone is
-// answered 400.
+// walkList follows pageToken from a first request with query (and limit,
+// when positive) until pageToken is null, within the runner's bounds.
+// required are the list's required parameters, sent beside a pageToken only
+// when the token alone is answered 400. Every answer is validated against
+// the contract when it has the operation (Request.Outside).
 func (e *env) walkList(do doer, path string, query url.Values, limit int, required url.Values) *listWalk {
 	w := &listWalk{}
 	seenTok, seenID := map[string]bool{}, map[string]bool{}
 	var bytes int64
 	next := ""
+	get := func(q url.Values) (*Response, error) {
+		return do(Request{Surface: SurfaceB, Method: http.MethodGet, Path: path, Query: q, Outside: true})
+	}
 	for page := 0; ; page++ {
 		if page >= e.cfg.MaxPages {
 			w.problem = fmt.Sprintf("the walk did not end within --max-pages=%d pages", e.cfg.MaxPages)
@@ -116,7 +126,7 @@ func (e *env) walkList(do doer, path string, query url.Values, limit int, requir
 		if limit > 0 {
 			q.Set("limit", strconv.Itoa(limit))
 		}
-		resp, err := do(Request{Surface: SurfaceB, Method: http.MethodGet, Path: path, Query: q, Outside: true})
+		resp, err := get(q)
 		if err == nil && next != "" && resp.Status == http.StatusBadRequest && len(required) > 0 {
 			// The standard makes some parameters required and also says a
 			// pageToken combines with no filter: a server may want the
@@ -124,27 +134,29 @@ func (e *env) walkList(do doer, path string, query url.Values, limit int, requir
 			for k, v := range required {
 				q[k] = v
 			}
-			resp, err = do(Request{Surface: SurfaceB, Method: http.MethodGet, Path: path, Query: q, Outside: true})
+			resp, err = get(q)
+		}
+		if resp != nil {
+			w.pages = append(w.pages, resp)
 		}
 		if err != nil {
-			w.problem, w.resp = describeDoError(err, e.cfg.MaxBodyBytes), resp
+			w.problem, w.problemResp = describeDoError(err, e.cfg.MaxBodyBytes), resp
 			return w
 		}
-		w.pages = append(w.pages, resp)
 		bytes += int64(len(resp.Body))
 		if resp.Status != http.StatusOK {
 			w.absent = page == 0 && (resp.Status == http.StatusNotFound || resp.Status == http.StatusMethodNotAllowed || resp.Status == http.StatusNotImplemented)
-			w.problem, w.resp = fmt.Sprintf("GET %s answered %d", path, resp.Status), resp
+			w.problem, w.problemResp = fmt.Sprintf("GET %s answered %d", path, resp.Status), resp
 			return w
 		}
 		body, err := resp.Object()
 		if err != nil {
-			w.problem, w.resp = "the page is not a JSON object: "+err.Error(), resp
+			w.problem, w.problemResp = "the page is not a JSON object: "+err.Error(), resp
 			return w
 		}
 		data, ok := body["data"].([]any)
 		if !ok {
-			w.problem, w.resp = `the page has no "data" array`, resp
+			w.problem, w.problemResp = `the page has no "data" array`, resp
 			return w
 		}
 		w.sizes = append(w.sizes, len(data))
@@ -157,6 +169,7 @@ func (e *env) walkList(do doer, path string, query url.Values, limit int, requir
 			}
 			seenID[id] = true
 			w.items = append(w.items, o)
+			w.pageOf = append(w.pageOf, len(w.pages)-1)
 			fresh++
 		}
 		tok, _ := body["pageToken"].(string)
@@ -165,10 +178,10 @@ func (e *env) walkList(do doer, path string, query url.Values, limit int, requir
 			w.complete = true
 			return w
 		case seenTok[tok]:
-			w.problem, w.resp = "a pageToken came back a second time: the walk loops", resp
+			w.problem, w.problemResp = "a pageToken came back a second time: the walk loops", resp
 			return w
 		case len(data) > 0 && fresh == 0:
-			w.problem, w.resp = "a page held only records already walked: the walk makes no progress", resp
+			w.problem, w.problemResp = "a page held only records already walked: the walk makes no progress", resp
 			return w
 		case bytes > e.cfg.MaxWalkBytes:
 			w.problem = fmt.Sprintf("the walk passed the runner's budget of %d bytes", e.cfg.MaxWalkBytes)
@@ -223,7 +236,7 @@ func (t *T) requireList(res openapi.StandardResource) []map[string]any {
 	w := t.env.fullList(t.ctx, res)
 	switch {
 	case w.absent:
-		t.Skipf("GET %s answered %d: the server does not offer this resource", path, w.resp.Status)
+		t.Skipf("GET %s answered %d: the server does not offer this resource", path, w.problemResp.Status)
 	case w.problem != "" || !w.complete:
 		t.Skipf("the list %s could not be walked (%s); see B.%s.list.walk", path, w.problem, strings.TrimPrefix(path, "/"))
 	case len(w.items) == 0:
@@ -238,7 +251,7 @@ func (t *T) checkListWalk(w *listWalk) {
 		t.Failf(w.pages[len(w.pages)-1], "each record exactly once", "the walk returned %d records more than once, e.g. %s", len(w.dups), strings.Join(first(w.dups, 3), ", "))
 	}
 	if w.problem != "" {
-		resp := w.resp
+		resp := w.problemResp
 		if resp == nil && len(w.pages) > 0 {
 			resp = w.pages[len(w.pages)-1]
 		}
@@ -248,26 +261,9 @@ func (t *T) checkListWalk(w *listWalk) {
 
 // compareIDs fails when a walk's ids differ from want.
 func (t *T) compareIDs(resp *Response, what string, want map[string]bool, got *listWalk) {
-	have := got.ids()
-	var missing, extra []string
-	for id := range want {
-		if !have[id] {
-			missing = append(missing, id)
-		}
-	}
-	for id := range have {
-		if !want[id] {
-			extra = append(extra, id)
-		}
-	}
-	sort.Strings(missing)
-	sort.Strings(extra)
-	if len(missing) > 0 {
-		t.Failf(resp, fmt.Sprintf("the %d records of %s", len(want), what), "%d records are missing, e.g. %s", len(missing), strings.Join(first(missing, 3), ", "))
-	}
-	if len(extra) > 0 {
-		t.Failf(resp, fmt.Sprintf("only the %d records of %s", len(want), what), "%d records should not be there, e.g. %s", len(extra), strings.Join(first(extra, 3), ", "))
-	}
+	walked := slices.Sorted(maps.Keys(got.ids()))
+	self := func(id string) string { return id }
+	compareSets(t, resp, what, want, walked, slices.Sorted(maps.Keys(want)), self, self)
 }
 
 func genericWalk(res openapi.StandardResource) func(*T) {
@@ -275,7 +271,7 @@ func genericWalk(res openapi.StandardResource) func(*T) {
 		t.requireAuth(SurfaceB)
 		w := t.env.fullList(t.ctx, res)
 		if w.absent {
-			t.Skipf("GET %s answered %d: the server does not offer this resource", res.Path, w.resp.Status)
+			t.Skipf("GET %s answered %d: the server does not offer this resource", res.Path, w.problemResp.Status)
 		}
 		t.checkListWalk(w)
 		if len(w.items) == 0 {

@@ -89,22 +89,8 @@ func checkPlacementWalk(t *T) {
 	if len(w.pages) == 0 {
 		t.Skipf("the walk sent no request: %s", w.problem)
 	}
-	t.checkWalkIntegrity(w)
+	t.checkListWalk(w.listWalk)
 	t.Notef("%d placements in %d pages (page sizes %v)", len(w.items), len(w.pages), w.sizes)
-}
-
-// checkWalkIntegrity fails a walk that was cut short or repeated records.
-func (t *T) checkWalkIntegrity(w *bWalk) {
-	if len(w.dups) > 0 {
-		t.Failf(w.pages[len(w.pages)-1], "each record exactly once", "the walk returned %d records more than once, e.g. %s", len(w.dups), strings.Join(first(w.dups, 3), ", "))
-	}
-	if w.problem != "" {
-		resp := w.problemResp
-		if resp == nil && len(w.pages) > 0 {
-			resp = w.pages[len(w.pages)-1]
-		}
-		t.Fatalf(resp, "pageToken null on the last page", "%s", w.problem)
-	}
 }
 
 func first[S ~[]E, E any](s S, n int) S {
@@ -118,13 +104,13 @@ func checkPlacementLimitWalk(t *T) {
 	all := t.requirePlacements()
 	k := max(1, len(all)/7)
 	w := t.env.walkPlacements(t.doer(), nil, k)
-	t.checkWalkIntegrity(w)
+	t.checkListWalk(w.listWalk)
 	for i, n := range w.sizes {
 		if n > k {
 			t.Failf(w.pages[i], fmt.Sprintf("at most %d records", k), "page %d holds %d records with limit=%d", i+1, n, k)
 		}
 	}
-	t.compareSets(w.pages[0], "the unpaged walk", idsOf(all), w, all, func(p placement) string { return p.ID })
+	t.comparePlacements(w.pages[0], "the unpaged walk", idsOf(all), w, all, func(p placement) string { return p.ID })
 	t.Notef("limit=%d: %d pages", k, len(w.pages))
 }
 
@@ -160,13 +146,13 @@ func checkPlacementLimitLarge(t *T) {
 	all := t.requirePlacements()
 	const limit = 100000
 	w := t.env.walkPlacements(t.doer(), nil, limit)
-	t.checkWalkIntegrity(w)
+	t.checkListWalk(w.listWalk)
 	for i, n := range w.sizes {
 		if n > limit {
 			t.Failf(w.pages[i], fmt.Sprintf("at most %d records", limit), "page %d holds %d records with limit=%d", i+1, n, limit)
 		}
 	}
-	t.compareSets(w.pages[0], "the unpaged walk", idsOf(all), w, all, func(p placement) string { return p.ID })
+	t.comparePlacements(w.pages[0], "the unpaged walk", idsOf(all), w, all, func(p placement) string { return p.ID })
 	t.Notef("limit=%d: %d pages of %v records", limit, len(w.pages), w.sizes)
 }
 
@@ -370,28 +356,36 @@ func idsOf(ps []placement) map[string]bool {
 	return out
 }
 
-// compareSets fails when the walk's ids differ from want: records missing
-// (described from all) and records that should not be there (described
-// from the walk).
-func (t *T) compareSets(resp *Response, wantName string, want map[string]bool, w *bWalk, all []placement, describe func(placement) string) {
-	got := w.ids()
+// compareSets fails when the records walked differ from want (a set of
+// ids): the records of all that want holds and the walk lacks, and the
+// records walked that want does not hold, each named by describe.
+func compareSets[R any](t *T, resp *Response, what string, want map[string]bool, walked, all []R, id, describe func(R) string) {
+	got := make(map[string]bool, len(walked))
+	for _, r := range walked {
+		got[id(r)] = true
+	}
 	var missing, extra []string
-	for _, p := range all {
-		if want[p.ID] && !got[p.ID] {
-			missing = append(missing, describe(p))
+	for _, r := range all {
+		if want[id(r)] && !got[id(r)] {
+			missing = append(missing, describe(r))
 		}
 	}
-	for _, p := range w.items {
-		if !want[p.ID] {
-			extra = append(extra, describe(p))
+	for _, r := range walked {
+		if !want[id(r)] {
+			extra = append(extra, describe(r))
 		}
 	}
 	if len(missing) > 0 {
-		t.Failf(resp, fmt.Sprintf("the %d records of %s", len(want), wantName), "%d records are missing, e.g. %s", len(missing), strings.Join(first(missing, 3), "; "))
+		t.Failf(resp, fmt.Sprintf("the %d records of %s", len(want), what), "%d records are missing, e.g. %s", len(missing), strings.Join(first(missing, 3), "; "))
 	}
 	if len(extra) > 0 {
-		t.Failf(resp, fmt.Sprintf("only the %d records of %s", len(want), wantName), "%d records should not be there, e.g. %s", len(extra), strings.Join(first(extra, 3), "; "))
+		t.Failf(resp, fmt.Sprintf("only the %d records of %s", len(want), what), "%d records should not be there, e.g. %s", len(extra), strings.Join(first(extra, 3), "; "))
 	}
+}
+
+// comparePlacements is compareSets over a walk of placements.
+func (t *T) comparePlacements(resp *Response, what string, want map[string]bool, w *bWalk, all []placement, describe func(placement) string) {
+	compareSets(t, resp, what, want, w.items, all, func(p placement) string { return p.ID }, describe)
 }
 
 // sortKeyOf returns what a sortkey orders by, and whether the record has it.
@@ -410,7 +404,7 @@ func sortKeyOf(key string, p placement) (string, bool) {
 func (t *T) sortWalk(key string) (*bWalk, []placement) {
 	all := t.requirePlacements()
 	w := t.env.walkPlacements(t.doer(), url.Values{"sortkey": {key}}, 0)
-	t.checkWalkIntegrity(w)
+	t.checkListWalk(w.listWalk)
 	return w, all
 }
 
@@ -418,7 +412,7 @@ func checkSort(key string) func(*T) {
 	desc := strings.HasSuffix(key, "Desc")
 	return func(t *T) {
 		w, all := t.sortWalk(key)
-		t.compareSets(w.pages[0], "the unfiltered list", idsOf(all), w, all, func(p placement) string { return p.ID })
+		t.comparePlacements(w.pages[0], "the unfiltered list", idsOf(all), w, all, func(p placement) string { return p.ID })
 		var prev *placement
 		var missingKey []int
 		for i := range w.items {

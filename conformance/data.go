@@ -85,110 +85,24 @@ func parsePlacement(m map[string]any) placement {
 	return p
 }
 
-// bWalk is a pageToken walk of GET /placements.
+// bWalk is a pageToken walk of GET /placements, its records parsed.
 type bWalk struct {
-	query    url.Values
-	limit    int
-	items    []placement
-	pages    []*Response
-	sizes    []int
-	complete bool // the last page's pageToken was null
-	// problem says why the walk cannot be trusted: an error answer, a body
-	// that is not a page, a repeated pageToken, a page with nothing new, more
-	// pages than --max-pages, more bytes than the walk budget.
-	problem     string
-	problemResp *Response
-	dups        []string
+	*listWalk
+	items []placement // the walk's records, parsed; page is the page each came on
 }
 
 // ids returns the set of ids walked.
-func (w *bWalk) ids() map[string]bool {
-	out := make(map[string]bool, len(w.items))
-	for _, p := range w.items {
-		out[p.ID] = true
-	}
-	return out
-}
+func (w *bWalk) ids() map[string]bool { return w.listWalk.ids() }
 
-// walkPlacements follows pageToken from a first request with query (and
-// limit, when positive) until pageToken is null, within the bounds.
+// walkPlacements is walkList over GET /placements.
 func (e *env) walkPlacements(do doer, query url.Values, limit int) *bWalk {
-	w := &bWalk{query: query, limit: limit}
-	seenTokens := map[string]bool{}
-	seenIDs := map[string]bool{}
-	var bytes int64
-	next := ""
-	for page := 0; ; page++ {
-		if page >= e.cfg.MaxPages {
-			w.problem = fmt.Sprintf("the walk did not end within --max-pages=%d pages", e.cfg.MaxPages)
-			return w
-		}
-		q := url.Values{}
-		if next == "" {
-			for k, v := range query {
-				q[k] = v
-			}
-		} else {
-			q.Set("pageToken", next)
-		}
-		if limit > 0 {
-			q.Set("limit", strconv.Itoa(limit))
-		}
-		resp, err := do(Request{Surface: SurfaceB, Method: http.MethodGet, Path: "/placements", Query: q})
-		if resp != nil {
-			w.pages = append(w.pages, resp)
-		}
-		if err != nil {
-			w.problem, w.problemResp = describeDoError(err, e.cfg.MaxBodyBytes), resp
-			return w
-		}
-		bytes += int64(len(resp.Body))
-		if resp.Status != http.StatusOK {
-			w.problem, w.problemResp = fmt.Sprintf("GET /placements answered %d", resp.Status), resp
-			return w
-		}
-		body, err := resp.Object()
-		if err != nil {
-			w.problem, w.problemResp = "the page is not a JSON object: "+err.Error(), resp
-			return w
-		}
-		data, ok := body["data"].([]any)
-		if !ok {
-			w.problem, w.problemResp = `the page has no "data" array`, resp
-			return w
-		}
-		w.sizes = append(w.sizes, len(data))
-		fresh := 0
-		for _, o := range objects(data) {
-			p := parsePlacement(o)
-			p.page = len(w.pages) - 1
-			if seenIDs[p.ID] {
-				w.dups = append(w.dups, p.ID)
-				continue
-			}
-			seenIDs[p.ID] = true
-			w.items = append(w.items, p)
-			fresh++
-		}
-		tok, _ := body["pageToken"].(string)
-		if tok == "" {
-			w.complete = true
-			return w
-		}
-		switch {
-		case seenTokens[tok]:
-			w.problem, w.problemResp = "a pageToken came back a second time: the walk loops", resp
-			return w
-		case len(data) > 0 && fresh == 0:
-			w.problem, w.problemResp = "a page held only records already walked: the walk makes no progress", resp
-			return w
-		case bytes > e.cfg.MaxWalkBytes:
-			w.problem = fmt.Sprintf("the walk passed the runner's budget of %d bytes", e.cfg.MaxWalkBytes)
-			return w
-		}
-		seenTokens[tok] = true
-		next = tok
+	lw := e.walkList(do, "/placements", query, limit, nil)
+	w := &bWalk{listWalk: lw, items: make([]placement, len(lw.items))}
+	for i, o := range lw.items {
+		w.items[i] = parsePlacement(o)
+		w.items[i].page = lw.pageOf[i]
 	}
+	return w
 }
 
 // describeDoError words an error of env.do for a walk's problem.

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -80,6 +81,14 @@ func listScenarios(stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout, "Deviations (behaviours.deviations):")
 	for _, d := range deviation.All() {
 		fmt.Fprintf(tw, "  %s\t%s\n", d.Name, d.Description)
+	}
+	if err := tw.Flush(); err != nil {
+		return 1
+	}
+	fmt.Fprintln(stdout)
+	fmt.Fprintln(stdout, "Legal variants (behaviours.variants), what the standard allows and the mock does not do by default:")
+	for _, name := range slices.Sorted(maps.Keys(scenarios.KnownVariants)) {
+		fmt.Fprintf(tw, "  %s\t%s\n", name, scenarios.KnownVariants[name])
 	}
 	if err := tw.Flush(); err != nil {
 		return 1

@@ -47,6 +47,11 @@ func TestScenariosListNamesEveryBuiltinWithItsDescription(t *testing.T) {
 	for _, d := range deviation.All() {
 		assert.Regexp(t, `(?m)^  `+d.Name+` +`+regexpQuote(d.Description)+`$`, out)
 	}
+	assert.Contains(t, out, "Legal variants (behaviours.variants)")
+	require.NotEmpty(t, scenarios.KnownVariants)
+	for name, description := range scenarios.KnownVariants {
+		assert.Regexp(t, `(?m)^  `+name+` +`+regexpQuote(description)+`$`, out)
+	}
 }
 
 func regexpQuote(s string) string {
