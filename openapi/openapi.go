@@ -14,7 +14,7 @@ import (
 
 // files holds the documents: the YAML sources (*.yaml, what skolkit spec
 // prints) and their JSON renderings (json/*.json, generated from the sources
-// by go generate: what is served and parsed at start-up).
+// by go generate: what is served; documents_gen.go builds the documents).
 //
 //go:embed *.yaml json/*.json
 var files embed.FS
@@ -52,7 +52,8 @@ var documents = []struct {
 	{NameAdmin, "admin.yaml", docAdmin},
 }
 
-// Contract holds every listed document, parsed and validated.
+// Contract holds every listed document, built as kin-openapi's loader gives
+// it from its source (which the tests validate).
 // It is read-only after Load and safe for concurrent use; callers must not
 // modify the documents it returns.
 type Contract struct {
@@ -155,7 +156,7 @@ func (c *Contract) Names() []Name {
 	return append([]Name(nil), c.names...)
 }
 
-// Doc returns the parsed document. It panics if name is not in the contract.
+// Doc returns the document. It panics if name is not in the contract.
 func (c *Contract) Doc(name Name) *openapi3.T { return c.get(name).doc }
 
 // JSON returns the document rendered as JSON, for serving at .../openapi.json:

@@ -89,7 +89,7 @@ func loadRelaxed(name Name, mode Mode) (*openapi3.T, error) {
 	return doc, nil
 }
 
-// relax applies the rules of a mode to a freshly parsed document.
+// relax applies the rules of a mode to a freshly built document.
 func relax(doc *openapi3.T, mode Mode) {
 	errorSchema := (*openapi3.SchemaRef)(nil)
 	if doc.Components != nil {
