@@ -265,10 +265,11 @@ func (s *Server) writeLoadError(w http.ResponseWriter, err error) {
 	var le *scenarios.LoadError
 	var re *store.RefError
 	var se *StateError
+	var rule *store.RuleError
 	switch {
 	case errors.As(err, &le):
 		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("the scenario does not load: %d problem(s)", len(le.Problems)), le.Problems...)
-	case errors.As(err, &re), errors.As(err, &se):
+	case errors.As(err, &re), errors.As(err, &se), errors.As(err, &rule):
 		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, err.Error())
 	default:
 		s.log.Error("admin", "error", err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -401,6 +402,41 @@ func TestAdminStateImportErrorsChangeNothing(t *testing.T) {
 			res := h.admin(http.MethodPut, "/state", tc.body)
 			require.Equal(t, http.StatusBadRequest, res.status, res)
 			assert.Contains(t, res.adminError(t).Message, tc.want)
+		})
+	}
+	// A lesson whose group, school or teacher is not its activity's, or
+	// that names no activity (decision M7).
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal(before, &doc))
+	events := doc["calendarEvents"].([]any)
+	require.NotEmpty(t, events)
+	ev := events[0].(map[string]any)
+	other := ""
+	for _, g := range doc["groups"].([]any) {
+		if id := g.(map[string]any)["id"].(string); id != ev["group"].(map[string]any)["id"] {
+			other = id
+			break
+		}
+	}
+	for _, tc := range []struct {
+		name, field string
+		change      func(ev map[string]any)
+	}{
+		{"a lesson of another group than its activity's", "group.id", func(ev map[string]any) { ev["group"] = map[string]any{"id": other} }},
+		{"a lesson without an activity", "activity.id", func(ev map[string]any) { delete(ev, "activity") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			saved := maps.Clone(ev)
+			defer func() { events[0] = saved }()
+			changed := maps.Clone(ev)
+			tc.change(changed)
+			events[0] = changed
+			body, err := json.Marshal(doc)
+			require.NoError(t, err)
+			res := h.admin(http.MethodPut, "/state", string(body))
+			require.Equal(t, http.StatusBadRequest, res.status, res)
+			assert.Contains(t, res.adminError(t).Message, tc.field)
+			assert.Contains(t, res.adminError(t).Message, ev["id"].(string))
 		})
 	}
 	assert.Equal(t, string(before), string(h.admin(http.MethodGet, "/state", "").body))

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/fixtures"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
@@ -140,15 +141,23 @@ func TestExportStatusesAndLessons(t *testing.T) {
 	require.NoError(t, err)
 	// Sunday 1 March 2026 23:30 UTC is Monday 2 March 00:30 in Stockholm (ISO week 10).
 	start := time.Date(2026, 3, 1, 23, 30, 0, 0, time.UTC)
+	// The lessons of an activity at the new school (an event's organisation,
+	// group and teacher are its activity's), loaded with the rest.
+	ds := st.Export()
+	activity := model.Activity{ID: uuid.NewString(), DisplayName: "Lektioner", StartDate: "2026-01-01",
+		Organisation: model.ObjectReference{ID: school}, Groups: []model.ObjectReference{{ID: group}},
+		Teachers: []model.DutyAssignment{{Duty: model.ObjectReference{ID: fixtures.DutyID(teacher, school)}}}}
+	ds.Activities = append(ds.Activities, activity)
 	event := func(syllabus string) string {
 		ev := model.CalendarEvent{ID: uuid.NewString(), Title: "Lektion", StartTime: start, EndTime: start.Add(60 * time.Minute),
 			Organisation: model.ObjectReference{ID: school}, Group: model.ObjectReference{ID: group},
-			Syllabus: model.ObjectReference{ID: syllabus}, Teacher: model.PersonReference{ID: teacher}}
-		_, _, err := st.PutCalendarEvent(ev)
-		require.NoError(t, err)
+			Syllabus: model.ObjectReference{ID: syllabus}, Teacher: model.PersonReference{ID: teacher},
+			Activity: model.ObjectReference{ID: activity.ID}}
+		ds.CalendarEvents = append(ds.CalendarEvents, ev)
 		return ev.ID
 	}
 	withCourse, withSubject := event(course), event(subject)
+	require.NoError(t, st.Load(ds))
 	n := func(v int) *int { return &v }
 	cases := []struct {
 		name                           string

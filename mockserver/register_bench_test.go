@@ -37,6 +37,7 @@ func BenchmarkRegisterListFilteredPage(b *testing.B) {
 				{"duties?organisation", "GET", "/duties?limit=10&organisation=" + ev.Organisation.ID, ""},
 				{"calendarEvents?activity", "GET", "/calendarEvents?limit=10&activity=" + ev.Activity.ID + "&" + all, ""},
 				{"calendarEvents?group", "GET", "/calendarEvents?limit=10&group=" + ev.Group.ID + "&" + all, ""},
+				{"calendarEvents?organisation", "GET", "/calendarEvents?limit=10&organisation=" + ev.Organisation.ID + "&" + all, ""},
 				{"calendarEvents?startTime (one day)", "GET", "/calendarEvents?limit=10&" + oneDay, ""},
 				{"calendarEvents/{id}", "GET", "/calendarEvents/" + ev.ID, ""},
 				{"calendarEvents/lookup (10 ids)", "POST", "/calendarEvents/lookup", `{"ids": [` + strings.Join(ids, ",") + `]}`},

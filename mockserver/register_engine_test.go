@@ -194,6 +194,12 @@ func TestFiltersAndSortKeysAgreeWithTheStore(t *testing.T) {
 			idsOf(ds.CalendarEvents, func(e *model.CalendarEvent) string { return e.ID }, func(e *model.CalendarEvent) bool { return e.Activity.ID == act.ID }), false},
 		{"calendar events of a student", "/calendarEvents", "student=" + member, wideTime,
 			idsOf(ds.CalendarEvents, func(e *model.CalendarEvent) string { return e.ID }, func(e *model.CalendarEvent) bool { return memberGroups[e.Group.ID] }), false},
+		{"calendar events of a group", "/calendarEvents", "group=" + ds.CalendarEvents[0].Group.ID, wideTime,
+			idsOf(ds.CalendarEvents, func(e *model.CalendarEvent) string { return e.ID }, func(e *model.CalendarEvent) bool { return e.Group.ID == ds.CalendarEvents[0].Group.ID }), false},
+		{"calendar events of a school", "/calendarEvents", "organisation=" + ds.CalendarEvents[0].Organisation.ID, wideTime,
+			idsOf(ds.CalendarEvents, func(e *model.CalendarEvent) string { return e.ID }, func(e *model.CalendarEvent) bool {
+				return e.Organisation.ID == ds.CalendarEvents[0].Organisation.ID
+			}), false},
 		{"calendar events of a duty", "/calendarEvents", "teacher=" + act.Teachers[0].Duty.ID, wideTime,
 			idsOf(ds.CalendarEvents, func(e *model.CalendarEvent) string { return e.ID }, func(e *model.CalendarEvent) bool {
 				for _, a := range ds.Activities {

@@ -292,3 +292,45 @@ func TestCalendarEventsSortedWithinTheirRange(t *testing.T) {
 		})
 	}
 }
+
+// The calendar events of a group, a school or a duty, sorted by each key:
+// found through the activities of the group, school or duty (decision M7),
+// walked or sorted depending on the page, always in the brute-force order.
+func TestCalendarEventsOfAGroupSchoolOrDutySorted(t *testing.T) {
+	h := newHarness(t)
+	sn := h.srv.Store().Read()
+	ds := h.srv.Store().Export()
+	require.NotEmpty(t, ds.CalendarEvents)
+	ev := ds.CalendarEvents[len(ds.CalendarEvents)/2]
+	acts := map[string]model.Activity{}
+	for _, a := range ds.Activities {
+		acts[a.ID] = a
+	}
+	duty := acts[ev.Activity.ID].Teachers[0].Duty.ID
+	ce := func(o any) *model.CalendarEvent { return o.(*model.CalendarEvent) }
+	teaches := func(o any) bool {
+		return slices.ContainsFunc(acts[ce(o).Activity.ID].Teachers, func(d model.DutyAssignment) bool { return d.Duty.ID == duty })
+	}
+	for _, c := range []struct {
+		name, query string
+		keep        func(any) bool
+	}{
+		{"of a group", "group=" + ev.Group.ID, func(o any) bool { return ce(o).Group.ID == ev.Group.ID }},
+		{"of a school", "organisation=" + ev.Organisation.ID, func(o any) bool { return ce(o).Organisation.ID == ev.Organisation.ID }},
+		{"of a school and a duty", "organisation=" + ev.Organisation.ID + "&teacher=" + duty,
+			func(o any) bool { return ce(o).Organisation.ID == ev.Organisation.ID && teaches(o) }},
+		{"of a group and an activity", "group=" + ev.Group.ID + "&activity=" + ev.Activity.ID,
+			func(o any) bool { return ce(o).Group.ID == ev.Group.ID && ce(o).Activity.ID == ev.Activity.ID }},
+	} {
+		for _, k := range []string{"ModifiedDesc", "StartTimeAsc", "StartTimeDesc"} {
+			t.Run(c.name+"/"+k, func(t *testing.T) {
+				index, desc := orderIndexOf(t, k)
+				want := sortedByIndex(sn, store.TableCalendarEvents, index, desc, c.keep)
+				require.Greater(t, len(want), 3, "the default scenario has events for the filter")
+				for _, limit := range []int{1, 3, 1000} {
+					assert.Equal(t, want, walkSorted(t, h, "/calendarEvents", c.query+"&"+wideTime+"&sortkey="+k, limit, nil), "limit %d", limit)
+				}
+			})
+		}
+	}
+}

@@ -434,8 +434,8 @@ func checkRecords(d *decoder, r *Records) {
 		c.requiredRef(p+".syllabus", e.Syllabus, kindSyllabus)
 		c.requiredRef(p+".teacher", e.Teacher, kindPerson)
 		c.interval(p, e.StartTime, e.EndTime)
-		if e.Activity != "" {
-			c.ref(p+".activity", e.Activity, kindActivity)
+		if e.Activity != "" && c.ref(p+".activity", e.Activity, kindActivity) {
+			c.eventOfActivity(p, e, r.Activities)
 		}
 		for j, rm := range e.Rooms {
 			c.ref(fmt.Sprintf("%s.rooms[%d]", p, j), rm, kindRoom)
@@ -632,6 +632,27 @@ func (c *recordChecker) ref(path, alias string, kinds ...recordKind) bool {
 		return false
 	}
 	return true
+}
+
+// eventOfActivity checks that a calendar event's school, group and teacher
+// are those of the activity it names: the mock finds the events of a group,
+// a school or a teacher through their activities (decision M7). An event
+// without an activity gets one that fits.
+func (c *recordChecker) eventOfActivity(path string, e CalendarEventRecord, acts []ActivityRecord) {
+	i := slices.IndexFunc(acts, func(a ActivityRecord) bool { return a.Alias == e.Activity })
+	if i < 0 {
+		return
+	}
+	a := acts[i]
+	if e.Organisation != "" && e.Organisation != a.Organisation {
+		c.d.problem(path+".organisation", "%q is not the organisation of activity %q (%q): a lesson is held where its activity is", e.Organisation, e.Activity, a.Organisation)
+	}
+	if e.Group != "" && !slices.Contains(a.Groups, e.Group) {
+		c.d.problem(path+".group", "%q is not one of the groups of activity %q %v", e.Group, e.Activity, a.Groups)
+	}
+	if e.Teacher != "" && !slices.Contains(a.Teachers, e.Teacher) {
+		c.d.problem(path+".teacher", "%q is not one of the teachers of activity %q %v", e.Teacher, e.Activity, a.Teachers)
+	}
 }
 
 // period checks that an end date is not before its start date.

@@ -71,6 +71,21 @@ func TestParseReportsEachProblemWithItsPosition(t *testing.T) {
 			},
 		},
 		{
+			name: "a lesson held at another school, for another group and teacher than its activity's",
+			src: records("  schools:\n    - {alias: s, displayName: S}\n    - {alias: s2, displayName: S2}\n" +
+				"  persons:\n    - {alias: t, givenName: T, familyName: T}\n    - {alias: t2, givenName: U, familyName: U}\n" +
+				"  groups:\n    - {alias: g, displayName: G, groupType: Undervisning, organisation: s, startDate: 2026-01-01}\n    - {alias: g2, displayName: G2, groupType: Undervisning, organisation: s2, startDate: 2026-01-01}\n" +
+				"  syllabuses:\n    - {alias: ma, schoolType: GR, subjectCode: MA, subjectName: Matematik}\n" +
+				"  activities:\n    - {alias: a, displayName: A, organisation: s, groups: [g], teachers: [t], startDate: 2026-01-01}\n" +
+				"  calendarEvents:\n    - {title: L, startTime: 2026-01-05T08:00:00Z, endTime: 2026-01-05T09:00:00Z, organisation: s2, group: g2, syllabus: ma, teacher: t2, activity: a}\n" +
+				"    - {title: L, startTime: 2026-01-05T08:00:00Z, endTime: 2026-01-05T09:00:00Z, organisation: s, group: g, syllabus: ma, teacher: t, activity: a}\n"),
+			want: []string{
+				`s.yaml:18:96: records.calendarEvents[0].organisation: "s2" is not the organisation of activity "a" ("s"): a lesson is held where its activity is`,
+				`s.yaml:18:107: records.calendarEvents[0].group: "g2" is not one of the groups of activity "a" [g]`,
+				`s.yaml:18:134: records.calendarEvents[0].teacher: "t2" is not one of the teachers of activity "a" [t]`,
+			},
+		},
+		{
 			name: "wrong type: a string where an integer belongs",
 			src:  "name: t\nseed: many\n",
 			want: []string{`s.yaml:2:7: seed: expected an integer, got the string "many"`},

@@ -559,7 +559,9 @@ func roleReferrers(sn *store.Snapshot, role model.PersonRole, id string) []strin
 	case model.RoleEmployee:
 		count(store.TableEmployeePlacements, store.IndexEmployee, "employee placement(s)")
 		count(store.TableGrades, store.IndexTeacher, "grade(s) as teacher or registrar")
-		count(store.TableCalendarEvents, store.IndexTeacher, "calendar event(s) as teacher")
+		if n := sn.EventsTaughtBy(id); n > 0 {
+			out = append(out, fmt.Sprintf("%d calendar event(s) as teacher", n))
+		}
 	}
 	return out
 }

@@ -156,6 +156,7 @@ func searchDataset(t testing.TB) *store.Dataset {
 		Groups: 60, Placements: 80, Syllabuses: 10, CalendarEvents: 300, Attendances: 50, Absences: 20, Units: 3,
 	})
 	require.NoError(t, err)
+	fixtures.Complete(gen, testNow) // the activities of the lessons, as a scenario gets them
 	ds := store.Dataset(*gen)
 	PrepareGenerated(&ds)
 	// A unit without a description, and a deletion log: audit events of

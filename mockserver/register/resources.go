@@ -845,13 +845,48 @@ func (r renderer) calendarEvent(ev *model.CalendarEvent, expand []string) calend
 
 // activitiesOfDuty lists, in id order, the activities the duty teaches.
 func activitiesOfDuty(sn *store.Snapshot, duty string) []string {
+	return activitiesBy(sn, store.IndexTeacher, duty)
+}
+
+// activitiesBy lists, in id order and each once, the activities with the
+// value under an index of the activities table (group, organisation,
+// teacher).
+func activitiesBy(sn *store.Snapshot, index, value string) []string {
 	var out []string
-	_ = sn.Scan(store.TableActivities, store.IndexTeacher, duty, func(o any) bool {
+	_ = sn.Scan(store.TableActivities, index, value, func(o any) bool {
 		out = append(out, asActivity(o).ID)
 		return true
 	})
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
+}
+
+// eventActivities lists, in id order, the activities whose calendar events
+// the list's activity, teacher, group and organisation filters allow (those
+// given, intersected); ok is false when none of them is given. The store
+// keeps an event's group, organisation and teacher among its activity's
+// (decision M7), so the events of these activities are every candidate.
+func eventActivities(sn *store.Snapshot, p params) (acts []string, ok bool) {
+	keep := func(ids []string) {
+		if !ok {
+			acts, ok = ids, true
+			return
+		}
+		acts = slices.DeleteFunc(acts, func(a string) bool { _, found := slices.BinarySearch(ids, a); return !found })
+	}
+	if v, given := p.get("activity"); given {
+		keep([]string{v})
+	}
+	if v, given := p.get("teacher"); given {
+		keep(activitiesOfDuty(sn, v))
+	}
+	if v, given := p.get(paramGroup); given {
+		keep(activitiesBy(sn, store.IndexGroup, v))
+	}
+	if v, given := p.get(paramOrganisation); given {
+		keep(activitiesBy(sn, store.IndexOrganisation, v))
+	}
+	return acts, ok
 }
 
 func calendarEventsResource() *resource {
@@ -859,11 +894,13 @@ func calendarEventsResource() *resource {
 	meta := func(o any) *model.Meta { return &ce(o).Meta }
 	f := []filter{
 		idFilter("activity", store.IndexActivity, func(o any) []string { return oneID(ce(o).Activity.ID) }),
-		idFilter(paramGroup, store.IndexGroup, func(o any) []string { return oneID(ce(o).Group.ID) }),
-		// teacher: a duty among the teachers of the event's activity; served
-		// in page, by the activities of the duty
+		// group, organisation, teacher: served in page through the
+		// activities of the group, the organisation or the duty (an
+		// event's are its activity's: store decision M7); the teacher, a
+		// duty among the teachers of the event's activity, by the walk alone
+		idFilter(paramGroup, "", func(o any) []string { return oneID(ce(o).Group.ID) }),
 		{param: "teacher", id: true, match: func(any, string) bool { return true }},
-		idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(ce(o).Organisation.ID) }),
+		idFilter(paramOrganisation, "", func(o any) []string { return oneID(ce(o).Organisation.ID) }),
 		{param: "student", id: true, match: func(any, string) bool { return true }}, // applied in page
 	}
 	f = append(f, timeFilters("startTime", func(o any) time.Time { return ce(o).StartTime })...)
@@ -907,10 +944,10 @@ func calendarEventsResource() *resource {
 			sm := studentMatch(sn, v)
 			m = func(o any) bool { return base(o) && sm(o) }
 		}
-		if duty, ok := p.get("teacher"); ok {
-			// The events of the activities the duty teaches: one span of
-			// the activity index per activity, in key order.
-			acts := activitiesOfDuty(sn, duty)
+		if acts, ok := eventActivities(sn, p); ok {
+			// The events of the activities the filters allow: one span of
+			// the activity index per activity, in key order; each event is
+			// then matched on its own group and organisation.
 			in := map[string]bool{}
 			spans := make([]store.Span, len(acts))
 			for i, a := range acts {
@@ -939,7 +976,14 @@ func calendarEventsResource() *resource {
 		},
 		"student": func(sn *store.Snapshot, v string, emit func(any)) {
 			_ = sn.Scan(store.TableGroups, store.IndexMember, strings.ToLower(v), func(o any) bool {
-				byIndex(store.TableCalendarEvents, store.IndexGroup, false)(sn, asGroup(o).ID, emit)
+				g := asGroup(o).ID
+				for _, a := range activitiesBy(sn, store.IndexGroup, g) {
+					byIndex(store.TableCalendarEvents, store.IndexActivity, false)(sn, a, func(o any) {
+						if ce(o).Group.ID == g {
+							emit(o)
+						}
+					})
+				}
 				return true
 			})
 		},

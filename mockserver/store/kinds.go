@@ -106,6 +106,14 @@ var calendarEvents = kind[model.CalendarEvent]{
 		}
 		return refs
 	},
+	// the event agrees with its activity (events.go)
+	conflict: func(t *tx, c *model.CalendarEvent) error {
+		var r eventRule
+		return r.check(c, func(id string) *model.Activity {
+			a, _ := first(t, activities, id)
+			return a
+		})
+	},
 }
 
 var attendances = kind[model.Attendance]{

@@ -48,13 +48,13 @@ func TestLoadBuildsIndexesInKeyOrder(t *testing.T) {
 				recs[i] = model.CalendarEvent{
 					ID:        id,
 					StartTime: base.Add(time.Duration(r.IntN(tc.instants)) * 7 * time.Minute).Add(time.Duration(r.IntN(2)) * time.Nanosecond * time.Duration(tc.instants/1000)),
-					Group:     model.ObjectReference{ID: fmt.Sprintf("g%02d", g)},
+					Activity:  model.ObjectReference{ID: fmt.Sprintf("g%02d", g)},
 				}
 			}
 			tl := prepareTable(calendarEvents, recs, base, false)
 			require.NoError(t, tl.err)
 			tl.indexPages = make([][]*page, len(tl.td.indexes))
-			for _, index := range []string{IndexStartTime, IndexGroup} {
+			for _, index := range []string{IndexStartTime, IndexActivity} {
 				t.Run(index, func(t *testing.T) {
 					i := slices.IndexFunc(tl.td.indexes, func(ix indexDef) bool { return ix.name == index })
 					require.GreaterOrEqual(t, i, 0)
@@ -67,7 +67,7 @@ func TestLoadBuildsIndexesInKeyOrder(t *testing.T) {
 					}
 					want := make([]string, len(recs))
 					for k, ev := range recs {
-						v := ev.Group.ID
+						v := ev.Activity.ID
 						if index == IndexStartTime {
 							v = timeKey(ev.StartTime)
 						}
@@ -126,7 +126,7 @@ func TestLoadOwnedLoadsWhatLoadLoads(t *testing.T) {
 	require.NoError(t, copied.Load(build()))
 	require.NoError(t, owned.LoadOwned(build()))
 	assert.Equal(t, copied.Export(), owned.Export())
-	for _, index := range []string{IndexStartTime, IndexActivity, IndexGroup} {
+	for _, index := range []string{IndexStartTime, IndexActivity} {
 		walk := func(s *Store) []string {
 			var ids []string
 			require.NoError(t, s.Read().Scan(TableCalendarEvents, index, "", func(o any) bool {
@@ -146,4 +146,86 @@ func TestLoadOwnedLoadsWhatLoadLoads(t *testing.T) {
 	require.ErrorAs(t, err, &refErr)
 	assert.Equal(t, "calendarEvent.id", refErr.Field)
 	assert.Equal(t, copied.Export(), owned.Export(), "a failed load keeps the old content")
+}
+
+// TestSortByIDOrdersLikeASort: ordering records by id through their sorted
+// runs gives what a sort by (id, position) gives, whether the runs lie apart,
+// interleave, share an id or are too many to be worth it.
+func TestSortByIDOrdersLikeASort(t *testing.T) {
+	ids := func(groups ...[]string) []idAt {
+		var out []idAt
+		for _, g := range groups {
+			for _, id := range g {
+				out = append(out, idAt{id, len(out)})
+			}
+		}
+		return out
+	}
+	run := func(prefix string, n int) []string { // ids that share a long prefix
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("%s-0000-4000-8000-%04d", prefix, i)
+		}
+		return out
+	}
+	scattered := make([]string, 500)
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range scattered {
+		scattered[i] = fmt.Sprintf("%08x", r.Uint32())
+	}
+	for _, tc := range []struct {
+		name  string
+		order []idAt
+		runs  bool // put in order run by run
+	}{
+		{"empty", nil, false},
+		{"one record", ids([]string{"a"}), false},
+		{"sorted", ids(run("a", 100)), true},
+		{"runs apart, out of order", ids(run("c", 100), run("a", 100), run("b", 100)), true},
+		{"runs that interleave", ids(run("a", 100), run("a", 60)[50:], run("b", 100)), false},
+		{"the same id at the end of one run and the start of another", ids(run("a", 50)[49:], run("c", 10), run("a", 50)), false},
+		{"a duplicate inside a run", ids(run("b", 40), run("b", 40)[39:], run("a", 40)), true},
+		{"short ids", ids([]string{"b", "c", "d"}, []string{"a"}), false},
+		{"too many runs", ids(scattered), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if len(tc.order) > 1 {
+				assert.Equal(t, tc.runs, idRuns(tc.order) != nil, "runs")
+			}
+			want := slices.Clone(tc.order)
+			slices.SortFunc(want, func(a, b idAt) int {
+				if c := strings.Compare(a.id, b.id); c != 0 {
+					return c
+				}
+				return a.at - b.at
+			})
+			order := slices.Clone(tc.order)
+			var got []idAt
+			for _, run := range inIDOrder(order) {
+				got = append(got, order[run[0]:run[1]]...)
+			}
+			if len(tc.order) == 0 {
+				assert.Empty(t, got)
+				return
+			}
+			assert.Equal(t, want, got)
+		})
+	}
+}
+
+// TestGeneratedLessonsComeInRunsOfIDs: the generator's lessons come in runs
+// of ids that a load puts in order whole (decision M3), so no load sorts a
+// million ids.
+func TestGeneratedLessonsComeInRunsOfIDs(t *testing.T) {
+	now := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)
+	cfg := fixtures.DefaultConfig(3, now)
+	cfg.CalendarEvents = 20000
+	ds, err := fixtures.Generate(cfg)
+	require.NoError(t, err)
+	order := make([]idAt, len(ds.CalendarEvents))
+	for i, ev := range ds.CalendarEvents {
+		order[i] = idAt{ev.ID, i}
+	}
+	require.False(t, slices.IsSortedFunc(order, func(a, b idAt) int { return strings.Compare(a.id, b.id) }), "the case needs lessons out of id order")
+	assert.NotNil(t, idRuns(order))
 }

@@ -47,7 +47,7 @@ const (
 	IndexOrganisationType = "organisationType"
 	IndexSchoolUnitCode   = "schoolUnitCode"
 
-	// groups, calendar events, absences
+	// groups, activities, absences, ...
 	IndexOrganisation = "organisation"
 	IndexMember       = "member"
 
@@ -68,8 +68,8 @@ const (
 	IndexCivicNo = "civicNo"
 	// employee placements: the employee
 	IndexEmployee = "employee"
-	// calendar events: the teacher; grades: interface A's teachers, the
-	// registrar and the grading teacher
+	// activities: the duties of their teachers; grades: interface A's
+	// teachers, the registrar and the grading teacher
 	IndexTeacher = "teacher"
 	// grades: interface A's two views, each in list order (meta.created)
 	IndexGradesElementaryByCreated     = "gradesElementaryByCreated"
@@ -296,10 +296,8 @@ var tables = append([]*tableDef{
 		by(IndexSyllabusCode, func(s *model.Syllabus) string { return SyllabusCodeKey(s.SchoolType, s.CourseCode, s.SubjectCode) }),
 	),
 	def(TableCalendarEvents, func(c *model.CalendarEvent) string { return c.ID },
-		by(IndexGroup, func(c *model.CalendarEvent) string { return c.Group.ID }),
-		by(IndexTeacher, func(c *model.CalendarEvent) string { return c.Teacher.ID }),
+		// group, organisation, teacher: through the activities (events.go)
 		by(IndexActivity, func(c *model.CalendarEvent) string { return c.Activity.ID }),
-		by(IndexOrganisation, func(c *model.CalendarEvent) string { return c.Organisation.ID }),
 		byTime(IndexStartTime, func(c *model.CalendarEvent) time.Time { return c.StartTime }),
 	),
 	def(TableAttendances, func(a *model.Attendance) string { return a.ID },

@@ -111,14 +111,27 @@ func (s *Store) load(ds *Dataset, owned bool) error {
 		}
 		ids[tl.td.name] = tl.ids
 	}
-	refErrs := make([]error, len(loads))
-	parallel(len(loads), func(i int) { refErrs[i] = loads[i].checkRefs(ids) })
+	// The references of each table, then whether the calendar events agree
+	// with their activities (events.go), side by side.
+	refErrs := make([]error, len(loads)+1)
+	parallel(len(refErrs), func(i int) {
+		if i == len(loads) {
+			refErrs[i] = checkEventActivities(loadOf(loads, TableCalendarEvents), loadOf(loads, TableActivities))
+			return
+		}
+		refErrs[i] = loads[i].checkRefs(ids)
+	})
 	if err := firstError(refErrs); err != nil {
 		return err
 	}
 
+	// The pages of every table and index, the largest tables' first: the
+	// cores then finish together rather than one waiting for a large
+	// table's index picked up last.
 	var jobs []func()
-	for _, tl := range loads {
+	bySize := slices.Clone(loads)
+	slices.SortStableFunc(bySize, func(a, b *tableLoad) int { return len(b.sorted) - len(a.sorted) })
+	for _, tl := range bySize {
 		tl.indexPages = make([][]*page, len(tl.td.indexes))
 		for i := -1; i < len(tl.td.indexes); i++ {
 			jobs = append(jobs, func() { tl.buildPages(i) })
@@ -145,6 +158,16 @@ func (s *Store) load(ds *Dataset, owned bool) error {
 	s.dbp.Store(db)
 	s.publish(Change{At: now, All: true})
 	return nil
+}
+
+// loadOf is the load of a table.
+func loadOf(loads []*tableLoad, table string) *tableLoad {
+	for _, tl := range loads {
+		if tl.td.name == table {
+			return tl
+		}
+	}
+	panic("store: no load of table " + table)
 }
 
 // parallel calls fn(0) ... fn(n-1), on as many goroutines as there are
@@ -205,12 +228,7 @@ func prepareTable[T any](k kind[T], recs []T, now time.Time, owned bool) *tableL
 			copy(own[i:min(i+copyChunk, len(recs))], recs[i:])
 		}
 	}
-	type idAt struct {
-		id string
-		at int
-	}
 	order := make([]idAt, len(own))
-	sorted := true
 	for i := range own {
 		rec := &own[i]
 		if k.strip != nil {
@@ -228,32 +246,25 @@ func prepareTable[T any](k kind[T], recs []T, now time.Time, owned bool) *tableL
 			m.Modified = m.Created
 		}
 		order[i] = idAt{k.id(rec), i}
-		if i > 0 && order[i-1].id > order[i].id {
-			sorted = false
-		}
-	}
-	if !sorted {
-		slices.SortFunc(order, func(a, b idAt) int {
-			if c := strings.Compare(a.id, b.id); c != 0 {
-				return c
-			}
-			return a.at - b.at
-		})
 	}
 	tl.sorted = make([]any, len(own))
 	var ids []string
 	if referenced[k.table] {
 		ids = make([]string, len(own))
 	}
-	for i, o := range order {
-		if i > 0 && order[i-1].id == o.id {
-			// the later of the two, as the dataset lists them
-			tl.err = fmt.Errorf("%s[%d]: duplicate id %s", k.table, o.at, o.id)
-			return tl
-		}
-		tl.sorted[i] = &own[o.at]
-		if ids != nil {
-			ids[i] = o.id
+	i, prev := 0, ""
+	for _, run := range inIDOrder(order) {
+		for _, o := range order[run[0]:run[1]] {
+			if i > 0 && prev == o.id {
+				// the later of the two, as the dataset lists them
+				tl.err = fmt.Errorf("%s[%d]: duplicate id %s", k.table, o.at, o.id)
+				return tl
+			}
+			tl.sorted[i] = &own[o.at]
+			if ids != nil {
+				ids[i] = o.id
+			}
+			i, prev = i+1, o.id
 		}
 	}
 	if ids != nil {
@@ -283,6 +294,70 @@ func prepareTable[T any](k kind[T], recs []T, now time.Time, owned bool) *tableL
 	}
 	return tl
 }
+
+// idAt is a record's id and its position in the dataset.
+type idAt struct {
+	id string
+	at int
+}
+
+// inIDOrder orders records by id, then position (a duplicate id's records
+// end up side by side): it returns runs of order, each as [from, to), that
+// list the records in that order one after another. Generated data comes in
+// runs of ids that share a long prefix and are already in order (the
+// calendar events of a group, decision M3), and whose ranges do not
+// interleave: those runs are put in order whole, which costs a comparison
+// per record instead of a sort of a million strings (and no copy). Anything
+// else is sorted in place.
+func inIDOrder(order []idAt) [][2]int {
+	whole := [][2]int{{0, len(order)}}
+	if slices.IsSortedFunc(order, func(a, b idAt) int { return strings.Compare(a.id, b.id) }) {
+		return whole
+	}
+	if runs := idRuns(order); runs != nil {
+		return runs
+	}
+	slices.SortFunc(order, func(a, b idAt) int {
+		if c := strings.Compare(a.id, b.id); c != 0 {
+			return c
+		}
+		return a.at - b.at
+	})
+	return whole
+}
+
+// idRuns cuts order into runs of ascending ids that share a prefix
+// (samePrefix), each as [from, to), and returns them in id order when their
+// ranges lie apart; nil when they interleave or are too many to be worth it.
+func idRuns(order []idAt) [][2]int {
+	var runs [][2]int
+	for i := range order {
+		if i == 0 || order[i-1].id > order[i].id || !samePrefix(order[i-1].id, order[i].id) {
+			if len(runs) > 0 {
+				runs[len(runs)-1][1] = i
+			}
+			if runs = append(runs, [2]int{i, len(order)}); len(runs) > len(order)/16+1 {
+				return nil
+			}
+		}
+	}
+	slices.SortFunc(runs, func(a, b [2]int) int { return strings.Compare(order[a[0]].id, order[b[0]].id) })
+	for r := 1; r < len(runs); r++ {
+		if order[runs[r-1][1]-1].id >= order[runs[r][0]].id {
+			return nil
+		}
+	}
+	return runs
+}
+
+// samePrefix reports whether two ids share their first runPrefix bytes:
+// the ids a generator derives in a run do, random ones do not.
+func samePrefix(a, b string) bool {
+	return len(a) >= runPrefix && len(b) >= runPrefix && a[:runPrefix] == b[:runPrefix]
+}
+
+// runPrefix is the prefix the ids of a run share (sortByID).
+const runPrefix = 16
 
 // copyChunk is how many records prepareTable copies at a time.
 const copyChunk = 4096
@@ -836,7 +911,9 @@ func referrers(t *tx, table, id string) []string {
 	switch table {
 	case TableGroups:
 		count(TablePlacements, IndexGroup, "placement(s)")
-		count(TableCalendarEvents, IndexGroup, "calendar event(s)")
+		if n := t.eventsOfGroup(id); n > 0 {
+			out = append(out, fmt.Sprintf("%d calendar event(s)", n))
+		}
 	case TablePersons:
 		count(TablePlacements, IndexChild, "placement(s) as child")
 		count(TablePlacements, IndexOwner, "placement(s) as owner")
@@ -844,7 +921,9 @@ func referrers(t *tx, table, id string) []string {
 		count(TablePersons, IndexResponsible, "person(s) as responsible")
 		count(TableAttendances, IndexStudent, "attendance record(s)")
 		count(TableAbsences, IndexStudent, "absence record(s)")
-		count(TableCalendarEvents, IndexTeacher, "calendar event(s) as teacher")
+		if n := t.eventsTaughtBy(id); n > 0 {
+			out = append(out, fmt.Sprintf("%d calendar event(s) as teacher", n))
+		}
 		count(TableEmployeePlacements, IndexEmployee, "employee placement(s)")
 		// Reporters and registrars are not indexed (nothing lists by them):
 		// deleting a person, which is rare, scans those two tables.

@@ -378,8 +378,10 @@ func TestDeleteRefusesAPersonStillNamedAsReporterOrRegistrar(t *testing.T) {
 	}{
 		{"attendance reporter", func(ds *Dataset, reporter string) {
 			ds.Syllabuses = []model.Syllabus{{ID: id('s', 0)}}
+			ds.Activities = []model.Activity{eventActivity(id('c', 0), id('o', 0), id('g', 0), id('p', 0))}
 			ds.CalendarEvents = []model.CalendarEvent{{ID: id('e', 0), Organisation: model.ObjectReference{ID: id('o', 0)},
-				Group: model.ObjectReference{ID: id('g', 0)}, Syllabus: model.ObjectReference{ID: id('s', 0)}, Teacher: model.PersonReference{ID: id('p', 0)}}}
+				Group: model.ObjectReference{ID: id('g', 0)}, Syllabus: model.ObjectReference{ID: id('s', 0)}, Teacher: model.PersonReference{ID: id('p', 0)},
+				Activity: model.ObjectReference{ID: id('c', 0)}}}
 			ds.Attendances = []model.Attendance{{ID: id('a', 0), CalendarEvent: model.ObjectReference{ID: id('e', 0)},
 				Student: model.PersonReference{ID: id('p', 1)}, Reporter: &model.PersonReference{ID: reporter}}}
 		}, "1 attendance record(s) as reporter"},
