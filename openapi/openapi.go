@@ -4,6 +4,7 @@ import (
 	"context"
 	"embed"
 	"fmt"
+	"io/fs"
 	"strings"
 	"sync"
 
@@ -12,12 +13,27 @@ import (
 
 //go:generate go run ./internal/genjson
 
-// files holds the documents: the YAML sources (*.yaml, what skolkit spec
-// prints) and their JSON renderings (json/*.json, generated from the sources
-// by go generate: what is served; documents_gen.go builds the documents).
+// files holds the YAML sources of the documents (what skolkit spec prints).
 //
-//go:embed *.yaml json/*.json
+//go:embed *.yaml
 var files embed.FS
+
+// The JSON renderings of the documents (json/*.json, generated from the YAML
+// sources by go generate: what is served at .../openapi.json), one variable
+// each: an embedded []byte is used where it lies, where embed.FS.ReadFile
+// would copy it at every start. documents_gen.go builds the documents.
+var (
+	//go:embed json/auth.json
+	authJSON []byte
+	//go:embed json/register.json
+	registerJSON []byte
+	//go:embed json/directory.json
+	directoryJSON []byte
+	//go:embed json/export.json
+	exportJSON []byte
+	//go:embed json/admin.json
+	adminJSON []byte
+)
 
 // Name identifies one contract document.
 type Name string
@@ -38,18 +54,20 @@ const (
 
 // documents lists the documents of the contract in a stable order. Adding a
 // document is its YAML file in this directory, its JSON rendering and the
-// function that builds it (go generate ./openapi/), a Name constant and one
-// line here. Only listed documents are loaded.
+// function that builds it (go generate ./openapi/), a Name constant, a
+// variable above embedding the JSON and one line here. Only listed documents
+// are loaded.
 var documents = []struct {
 	name  Name
 	file  string
+	json  []byte
 	build func() *openapi3.T // generated in documents_gen.go
 }{
-	{NameAuth, "auth.yaml", docAuth},
-	{NameRegister, "register.yaml", docRegister},
-	{NameDirectory, "directory.yaml", docDirectory},
-	{NameExport, "export.yaml", docExport},
-	{NameAdmin, "admin.yaml", docAdmin},
+	{NameAuth, "auth.yaml", authJSON, docAuth},
+	{NameRegister, "register.yaml", registerJSON, docRegister},
+	{NameDirectory, "directory.yaml", directoryJSON, docDirectory},
+	{NameExport, "export.yaml", exportJSON, docExport},
+	{NameAdmin, "admin.yaml", adminJSON, docAdmin},
 }
 
 // Contract holds every listed document, built as kin-openapi's loader gives
@@ -64,7 +82,9 @@ type Contract struct {
 type document struct {
 	doc  *openapi3.T
 	json []byte
-	yaml []byte
+	// yaml is the YAML source, read from files when first asked for (only
+	// skolkit spec prints it).
+	yaml func() []byte
 }
 
 // Load builds every listed document. The error names the document that
@@ -85,7 +105,7 @@ func Load() (*Contract, error) {
 	errs := make([]error, len(documents))
 	var wg sync.WaitGroup
 	for i, d := range documents {
-		wg.Go(func() { loaded[i], errs[i] = loadDocument(d.name, d.file, d.build) })
+		wg.Go(func() { loaded[i], errs[i] = loadDocument(d.name, d.file, d.json, d.build) })
 	}
 	wg.Wait()
 	c := &Contract{docs: make(map[Name]*document, len(documents))}
@@ -104,16 +124,18 @@ func jsonFile(file string) string {
 	return "json/" + strings.TrimSuffix(file, ".yaml") + ".json"
 }
 
-func loadDocument(name Name, file string, build func() *openapi3.T) (*document, error) {
-	src, err := files.ReadFile(file)
-	if err != nil {
+func loadDocument(name Name, file string, js []byte, build func() *openapi3.T) (*document, error) {
+	if _, err := fs.Stat(files, file); err != nil {
 		return nil, fmt.Errorf("openapi: document %q: %w", name, err)
 	}
-	js, err := files.ReadFile(jsonFile(file))
-	if err != nil {
-		return nil, fmt.Errorf("openapi: document %q: %w (run go generate ./openapi/)", name, err)
+	if len(js) == 0 {
+		return nil, fmt.Errorf("openapi: document %q: no JSON rendering (run go generate ./openapi/)", name)
 	}
-	return &document{doc: build(), json: js, yaml: src}, nil
+	yaml := sync.OnceValue(func() []byte {
+		src, _ := files.ReadFile(file) // it exists (above)
+		return src
+	})
+	return &document{doc: build(), json: js, yaml: yaml}, nil
 }
 
 // MustLoad is Load that panics on error. The embedded documents are fixed at
@@ -167,7 +189,7 @@ func (c *Contract) JSON(name Name) []byte { return c.get(name).json }
 
 // YAML returns the embedded YAML source of the document. The bytes are
 // shared: do not modify them. It panics if name is not in the contract.
-func (c *Contract) YAML(name Name) []byte { return c.get(name).yaml }
+func (c *Contract) YAML(name Name) []byte { return c.get(name).yaml() }
 
 func (c *Contract) get(name Name) *document {
 	d, ok := c.docs[name]
