@@ -9,9 +9,11 @@
 //
 // A resolved document is a graph: a reference and the component it names
 // share one value, and a schema may refer to itself. Every value reached more
-// than once is written once, into an element of a slice of its type that the
-// function allocates first, and referred to by its address, so the built
-// document has the same shape as the loader's.
+// than once is written once, into an element of a slice of its type (held by
+// a <function>Values the function allocates first, and set by a method of
+// it), and referred to by its address, so the built document has the same
+// shape as the loader's. A large literal is returned by a method of its own
+// (splitAt), so that no function holds a whole document.
 //
 // The writer is generic over the document's types (reflection) and refuses
 // any value it cannot write as Go: a non-zero unexported field (but the
@@ -77,12 +79,21 @@ func Source(pkg string, docs []Document) ([]byte, error) {
 	return format.Source(b.Bytes())
 }
 
-// writeFunc writes the function that builds doc.
+// splitAt is the size of Go source from which a pointer's composite literal
+// is written as a method of its own. One function holding a whole document
+// would have a stack frame of thousands of temporaries, and its stack maps
+// (one per call in it) would add megabytes to the binary.
+const splitAt = 2048
+
+// writeFunc writes the function that builds doc, its type holding the shared
+// values, and that type's methods: one per shared value (setting it) and one
+// per large literal (returning it).
 func writeFunc(b *bytes.Buffer, name string, doc *openapi3.T) error {
-	w := writer{b: b, names: map[ptrKey]string{}}
+	recv := name + "Values"
+	var methods bytes.Buffer
+	w := writer{b: b, names: map[ptrKey]string{}, recv: recv, methods: &methods, count: new(int)}
 	c := counter{seen: map[ptrKey]int{}}
 	c.walk(reflect.ValueOf(doc), "doc")
-	fmt.Fprintf(b, "\n// %s builds the document as kin-openapi's loader gives it from its JSON\n// rendering.\nfunc %s() *openapi3.T {\n", name, name)
 	// One slice per type of the values reached more than once.
 	var types []reflect.Type
 	count := map[reflect.Type]int{}
@@ -94,34 +105,46 @@ func writeFunc(b *bytes.Buffer, name string, doc *openapi3.T) error {
 		if count[t] == 0 {
 			types = append(types, t)
 		}
-		w.names[p.key] = fmt.Sprintf("&%s[%d]", sliceName(t), count[t])
+		w.names[p.key] = fmt.Sprintf("&v.%s[%d]", t.Name(), count[t])
 		count[t]++
 	}
+	fmt.Fprintf(b, "\n// %s holds the values %s's document reaches more than once.\ntype %s struct {\n", recv, name, recv)
 	for _, t := range types {
-		fmt.Fprintf(b, "%s := make([]%s, %d)\n", sliceName(t), typeName(t), count[t])
+		fmt.Fprintf(b, "%s []%s\n", t.Name(), typeName(t))
 	}
+	fmt.Fprintf(b, "}\n\n// %s builds the document as kin-openapi's loader gives it from its JSON\n// rendering.\nfunc %s() *openapi3.T {\nv := &%s{", name, name, recv)
+	for i, t := range types {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(b, "%s: make([]%s, %d)", t.Name(), typeName(t), count[t])
+	}
+	b.WriteString("}\n")
+	var sets bytes.Buffer
 	for _, p := range c.order {
-		name, ok := w.names[p.key]
+		ref, ok := w.names[p.key]
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(b, "// %s\n%s = ", p.path, name[1:])
-		if err := w.value(p.v.Elem(), false); err != nil {
+		*w.count++
+		set := fmt.Sprintf("set%d", *w.count)
+		fmt.Fprintf(b, "v.%s()\n", set)
+		fmt.Fprintf(&sets, "\n// %s\nfunc (v *%s) %s() {\n%s = ", p.path, recv, set, ref[1:])
+		sw := w
+		sw.b = &sets
+		if err := sw.value(p.v.Elem(), false); err != nil {
 			return fmt.Errorf("%s: %w", p.path, err)
 		}
-		b.WriteString("\n")
+		sets.WriteString("\n}\n")
 	}
 	b.WriteString("return ")
 	if err := w.value(reflect.ValueOf(doc), false); err != nil {
 		return err
 	}
 	b.WriteString("\n}\n")
+	b.Write(sets.Bytes())
+	b.Write(methods.Bytes())
 	return nil
-}
-
-// sliceName is the name of the slice that holds the shared values of type t.
-func sliceName(t reflect.Type) string {
-	return "shared" + t.Name()
 }
 
 // skipped are the unexported fields the writer leaves out: the loader's
@@ -248,6 +271,11 @@ type writer struct {
 	b *bytes.Buffer
 	// names are the expressions of the values reached more than once.
 	names map[ptrKey]string
+	// recv is the type whose methods return large literals (splitAt),
+	// written to methods; count numbers the methods.
+	recv    string
+	methods *bytes.Buffer
+	count   *int
 }
 
 // value writes v as a Go expression of v's type. elide is set for an element
@@ -284,6 +312,7 @@ func (w writer) value(v reflect.Value, elide bool) error {
 			w.b.WriteString("&")
 			return w.value(v.Elem(), false)
 		case reflect.Struct:
+			return w.structPointer(v, elide)
 		default:
 			w.b.WriteString("ptr[" + typeName(e) + "](")
 			if err := w.value(v.Elem(), false); err != nil {
@@ -292,10 +321,6 @@ func (w writer) value(v reflect.Value, elide bool) error {
 			w.b.WriteString(")")
 			return nil
 		}
-		if !elide {
-			w.b.WriteString("&")
-		}
-		return w.value(v.Elem(), elide)
 	case reflect.Struct:
 		if _, ok := mapLike[t]; ok {
 			return fmt.Errorf("%s by value: only pointers to it are written", t)
@@ -374,6 +399,35 @@ func (w writer) value(v reflect.Value, elide bool) error {
 	default:
 		return fmt.Errorf("cannot write a %s", t)
 	}
+	return nil
+}
+
+// structPointer writes a pointer to a struct as its composite literal, or,
+// when that is large, as a call of a method that returns it.
+func (w writer) structPointer(v reflect.Value, elide bool) error {
+	e := v.Type().Elem()
+	var lit bytes.Buffer
+	lw := w
+	lw.b = &lit
+	if !elide {
+		lit.WriteString("&")
+	}
+	if err := lw.value(v.Elem(), elide); err != nil {
+		return err
+	}
+	if lit.Len() < splitAt {
+		w.b.Write(lit.Bytes())
+		return nil
+	}
+	*w.count++
+	name := fmt.Sprintf("f%d", *w.count)
+	fmt.Fprintf(w.methods, "\nfunc (v *%s) %s() *%s {\nreturn ", w.recv, name, typeName(e))
+	if elide {
+		w.methods.WriteString("&" + typeName(e))
+	}
+	w.methods.Write(lit.Bytes())
+	w.methods.WriteString("\n}\n")
+	w.b.WriteString("v." + name + "()")
 	return nil
 }
 
