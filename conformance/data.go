@@ -91,9 +91,6 @@ type bWalk struct {
 	items []placement // the walk's records, parsed; page is the page each came on
 }
 
-// ids returns the set of ids walked.
-func (w *bWalk) ids() map[string]bool { return w.listWalk.ids() }
-
 // walkPlacements is walkList over GET /placements.
 func (e *env) walkPlacements(do doer, query url.Values, limit int) *bWalk {
 	lw := e.walkList(do, "/placements", query, limit, nil)

@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -12,11 +13,14 @@ import (
 // fonts, images or links to load, so that it opens offline and in CI
 // artefact viewers. Server URLs appear as text only.
 
-var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"upper":   func(s Status) string { return strings.ToUpper(string(s)) },
-	"dur":     func(d time.Duration) string { return d.Round(time.Millisecond).String() },
-	"verdict": verdict,
-}).Parse(`<!DOCTYPE html>
+// htmlTemplate is parsed when first used, not at initialisation: every
+// command of the binary (skolkit serve's start included) would pay for it.
+var htmlTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"upper":   func(s Status) string { return strings.ToUpper(string(s)) },
+		"dur":     func(d time.Duration) string { return d.Round(time.Millisecond).String() },
+		"verdict": verdict,
+	}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -68,6 +72,7 @@ pre{white-space:pre-wrap;word-break:break-all;background:#f7f7f9;border:1px soli
 </body>
 </html>
 `))
+})
 
 func verdict(rep *Report) string {
 	switch rep.ExitCode() {
@@ -103,7 +108,7 @@ func WriteHTML(w io.Writer, rep *Report) error {
 		Counts Counts
 		Areas  []htmlArea
 	}{rep, rep.Counts(), areas}
-	if err := htmlTemplate.Execute(w, data); err != nil {
+	if err := htmlTemplate().Execute(w, data); err != nil {
 		return fmt.Errorf("html report: %w", err)
 	}
 	return nil

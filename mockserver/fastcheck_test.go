@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -9,9 +10,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/skolkit/skolkit/openapi"
 )
 
 // fastOp is an operation whose validator has a fast check.
@@ -146,4 +150,73 @@ func FuzzFastCheck(f *testing.F) {
 		}
 		assertFastImpliesKin(t, op, rawQuery, id)
 	})
+}
+
+// schemaKeywords gives, for every schema of every operation's parameters,
+// the members of the schema's JSON rendering, and so the fast check is built
+// for the same operations as when it rendered and read back each schema.
+func TestSchemaKeywordsAreTheMembersOfTheSchemasJSON(t *testing.T) {
+	c, err := openapi.Shared()
+	require.NoError(t, err)
+	n := 0
+	for _, name := range c.Names() {
+		for path, item := range c.Doc(name).Paths.Map() {
+			for method, op := range item.Operations() {
+				for _, params := range []openapi3.Parameters{item.Parameters, op.Parameters} {
+					for _, p := range params {
+						if p.Value == nil || p.Value.Schema == nil || p.Value.Schema.Value == nil {
+							continue
+						}
+						for _, sch := range []*openapi3.Schema{p.Value.Schema.Value, itemsOf(p.Value.Schema.Value)} {
+							if sch == nil {
+								continue
+							}
+							data, err := sch.MarshalJSON()
+							require.NoError(t, err)
+							var m map[string]any
+							want, wantOK := []string(nil), json.Unmarshal(data, &m) == nil
+							for k := range m {
+								want = append(want, k)
+							}
+							have, ok := schemaKeywords(sch)
+							assert.Equal(t, wantOK, ok, "%s %s %s", method, path, p.Value.Name)
+							assert.ElementsMatch(t, want, have, "%s %s %s", method, path, p.Value.Name)
+							n++
+						}
+					}
+				}
+			}
+		}
+	}
+	assert.Greater(t, n, 300, "parameter schemas compared")
+
+	// And for schemas the contract does not have, with keywords set and
+	// empty in each way a field can be.
+	yes, one := true, 1.0
+	for i, sch := range []*openapi3.Schema{
+		{},
+		{Type: &openapi3.Types{}, Enum: []any{}, Properties: openapi3.Schemas{}, Required: []string{}},
+		{Type: &openapi3.Types{"string"}, Pattern: "^a$", MaxLength: new(uint64)},
+		{Extensions: map[string]any{"x-a": 1}, Default: "d", Nullable: true},
+		{ExclusiveMin: openapi3.ExclusiveBound{Bool: &yes}, Min: &one, AdditionalProperties: openapi3.AdditionalProperties{Has: new(bool)}},
+		{Always: &yes},
+	} {
+		data, err := sch.MarshalJSON()
+		require.NoError(t, err)
+		var m map[string]any
+		want, wantOK := []string(nil), json.Unmarshal(data, &m) == nil
+		for k := range m {
+			want = append(want, k)
+		}
+		have, ok := schemaKeywords(sch)
+		assert.Equal(t, wantOK, ok, "schema %d: %s", i, data)
+		assert.ElementsMatch(t, want, have, "schema %d: %s", i, data)
+	}
+}
+
+func itemsOf(sch *openapi3.Schema) *openapi3.Schema {
+	if sch.Items == nil {
+		return nil
+	}
+	return sch.Items.Value
 }

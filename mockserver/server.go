@@ -121,9 +121,13 @@ type Server struct {
 // New builds a server: it loads the contract (a contract that cannot be
 // loaded is an error, reported before any other), generates the scenario's
 // data and registers the routes.
+//
+// Three things run at once: loading the contract, building the data (which
+// needs only the scenario) and, once the contract is loaded, the surfaces
+// and their routes (which need only the contract). The data is put into the
+// store when both are done, before the server is returned: a server answers
+// nothing until all of it is ready.
 func New(opts Options) (*Server, error) {
-	// The contract (loaded once per process) and the scenario's data are
-	// independent: load the contract while the data is built.
 	type loadedContract struct {
 		c   *openapi.Contract
 		err error
@@ -133,7 +137,29 @@ func New(opts Options) (*Server, error) {
 		c, err := openapi.Shared()
 		contract <- loadedContract{c, err}
 	}()
-	s, err := newServer(opts)
+	s, build, err := newServer(opts)
+	type builtData struct {
+		st  *store.Store
+		err error
+	}
+	data := make(chan builtData, 1)
+	building := false
+	startBuild := func() {
+		building = true
+		go func() {
+			st, err := build()
+			data <- builtData{st, err}
+		}()
+	}
+	if err == nil && opts.StateFile == "" {
+		startBuild()
+	}
+	if err == nil {
+		var fromState bool
+		if fromState, err = s.openStore(opts.StateFile); err == nil && !fromState && !building {
+			startBuild()
+		}
+	}
 	lc := <-contract
 	if lc.err != nil {
 		return nil, fmt.Errorf("contract: %w", lc.err)
@@ -143,10 +169,19 @@ func New(opts Options) (*Server, error) {
 	}
 	s.contract = lc.c
 	s.dir = directory.New(s.core, s.contract)
-	if s.reg, err = register.New(s.core, register.Options{Scenario: s.scenario, SelfCheck: opts.SelfCheck, Webhooks: opts.Webhooks}); err != nil {
-		return nil, err
+	s.reg, err = register.New(s.core, register.Options{Scenario: s.scenario, SelfCheck: opts.SelfCheck, Webhooks: opts.Webhooks})
+	if err == nil {
+		err = s.routes()
 	}
-	if err := s.routes(); err != nil {
+	if building {
+		// The scenario's errors before the routes': they are the user's.
+		d := <-data
+		if d.err != nil {
+			return nil, d.err
+		}
+		s.store.CopyFrom(d.st)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if err := s.initControl(opts); err != nil {
@@ -155,14 +190,15 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// newServer is New without what needs the contract: the server with the
-// scenario's data, before its routes.
-func newServer(opts Options) (*Server, error) {
+// newServer is New without what needs the contract and without its store
+// (openStore): the server, and the function that builds the scenario's data
+// for it.
+func newServer(opts Options) (*Server, func() (*store.Store, error), error) {
 	var err error
 	sc := opts.Scenario
 	if sc == nil {
 		if sc, err = scenarios.Builtin("default"); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	scCopy := *sc
@@ -199,58 +235,57 @@ func newServer(opts Options) (*Server, error) {
 	s.core.Deviations = map[string]bool{}
 	for _, d := range append(slices.Clone(sc.Behaviours.Deviations), opts.Deviations...) {
 		if !deviation.Known(d) {
-			return nil, fmt.Errorf("unknown deviation %q; known: %s", d, strings.Join(deviation.Names(), ", "))
+			return nil, nil, fmt.Errorf("unknown deviation %q; known: %s", d, strings.Join(deviation.Names(), ", "))
 		}
 		s.core.Deviations[d] = true
 	}
 	if s.variants, err = checkVariants(append(slices.Clone(sc.Behaviours.Variants), opts.Variants...)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.core.Log = s.log
-	s.store = store.New(now)
-	s.core.Store = s.store
-	s.store.SetDeletionKinds(directory.DeletionKinds)
-	loaded := false
-	if opts.StateFile != "" {
-		if loaded, err = s.readStateFile(opts.StateFile); err != nil {
-			return nil, err
-		}
-	}
-	if !loaded {
-		if err := s.loadData(sc); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
+	at := now()
+	return s, func() (*store.Store, error) { return buildData(sc, at, now) }, nil
 }
 
-func (s *Server) loadData(sc *scenarios.Scenario) error {
-	now := s.now()
+// openStore gives the server its empty store, and loads the state file into
+// it when one is named and exists (it reports whether it did).
+func (s *Server) openStore(stateFile string) (bool, error) {
+	s.store = store.New(s.now)
+	s.core.Store = s.store
+	s.store.SetDeletionKinds(directory.DeletionKinds)
+	if stateFile == "" {
+		return false, nil
+	}
+	return s.readStateFile(stateFile)
+}
+
+// buildData returns a store with the scenario's data at an instant, never to
+// be written: one built before for the same scenario and instant, or a new
+// one (on the clock).
+func buildData(sc *scenarios.Scenario, now time.Time, clock func() time.Time) (*store.Store, error) {
 	key, cacheable := loadedKey(sc, now)
 	if cacheable {
 		if tpl, ok := loaded.get(key); ok {
-			s.store.CopyFrom(tpl)
-			return nil
+			return tpl, nil
 		}
 	}
 	ds, err := sc.Build(now)
 	if err != nil {
-		return fmt.Errorf("scenario %s: %w", sc.Name, err)
+		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	d := store.Dataset(*ds)
 	directory.PrepareGenerated(&d)
-	tpl := store.New(s.now)
+	tpl := store.New(clock)
 	if err := tpl.LoadOwned(&d); err != nil {
-		return fmt.Errorf("scenario %s: %w", sc.Name, err)
+		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	if cacheable {
 		loaded.put(key, tpl)
 	}
-	s.store.CopyFrom(tpl)
-	return nil
+	return tpl, nil
 }
 
 // loaded keeps the stores built for the last few (scenario, instant) pairs,
@@ -422,7 +457,8 @@ func (s *Server) routes() error {
 	slices.SortStableFunc(order, func(a, b string) int {
 		return cmp.Or(surfaceRank(a)-surfaceRank(b), strings.Count(a, "{")-strings.Count(b, "{"))
 	})
-	for _, path := range order {
+	pathHandlers := make([]http.Handler, len(order))
+	for i, path := range order {
 		eps := byPath[path]
 		handlers := map[string]http.Handler{}
 		var allow []string
@@ -463,8 +499,18 @@ func (s *Server) routes() error {
 		if surf == surface.Directory {
 			h = s.directoryGate(h, eps[0].Scope == "")
 		}
-		r.Path(path).Handler(h)
+		pathHandlers[i] = h
 		s.bRoutes.add(path, h)
+	}
+	// Interface B's paths go to mux only when the table routes no path
+	// (it has turned itself off): else ServeHTTP asks mux only for a path
+	// the table does not have, which none of B's routes in mux would match
+	// either (TestPathRoutesChooseWhatMuxChooses), and compiling their
+	// regular expressions was most of the cost of building the routes.
+	for i, path := range order {
+		if s.bRoutes.off || !strings.HasPrefix(path, PrefixB+"/") {
+			r.Path(path).Handler(pathHandlers[i])
+		}
 	}
 	s.router = r
 	return nil

@@ -4,9 +4,11 @@
 // Each document is identified by a Name: NameAuth is the token endpoint
 // (POST /oauth/token), NameRegister is interface B, the SS 12000 register API
 // under /api/v1. The YAML documents are the source; go generate renders each
-// as JSON (json/*.json) after validating it with kin-openapi, and the tests
-// fail when a document is invalid or its JSON is stale. Load parses every
-// embedded document from its JSON; a Contract then hands out the parsed
+// as JSON (json/*.json) after validating it with kin-openapi, and writes
+// documents_gen.go, a function per document that builds the document
+// kin-openapi's loader gives from that JSON (package internal/gengo); the
+// tests fail when a document is invalid or a generated file is stale. Load
+// builds every document with its function; a Contract then hands out the
 // document (for request and response validation), its JSON rendering (served
 // at .../openapi.json) and its YAML source.
 //

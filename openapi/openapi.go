@@ -4,6 +4,7 @@ import (
 	"context"
 	"embed"
 	"fmt"
+	"io/fs"
 	"strings"
 	"sync"
 
@@ -12,12 +13,27 @@ import (
 
 //go:generate go run ./internal/genjson
 
-// files holds the documents: the YAML sources (*.yaml, what skolkit spec
-// prints) and their JSON renderings (json/*.json, generated from the sources
-// by go generate: what is served and parsed at start-up).
+// files holds the YAML sources of the documents (what skolkit spec prints).
 //
-//go:embed *.yaml json/*.json
+//go:embed *.yaml
 var files embed.FS
+
+// The JSON renderings of the documents (json/*.json, generated from the YAML
+// sources by go generate: what is served at .../openapi.json), one variable
+// each: an embedded []byte is used where it lies, where embed.FS.ReadFile
+// would copy it at every start. documents_gen.go builds the documents.
+var (
+	//go:embed json/auth.json
+	authJSON []byte
+	//go:embed json/register.json
+	registerJSON []byte
+	//go:embed json/directory.json
+	directoryJSON []byte
+	//go:embed json/export.json
+	exportJSON []byte
+	//go:embed json/admin.json
+	adminJSON []byte
+)
 
 // Name identifies one contract document.
 type Name string
@@ -37,21 +53,25 @@ const (
 )
 
 // documents lists the documents of the contract in a stable order. Adding a
-// document is its YAML file in this directory, its JSON rendering (go
-// generate ./openapi/), a Name constant and one line here. Only listed
-// documents are loaded.
+// document is its YAML file in this directory, its JSON rendering and the
+// function that builds it (go generate ./openapi/), a Name constant, a
+// variable above embedding the JSON and one line here. Only listed documents
+// are loaded.
 var documents = []struct {
-	name Name
-	file string
+	name  Name
+	file  string
+	json  []byte
+	build func() *openapi3.T // generated in documents_gen.go
 }{
-	{NameAuth, "auth.yaml"},
-	{NameRegister, "register.yaml"},
-	{NameDirectory, "directory.yaml"},
-	{NameExport, "export.yaml"},
-	{NameAdmin, "admin.yaml"},
+	{NameAuth, "auth.yaml", authJSON, docAuth},
+	{NameRegister, "register.yaml", registerJSON, docRegister},
+	{NameDirectory, "directory.yaml", directoryJSON, docDirectory},
+	{NameExport, "export.yaml", exportJSON, docExport},
+	{NameAdmin, "admin.yaml", adminJSON, docAdmin},
 }
 
-// Contract holds every listed document, parsed and validated.
+// Contract holds every listed document, built as kin-openapi's loader gives
+// it from its source (which the tests validate).
 // It is read-only after Load and safe for concurrent use; callers must not
 // modify the documents it returns.
 type Contract struct {
@@ -62,30 +82,30 @@ type Contract struct {
 type document struct {
 	doc  *openapi3.T
 	json []byte
-	yaml []byte
+	// yaml is the YAML source, read from files when first asked for (only
+	// skolkit spec prints it).
+	yaml func() []byte
 }
 
-// Load parses every listed document. The error names the document that
+// Load builds every listed document. The error names the document that
 // failed.
 //
-// Load parses each document from its generated JSON rendering, which reads
-// several times faster than the YAML source, and does not validate it: the
-// documents are constant, generation refuses a document that does not
-// validate, and the package's tests fail when a document is invalid or its
-// JSON is stale. The parsed document is the one kin-openapi's loader gives
-// from the YAML source (the tests compare the two).
+// Load neither parses, resolves nor validates: each document is built by a
+// function that go generate writes from its JSON rendering (the document
+// kin-openapi's loader gives from it, references resolved, in Go). Decoding
+// and resolving the JSON cost many times more, most of a server's start-up.
+// The documents are constant, generation refuses a document that does not
+// validate, and the package's tests fail when a document is invalid, a
+// generated file is stale, or a built document is not the one kin-openapi's
+// loader gives from the YAML source.
 func Load() (*Contract, error) {
-	// The documents are independent: parse them in parallel (most of a
-	// server's start-up time), then assemble in table order.
+	// The documents are independent: build them in parallel, then assemble
+	// in table order.
 	loaded := make([]*document, len(documents))
 	errs := make([]error, len(documents))
 	var wg sync.WaitGroup
 	for i, d := range documents {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			loaded[i], errs[i] = loadDocument(d.name, d.file)
-		}()
+		wg.Go(func() { loaded[i], errs[i] = loadDocument(d.name, d.file, d.json, d.build) })
 	}
 	wg.Wait()
 	c := &Contract{docs: make(map[Name]*document, len(documents))}
@@ -104,35 +124,18 @@ func jsonFile(file string) string {
 	return "json/" + strings.TrimSuffix(file, ".yaml") + ".json"
 }
 
-func loadDocument(name Name, file string) (*document, error) {
-	src, err := files.ReadFile(file)
-	if err != nil {
+func loadDocument(name Name, file string, js []byte, build func() *openapi3.T) (*document, error) {
+	if _, err := fs.Stat(files, file); err != nil {
 		return nil, fmt.Errorf("openapi: document %q: %w", name, err)
 	}
-	js, err := files.ReadFile(jsonFile(file))
-	if err != nil {
-		return nil, fmt.Errorf("openapi: document %q: %w (run go generate ./openapi/)", name, err)
+	if len(js) == 0 {
+		return nil, fmt.Errorf("openapi: document %q: no JSON rendering (run go generate ./openapi/)", name)
 	}
-	doc, err := parseEmbedded(name, js)
-	if err != nil {
-		return nil, err
-	}
-	return &document{doc: doc, json: js, yaml: src}, nil
-}
-
-// parseEmbedded parses an embedded document from its JSON rendering as parse
-// does, with a faster decoding (decodeDocument) that gives the same document.
-func parseEmbedded(name Name, js []byte) (*openapi3.T, error) {
-	doc, err := decodeDocument(js)
-	if err != nil {
-		return nil, fmt.Errorf("openapi: document %q: parse: %w", name, err)
-	}
-	loader := openapi3.NewLoader()
-	loader.IsExternalRefsAllowed = false
-	if err := loader.ResolveRefsIn(doc, nil); err != nil {
-		return nil, fmt.Errorf("openapi: document %q: parse: %w", name, err)
-	}
-	return doc, nil
+	yaml := sync.OnceValue(func() []byte {
+		src, _ := files.ReadFile(file) // it exists (above)
+		return src
+	})
+	return &document{doc: build(), json: js, yaml: yaml}, nil
 }
 
 // MustLoad is Load that panics on error. The embedded documents are fixed at
@@ -175,7 +178,7 @@ func (c *Contract) Names() []Name {
 	return append([]Name(nil), c.names...)
 }
 
-// Doc returns the parsed document. It panics if name is not in the contract.
+// Doc returns the document. It panics if name is not in the contract.
 func (c *Contract) Doc(name Name) *openapi3.T { return c.get(name).doc }
 
 // JSON returns the document rendered as JSON, for serving at .../openapi.json:
@@ -186,7 +189,7 @@ func (c *Contract) JSON(name Name) []byte { return c.get(name).json }
 
 // YAML returns the embedded YAML source of the document. The bytes are
 // shared: do not modify them. It panics if name is not in the contract.
-func (c *Contract) YAML(name Name) []byte { return c.get(name).yaml }
+func (c *Contract) YAML(name Name) []byte { return c.get(name).yaml() }
 
 func (c *Contract) get(name Name) *document {
 	d, ok := c.docs[name]

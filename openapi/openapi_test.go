@@ -2,11 +2,14 @@ package openapi
 
 import (
 	"bytes"
+	"fmt"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +18,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/skolkit/skolkit/openapi/internal/gengo"
 )
 
 func TestLoadParsesEveryDocument(t *testing.T) {
@@ -57,11 +62,13 @@ func TestDocumentTableNamesAreUnique(t *testing.T) {
 func TestEveryListedDocumentIsEmbedded(t *testing.T) {
 	embedded, err := fs.Glob(files, "*.yaml")
 	require.NoError(t, err)
-	rendered, err := fs.Glob(files, "json/*.json")
-	require.NoError(t, err)
 	for _, d := range documents {
 		assert.Contains(t, embedded, d.file, "document %q", d.name)
-		assert.Contains(t, rendered, jsonFile(d.file), "document %q: run go generate ./openapi/", d.name)
+		// Each document's embedded JSON is its own rendering (a variable
+		// per document: the table could pair a document with another's).
+		rendered, err := os.ReadFile(jsonFile(d.file))
+		require.NoError(t, err, "document %q: run go generate ./openapi/", d.name)
+		assert.True(t, bytes.Equal(rendered, d.json), "document %q embeds another JSON than %s", d.name, jsonFile(d.file))
 	}
 }
 
@@ -92,17 +99,41 @@ func TestEmbeddedJSONIsCurrent(t *testing.T) {
 			require.NoError(t, err)
 			want, err := doc.MarshalJSON()
 			require.NoError(t, err)
-			have, err := files.ReadFile(jsonFile(d.file))
-			require.NoError(t, err)
-			if !bytes.Equal(want, have) {
+			if !bytes.Equal(want, d.json) {
 				t.Fatalf("%s is stale: it is not the rendering of %s; regenerate it with\n  go generate ./openapi/", jsonFile(d.file), d.file)
 			}
 		})
 	}
 }
 
-// The contract parses the generated JSON; the document must be the very one
-// the YAML source gives, so that requests are validated as the YAML says.
+// TestGeneratedGoIsCurrent fails when documents_gen.go is not what go
+// generate writes from the JSON renderings (TestEmbeddedJSONIsCurrent checks
+// those against the YAML sources).
+func TestGeneratedGoIsCurrent(t *testing.T) {
+	sources, err := fs.Glob(files, "*.yaml") // as go generate finds them
+	require.NoError(t, err)
+	var docs []gengo.Document
+	for _, file := range sources {
+		js, err := os.ReadFile(jsonFile(file))
+		require.NoError(t, err)
+		docs = append(docs, gengo.Document{Func: gengo.FuncName(file), JSON: js})
+	}
+	want, err := gengo.Source("openapi", docs)
+	require.NoError(t, err)
+	have, err := os.ReadFile(gengo.File)
+	require.NoError(t, err)
+	if !bytes.Equal(want, have) {
+		t.Fatalf("%s is stale; regenerate it with\n  go generate ./openapi/", gengo.File)
+	}
+	for _, d := range documents {
+		assert.Equal(t, gengo.FuncName(d.file), runtime.FuncForPC(reflect.ValueOf(d.build).Pointer()).Name()[len("github.com/skolkit/skolkit/openapi."):],
+			"document %q is built by another document's function", d.name)
+	}
+}
+
+// The contract builds each document with the generated function; the
+// document must be the very one the YAML source gives, so that requests are
+// validated as the YAML says.
 func TestLoadedDocumentIsTheYAMLDocument(t *testing.T) {
 	c := mustShared(t)
 	for _, d := range documents {
@@ -111,8 +142,9 @@ func TestLoadedDocumentIsTheYAMLDocument(t *testing.T) {
 			require.NoError(t, err)
 			fromYAML, err := LoadFrom(d.name, src)
 			require.NoError(t, err)
-			// assert.Equal would print the whole (cyclic) document on failure.
-			assert.True(t, reflect.DeepEqual(fromYAML, c.Doc(d.name)), "%s parses to another document than %s", jsonFile(d.file), d.file)
+			if diff := graphDiff(reflect.ValueOf(fromYAML), reflect.ValueOf(c.Doc(d.name)), "doc", newGraphPairs()); diff != "" {
+				t.Fatalf("%s builds another document than %s gives (go generate ./openapi/): %s", gengo.File, d.file, diff)
+			}
 		})
 	}
 }
@@ -287,4 +319,139 @@ func mustShared(t testing.TB) *Contract {
 func TestSharedIsLoadedOnce(t *testing.T) {
 	a, b := mustShared(t), mustShared(t)
 	assert.Same(t, a, b)
+}
+
+// graphDiff, which the test above relies on, sees a changed value and a
+// value that is equal but not shared as the loader shares it.
+func TestGraphDiffSeesValuesAndSharing(t *testing.T) {
+	diff := func(a, b *openapi3.T) string {
+		return graphDiff(reflect.ValueOf(a), reflect.ValueOf(b), "doc", newGraphPairs())
+	}
+	assert.Empty(t, diff(docRegister(), docRegister()))
+
+	changed := docRegister()
+	changed.Info.Title += "!"
+	assert.Equal(t, `doc.Info.Title: "`+changed.Info.Title+`", not "`+docRegister().Info.Title+`"`, diff(docRegister(), changed))
+
+	unshared := docRegister()
+	op := unshared.Paths.Value("/placements").Get
+	var ref *openapi3.ParameterRef
+	for _, p := range op.Parameters {
+		if p.Ref != "" {
+			ref = p
+			break
+		}
+	}
+	require.NotNil(t, ref, "GET /placements has a parameter by reference")
+	copied := *ref.Value
+	ref.Value = &copied
+	assert.Contains(t, diff(docRegister(), unshared), "not shared the same way")
+}
+
+// graphPairs pairs the values of two documents reached by pointers.
+type graphPairs struct{ ab, ba map[uintptr]uintptr }
+
+func newGraphPairs() *graphPairs {
+	return &graphPairs{ab: map[uintptr]uintptr{}, ba: map[uintptr]uintptr{}}
+}
+
+// graphDiff says where two documents differ, or "" when they are the same
+// graph: equal values, and a value reached twice in one (a reference and its
+// component, a recursive schema) reached at the same two places in the other.
+// It is reflect.DeepEqual with that second condition, but for the loader's
+// bookkeeping, which the generated functions leave out (package gengo's
+// skipped: refPath, read only by kin-openapi's InternalizeRefs and
+// ReferencesComponentInRootDocument; visited, reset before every walk that
+// reads it).
+func graphDiff(a, b reflect.Value, path string, g *graphPairs) string {
+	if a.Kind() != b.Kind() || a.Type() != b.Type() {
+		return path + ": another type"
+	}
+	switch a.Kind() {
+	case reflect.Pointer:
+		if a.IsNil() || b.IsNil() {
+			if a.IsNil() != b.IsNil() {
+				return path + ": nil in one only"
+			}
+			return ""
+		}
+		pa, pb := a.Pointer(), b.Pointer()
+		qb, seenA := g.ab[pa]
+		qa, seenB := g.ba[pb]
+		if seenA != seenB || seenA && (qb != pb || qa != pa) {
+			return path + ": a value shared in one document is not shared the same way in the other"
+		}
+		if seenA {
+			return ""
+		}
+		g.ab[pa], g.ba[pb] = pb, pa
+		return graphDiff(a.Elem(), b.Elem(), path, g)
+	case reflect.Struct:
+		for i := range a.NumField() {
+			f := a.Type().Field(i)
+			if !f.IsExported() && (f.Name == "refPath" || f.Name == "visited") {
+				continue
+			}
+			if d := graphDiff(a.Field(i), b.Field(i), path+"."+f.Name, g); d != "" {
+				return d
+			}
+		}
+	case reflect.Map:
+		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
+			return path + ": another map"
+		}
+		for _, k := range a.MapKeys() {
+			bv := b.MapIndex(k)
+			if !bv.IsValid() {
+				return fmt.Sprintf("%s[%v]: missing", path, k)
+			}
+			if d := graphDiff(a.MapIndex(k), bv, fmt.Sprintf("%s[%v]", path, k), g); d != "" {
+				return d
+			}
+		}
+	case reflect.Slice:
+		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
+			return path + ": another slice"
+		}
+		for i := range a.Len() {
+			if d := graphDiff(a.Index(i), b.Index(i), fmt.Sprintf("%s[%d]", path, i), g); d != "" {
+				return d
+			}
+		}
+	case reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			if a.IsNil() != b.IsNil() {
+				return path + ": nil in one only"
+			}
+			return ""
+		}
+		return graphDiff(a.Elem(), b.Elem(), path, g)
+	case reflect.String:
+		if a.String() != b.String() {
+			return fmt.Sprintf("%s: %q, not %q", path, b.String(), a.String())
+		}
+	case reflect.Bool:
+		if a.Bool() != b.Bool() {
+			return path + ": another bool"
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if a.Int() != b.Int() {
+			return path + ": another number"
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if a.Uint() != b.Uint() {
+			return path + ": another number"
+		}
+	case reflect.Float32, reflect.Float64:
+		if a.Float() != b.Float() {
+			return path + ": another number"
+		}
+	case reflect.Func:
+		if !a.IsNil() || !b.IsNil() {
+			return path + ": a function"
+		}
+	default:
+		return path + ": cannot compare a " + a.Kind().String()
+	}
+	return ""
 }

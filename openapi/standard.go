@@ -32,7 +32,7 @@ import (
 //     value is compared case-insensitively (RFC 6749 §5.1 makes `expires_in`
 //     RECOMMENDED, §7.1 says the type is case-insensitive).
 //
-// The document is parsed afresh for each name (once per process) and is
+// The document is built afresh for each name (once per process) and is
 // read-only; it panics if name is not in the contract.
 func Standard(name Name) (*openapi3.T, error) {
 	return relaxedOnce(name, ModeStandard)
@@ -75,28 +75,21 @@ func relaxedOnce(name Name, mode Mode) (*openapi3.T, error) {
 }
 
 func loadRelaxed(name Name, mode Mode) (*openapi3.T, error) {
-	var file string
+	var build func() *openapi3.T
 	for _, d := range documents {
 		if d.name == name {
-			file = d.file
+			build = d.build
 		}
 	}
-	if file == "" {
+	if build == nil {
 		panic(fmt.Sprintf("openapi: no document named %q", name))
 	}
-	js, err := files.ReadFile(jsonFile(file))
-	if err != nil {
-		return nil, fmt.Errorf("openapi: document %q: %w", name, err)
-	}
-	doc, err := parseEmbedded(name, js)
-	if err != nil {
-		return nil, err
-	}
+	doc := build()
 	relax(doc, mode)
 	return doc, nil
 }
 
-// relax applies the rules of a mode to a freshly parsed document.
+// relax applies the rules of a mode to a freshly built document.
 func relax(doc *openapi3.T, mode Mode) {
 	errorSchema := (*openapi3.SchemaRef)(nil)
 	if doc.Components != nil {

@@ -142,7 +142,7 @@ func generateCommand(args []string, stdout, stderr io.Writer) int {
 Builds a scenario's data and writes every table the mock holds after loading it
 (generated and explicit records, the SS 12000 records derived from them, the
 employee placements and interface-A views the mock adds) as JSON, one file per
-table: ` + strings.Join(tableFiles, ", ") + `.
+table: ` + strings.Join(tableFiles(), ", ") + `.
 Each file is a JSON array with one record a line, exactly the table's member of
 the state document (GET /__admin/state): fields interface B does not show are
 written under their names ("directory" for the interface-A attributes,
@@ -215,14 +215,16 @@ them; person references carry the person's securityMarking.
 }
 
 // tableFiles are the files generate writes, one per table of the state
-// document (GET /__admin/state), in the document's order.
-var tableFiles = func() []string {
+// document (GET /__admin/state), in the document's order. A function, not a
+// package variable: the state document's type is built by reflection, which
+// every other command (serve's start) would pay for at initialisation.
+func tableFiles() []string {
 	var files []string
 	for _, name := range mockserver.StateTableNames() {
 		files = append(files, name+".json")
 	}
 	return files
-}()
+}
 
 // writeDataset writes one file per table of the state document and returns
 // "N table" for each.

@@ -179,7 +179,7 @@ func TestGenerateIsDeterministicForAFileWithSeedAndNow(t *testing.T) {
 		require.Equal(t, 0, code, errOut)
 		assert.Contains(t, out, `scenario "t", seed 7, as of 2026-03-14T10:00:00Z`)
 		files := map[string]string{}
-		for _, f := range tableFiles {
+		for _, f := range tableFiles() {
 			data, err := os.ReadFile(filepath.Join(dir, f))
 			require.NoError(t, err)
 			files[f] = string(data)
@@ -217,7 +217,7 @@ func TestGenerateWritesEveryTableAndTheFilesLoadBack(t *testing.T) {
 	assert.Contains(t, out, "grades")
 
 	names := mockserver.StateTableNames()
-	require.Equal(t, len(names), len(tableFiles))
+	require.Equal(t, len(names), len(tableFiles()))
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Len(t, entries, len(names), "one file per table, nothing else")

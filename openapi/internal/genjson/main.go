@@ -1,13 +1,16 @@
 // Command genjson renders each OpenAPI document of the openapi package (every
-// *.yaml file in the working directory) as JSON in json/<name>.json: the bytes
-// the package serves at .../openapi.json and parses at start-up. It refuses a
-// document that does not validate, and writes nothing then.
+// *.yaml file in the working directory) as JSON in json/<name>.json, the
+// bytes the package serves at .../openapi.json, and writes documents_gen.go:
+// for each document a function that builds it as decoded from that JSON (see
+// package gengo), which the package calls at start-up. It refuses a document
+// that does not validate, and writes nothing then.
 //
 // Run it after changing a YAML document:
 //
 //	go generate ./openapi/
 //
-// TestEmbeddedJSONIsCurrent fails while any JSON file is stale.
+// TestEmbeddedJSONIsCurrent and TestGeneratedGoIsCurrent fail while any
+// generated file is stale.
 package main
 
 import (
@@ -18,6 +21,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/skolkit/skolkit/openapi/internal/gengo"
 )
 
 func main() {
@@ -36,13 +41,20 @@ func run() error {
 		return fmt.Errorf("no *.yaml documents in the working directory")
 	}
 	out := map[string][]byte{}
+	var docs []gengo.Document
 	for _, src := range sources {
 		js, err := render(src)
 		if err != nil {
 			return fmt.Errorf("%s: %w", src, err)
 		}
 		out[filepath.Join("json", strings.TrimSuffix(src, ".yaml")+".json")] = js
+		docs = append(docs, gengo.Document{Func: gengo.FuncName(src), JSON: js})
 	}
+	gosrc, err := gengo.Source("openapi", docs)
+	if err != nil {
+		return err
+	}
+	out[gengo.File] = gosrc
 	if err := os.MkdirAll("json", 0o755); err != nil {
 		return err
 	}
