@@ -33,7 +33,6 @@ const (
 	IndexPlacement        = "placement"        // attendance schedules
 	IndexCode             = "code"             // programmes
 	IndexDuty             = "duty"             // groups: the duties of their assignment roles
-	IndexEnroledAt        = "enroledAt"        // persons: the organisations of their enrolments
 )
 
 var registerTables = []*tableDef{

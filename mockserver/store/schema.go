@@ -253,13 +253,6 @@ var tables = append([]*tableDef{
 			}
 			return ids
 		}),
-		byEach(IndexEnroledAt, func(p *model.Person) []string {
-			ids := make([]string, len(p.Enrolments))
-			for i, e := range p.Enrolments {
-				ids[i] = e.EnroledAt.ID
-			}
-			return ids
-		}),
 		by(IndexCivicNo, func(p *model.Person) string {
 			if p.CivicNo == nil {
 				return ""
