@@ -266,10 +266,11 @@ func (s *Server) writeLoadError(w http.ResponseWriter, err error) {
 	var re *store.RefError
 	var se *StateError
 	var rule *store.RuleError
+	var rec *store.RecordError
 	switch {
 	case errors.As(err, &le):
 		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("the scenario does not load: %d problem(s)", len(le.Problems)), le.Problems...)
-	case errors.As(err, &re), errors.As(err, &se), errors.As(err, &rule):
+	case errors.As(err, &re), errors.As(err, &se), errors.As(err, &rule), errors.As(err, &rec):
 		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, err.Error())
 	default:
 		s.log.Error("admin", "error", err)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -387,6 +388,9 @@ func TestAdminStateRoundTripIsByteIdentical(t *testing.T) {
 	assert.Equal(t, string(first.body), string(second.body))
 }
 
+// stateOrg is an organisation as the state document holds it.
+const stateOrg = `{"id": "5a1f3b0c-7d2e-4c4b-9a51-0b6d2f1e8c03", "meta": {"created": "2026-01-01T00:00:00Z", "modified": "2026-01-01T00:00:00Z"}, "displayName": "X", "organisationType": "Huvudman"}`
+
 func TestAdminStateImportErrorsChangeNothing(t *testing.T) {
 	h := newHarness(t, withBuiltin(t, "edge-cases"))
 	before := h.admin(http.MethodGet, "/state", "").body
@@ -397,6 +401,8 @@ func TestAdminStateImportErrorsChangeNothing(t *testing.T) {
 		{"unknown member", "{\"format\": \"skolkit-state/1\",\n  \"gruops\": []}", `line 2, column 3: unknown member "gruops"`},
 		{"wrong type", `{"format": "skolkit-state/1", "groups": {}}`, "groups"},
 		{"dangling reference", `{"format": "skolkit-state/1", "groups": [{"id": "5a1f3b0c-7d2e-4c4b-9a51-0b6d2f1e8c01", "meta": {"created": "2026-01-01T00:00:00Z", "modified": "2026-01-01T00:00:00Z"}, "displayName": "X", "startDate": "2026-01-01", "groupType": "Klass", "organisation": {"id": "5a1f3b0c-7d2e-4c4b-9a51-0b6d2f1e8c02"}}]}`, "5a1f3b0c-7d2e-4c4b-9a51-0b6d2f1e8c02"},
+		{"two records with one id", `{"format": "skolkit-state/1", "organisations": [` + stateOrg + `, ` + stateOrg + `]}`, "organisations[1]: duplicate id 5a1f3b0c-7d2e-4c4b-9a51-0b6d2f1e8c03"},
+		{"a record without an id", `{"format": "skolkit-state/1", "organisations": [` + strings.Replace(stateOrg, `"id": "5a1f3b0c-7d2e-4c4b-9a51-0b6d2f1e8c03"`, `"id": ""`, 1) + `]}`, "organisations[0]: record without id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := h.admin(http.MethodPut, "/state", tc.body)

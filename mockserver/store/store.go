@@ -35,6 +35,17 @@ func (e *RefError) Error() string {
 	return fmt.Sprintf("%s: no record with id %q", e.Field, e.ID)
 }
 
+// RecordError is a record a load cannot take: one without an id, or one
+// whose id an earlier record of its table has. At is the record's position
+// in its table's list.
+type RecordError struct {
+	Table   string
+	At      int
+	Message string
+}
+
+func (e *RecordError) Error() string { return fmt.Sprintf("%s[%d]: %s", e.Table, e.At, e.Message) }
+
 // Store is the in-memory state of one mock server. It is safe for concurrent
 // use: reads see consistent snapshots and writes are serialised by go-memdb.
 type Store struct {
@@ -247,7 +258,7 @@ func prepareTable[T any](k kind[T], recs []T, now time.Time, owned bool) *tableL
 			k.strip(rec)
 		}
 		if k.id(rec) == "" {
-			tl.err = fmt.Errorf("%s[%d]: record without id", k.table, i)
+			tl.err = &RecordError{Table: k.table, At: i, Message: "record without id"}
 			return tl
 		}
 		m := k.meta(rec)
@@ -269,7 +280,7 @@ func prepareTable[T any](k kind[T], recs []T, now time.Time, owned bool) *tableL
 		for _, o := range order[run[0]:run[1]] {
 			if i > 0 && prev == o.id {
 				// the later of the two, as the dataset lists them
-				tl.err = fmt.Errorf("%s[%d]: duplicate id %s", k.table, o.at, o.id)
+				tl.err = &RecordError{Table: k.table, At: o.at, Message: "duplicate id " + o.id}
 				return tl
 			}
 			tl.sorted[i] = &own[o.at]
