@@ -4,6 +4,11 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
+
+	"github.com/skolkit/skolkit/mockserver/webhook"
+	"github.com/skolkit/skolkit/mockserver/webhooktest"
+	"github.com/skolkit/skolkit/model"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -57,4 +62,42 @@ func TestDeletedEntitiesLeaveOutWhatBNeverShowed(t *testing.T) {
 			assert.True(t, logged, "the deletion log has the delete (interface A's audit events read it)")
 		})
 	}
+}
+
+// TestSubscribersHearNothingOfWhatBNeverShows: creating, changing and
+// deleting through interface A a record B never shows (BB21) sends no
+// callback to Grade or Placement subscribers; the same writes of a record B
+// shows do, and a change that makes a hidden grade visible does.
+func TestSubscribersHearNothingOfWhatBNeverShows(t *testing.T) {
+	h := hookHarness(t)
+	student, teacher, school := h.newStudent(t), h.newEmployee(t), h.newSchool(t, "GR")
+	rcv := webhooktest.NewReceiver(t)
+	h.subscribe(t, rcv.URL, model.ResourceGrade, model.ResourcePlacement)
+	quiet := func(t *testing.T, what string) {
+		t.Helper()
+		// The hub hears of a change in the write's own commit: not idle, or
+		// a callback already received, means B's subscribers were told.
+		assert.True(t, h.srv.Webhooks().Idle(), "%s: no delivery under way", what)
+		assert.Empty(t, rcv.Calls(), "%s: no callback", what)
+	}
+
+	grade := h.mustCreate(t, "/grade-elementary", fmt.Sprintf(`{"studentID":%q,"schoolID":%q,"subjectCode":"XYZ","academicYear":"2025/2026","term":"HT","schoolYear":"7","teacher1EmployeeID":%q,"finalGrade":false,"isEnded":false}`, student, school, teacher))
+	quiet(t, "a grade without a value created")
+	require.Equal(t, http.StatusOK, h.send(http.MethodPatch, PrefixA+"/grade-elementary/"+grade, `{"schoolYear":"8"}`).status)
+	quiet(t, "a grade without a value changed")
+	placement := h.mustCreate(t, "/student-placement", fmt.Sprintf(`{"studentID":%q,"schoolID":%q,"schoolType":"GR","startDate":"2026-08-17"}`, student, school))
+	quiet(t, "a compulsory-school placement created")
+	require.Equal(t, http.StatusNoContent, h.send(http.MethodDelete, PrefixA+"/student-placement/"+placement, "").status)
+	quiet(t, "a compulsory-school placement deleted")
+	hidden := h.mustCreate(t, "/grade-upper-secondary", fmt.Sprintf(`{"studentID":%q,"schoolID":%q,"courseCode":"QQQQQ09","grade":"C","includeOnFinalGrade":false}`, student, school))
+	require.Equal(t, http.StatusNoContent, h.send(http.MethodDelete, PrefixA+"/grade-upper-secondary/"+hidden, "").status)
+	quiet(t, "a grade without a teacher created and deleted")
+
+	// The grade gets its value: B shows it from now on, and says so.
+	require.Equal(t, http.StatusOK, h.send(http.MethodPatch, PrefixA+"/grade-elementary/"+grade, `{"grade":"B"}`).status)
+	calls := rcv.Wait(t, 1, 10*time.Second)
+	assert.Equal(t, webhook.Notification{ModifiedEntites: []model.ResourceType{model.ResourceGrade}}, calls[0].Body)
+	require.Equal(t, http.StatusNoContent, h.send(http.MethodDelete, PrefixA+"/grade-elementary/"+grade, "").status)
+	calls = rcv.Wait(t, 2, 10*time.Second)
+	assert.Equal(t, webhook.Notification{ModifiedEntites: []model.ResourceType{}, DeletedEntities: true}, calls[1].Body)
 }

@@ -143,8 +143,10 @@ var tableTypes = map[string]model.ResourceType{
 }
 
 // committed is the store's commit hook: it tells the hub which resource
-// types a committed write changed. A replaced content (an imported state)
-// changes every type.
+// types a committed write changed, leaving out the changes of records B
+// never shows (a grade without a value or teacher, a compulsory-school
+// placement: BB21). A replaced content (an imported state) changes every
+// type.
 func (s *API) committed(c store.Change) {
 	notify := func(modified, deleted []model.ResourceType) {
 		if !s.deviates(deviation.CallbacksNotSent) {
@@ -161,11 +163,15 @@ func (s *API) committed(c store.Change) {
 			*list = append(*list, rt)
 		}
 	}
-	for table := range c.Put {
-		add(&modified, table)
+	for table, ids := range c.Put {
+		if c.RegisterSees(table, ids) {
+			add(&modified, table)
+		}
 	}
-	for table := range c.Deleted {
-		add(&deleted, table)
+	for table, ids := range c.Deleted {
+		if c.RegisterSees(table, ids) {
+			add(&deleted, table)
+		}
 	}
 	if len(modified) > 0 || len(deleted) > 0 {
 		notify(modified, deleted)

@@ -24,6 +24,21 @@ type Change struct {
 	Deleted map[string][]string
 	// All is set when the whole content was replaced (Load).
 	All bool
+	// RegisterHidden holds, by table, the records of Put and Deleted that
+	// interface B shows neither before nor after the write
+	// (model.HiddenFromRegister): a change B's clients never see.
+	RegisterHidden map[string]map[string]bool
+}
+
+// RegisterSees reports whether interface B sees a change of one of the
+// records listed: one that is not RegisterHidden.
+func (c Change) RegisterSees(table string, ids []string) bool {
+	for _, id := range ids {
+		if !c.RegisterHidden[table][id] {
+			return true
+		}
+	}
+	return false
 }
 
 // Empty reports whether the change changed nothing.
@@ -64,8 +79,8 @@ func (s *Store) publish(c Change) {
 }
 
 // note records that the transaction put (deleted = false) or deleted a
-// record.
-func (w *Writer) note(table, id string, deleted bool) {
+// record, and whether interface B never shows it (Change.RegisterHidden).
+func (w *Writer) note(table, id string, deleted, registerHidden bool) {
 	m := &w.change.Put
 	if deleted {
 		m = &w.change.Deleted
@@ -74,6 +89,15 @@ func (w *Writer) note(table, id string, deleted bool) {
 		*m = map[string][]string{}
 	}
 	(*m)[table] = append((*m)[table], id)
+	if registerHidden {
+		if w.change.RegisterHidden == nil {
+			w.change.RegisterHidden = map[string]map[string]bool{}
+		}
+		if w.change.RegisterHidden[table] == nil {
+			w.change.RegisterHidden[table] = map[string]bool{}
+		}
+		w.change.RegisterHidden[table][id] = true
+	}
 }
 
 // PutAttendance creates or replaces an attendance record; see putIn.

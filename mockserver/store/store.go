@@ -781,7 +781,10 @@ func putIn[T any](w *Writer, k kind[T], rec T) (T, bool, error) {
 		return zero, false, err
 	}
 	if !exists || !m.Modified.Equal(k.meta(old).Modified) {
-		w.note(k.table, k.id(&stored), false)
+		// Interface B saw nothing when it shows the record neither before
+		// nor after the write (a grade without a value, ...).
+		hidden := (!exists || model.HiddenFromRegister(old)) && model.HiddenFromRegister(&stored)
+		w.note(k.table, k.id(&stored), false, hidden)
 	}
 	return stored, !exists, nil
 }
@@ -894,7 +897,7 @@ func (w *Writer) Delete(table, id string) error {
 	if err := w.t.delete(td, id); err != nil {
 		return err
 	}
-	w.note(table, id, true)
+	w.note(table, id, true, hidden)
 	for _, k := range kinds {
 		if err := w.tombstone(table, id, k, hidden); err != nil {
 			return err
