@@ -7478,32 +7478,3 @@ func (v *docRegisterValues) f163() *openapi3.T {
 		"bearerAuth": {},
 	}}, Servers: openapi3.Servers{{URL: "/api/v1", Description: "The register base URL ({register_url} in the spec)."}}, Tags: openapi3.Tags{{Name: "Placements", Description: "Placements of children at preschools and after-school centres."}, {Name: "Groups", Description: "Groups of persons."}, {Name: "Syllabuses", Description: "Subjects and courses."}, {Name: "Attendance", Description: "Attendance and absence records."}, {Name: "Subscriptions", Description: "Subscriptions to changes, with callbacks."}, {Name: "Logging", Description: "Log and statistics entries reported by clients."}, {Name: "Contract", Description: "This document."}}}
 }
-
-func newPaths(ext map[string]any, items map[string]*openapi3.PathItem) *openapi3.Paths {
-	x := openapi3.NewPathsWithCapacity(len(items))
-	for k, v := range items {
-		x.Set(k, v)
-	}
-	x.Extensions = ext
-	return x
-}
-
-func newResponses(ext map[string]any, items map[string]*openapi3.ResponseRef) *openapi3.Responses {
-	x := openapi3.NewResponsesWithCapacity(len(items))
-	for k, v := range items {
-		x.Set(k, v)
-	}
-	x.Extensions = ext
-	return x
-}
-
-func newCallback(ext map[string]any, items map[string]*openapi3.PathItem) *openapi3.Callback {
-	x := openapi3.NewCallbackWithCapacity(len(items))
-	for k, v := range items {
-		x.Set(k, v)
-	}
-	x.Extensions = ext
-	return x
-}
-
-func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,36 @@
+package openapi
+
+import "github.com/getkin/kin-openapi/openapi3"
+
+// The functions the generated documents_gen.go calls (internal/gengo): they
+// build the kin-openapi types whose items are unexported, through their
+// constructors and Set, as their UnmarshalJSON does.
+
+func newPaths(ext map[string]any, items map[string]*openapi3.PathItem) *openapi3.Paths {
+	x := openapi3.NewPathsWithCapacity(len(items))
+	for k, v := range items {
+		x.Set(k, v)
+	}
+	x.Extensions = ext
+	return x
+}
+
+func newResponses(ext map[string]any, items map[string]*openapi3.ResponseRef) *openapi3.Responses {
+	x := openapi3.NewResponsesWithCapacity(len(items))
+	for k, v := range items {
+		x.Set(k, v)
+	}
+	x.Extensions = ext
+	return x
+}
+
+func newCallback(ext map[string]any, items map[string]*openapi3.PathItem) *openapi3.Callback {
+	x := openapi3.NewCallbackWithCapacity(len(items))
+	for k, v := range items {
+		x.Set(k, v)
+	}
+	x.Extensions = ext
+	return x
+}
+
+func ptr[T any](v T) *T { return &v }
