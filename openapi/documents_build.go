@@ -7,29 +7,28 @@ import "github.com/getkin/kin-openapi/openapi3"
 // constructors and Set, as their UnmarshalJSON does.
 
 func newPaths(ext map[string]any, items map[string]*openapi3.PathItem) *openapi3.Paths {
-	x := openapi3.NewPathsWithCapacity(len(items))
-	for k, v := range items {
-		x.Set(k, v)
-	}
+	x := fill(openapi3.NewPathsWithCapacity(len(items)), items)
 	x.Extensions = ext
 	return x
 }
 
 func newResponses(ext map[string]any, items map[string]*openapi3.ResponseRef) *openapi3.Responses {
-	x := openapi3.NewResponsesWithCapacity(len(items))
-	for k, v := range items {
-		x.Set(k, v)
-	}
+	x := fill(openapi3.NewResponsesWithCapacity(len(items)), items)
 	x.Extensions = ext
 	return x
 }
 
 func newCallback(ext map[string]any, items map[string]*openapi3.PathItem) *openapi3.Callback {
-	x := openapi3.NewCallbackWithCapacity(len(items))
+	x := fill(openapi3.NewCallbackWithCapacity(len(items)), items)
+	x.Extensions = ext
+	return x
+}
+
+// fill sets every item of a map-like kin-openapi value and returns it.
+func fill[M interface{ Set(string, V) }, V any](x M, items map[string]V) M {
 	for k, v := range items {
 		x.Set(k, v)
 	}
-	x.Extensions = ext
 	return x
 }
 

@@ -110,13 +110,11 @@ func (rs relatedSet) add(org, tag string, persons ...string) relatedSet {
 	return rs
 }
 
-func containsString(s []string, v string) bool { return slices.Contains(s, v) }
-
 // responsibleIDs are the persons a person names as responsibles, each once.
 func responsibleIDs(p *model.Person) []string {
 	ids := make([]string, 0, len(p.Responsibles))
 	for _, r := range p.Responsibles {
-		if !containsString(ids, r.Person.ID) {
+		if !slices.Contains(ids, r.Person.ID) {
 			ids = append(ids, r.Person.ID)
 		}
 	}
@@ -167,18 +165,19 @@ type dependencies interface {
 }
 
 func (t *tx) placementsOf(child string) []*model.Placement {
-	var out []*model.Placement
-	_ = t.scan(tableDefs[TablePlacements], IndexChild, child, func(o any) bool {
-		out = append(out, o.(*model.Placement))
-		return true
-	})
-	return out
+	return scanOf[model.Placement](t, TablePlacements, IndexChild, child)
 }
 
 func (t *tx) groupsOf(member string) []*model.Group {
-	var out []*model.Group
-	_ = t.scan(tableDefs[TableGroups], IndexMember, member, func(o any) bool {
-		out = append(out, o.(*model.Group))
+	return scanOf[model.Group](t, TableGroups, IndexMember, member)
+}
+
+// scanOf returns the records of a table whose index value is value, in the
+// index's order.
+func scanOf[T any](t *tx, table, index, value string) []*T {
+	var out []*T
+	_ = t.scan(tableDefs[table], index, value, func(o any) bool {
+		out = append(out, o.(*T))
 		return true
 	})
 	return out
@@ -356,7 +355,7 @@ func (t *tx) followHolders(table, id string, now any) func() {
 		if old, ok := t.get(TablePlacements, id).(*model.Placement); ok {
 			persons = append(persons, old.Child.ID)
 		}
-		if p, ok := now.(*model.Placement); ok && !containsString(persons, p.Child.ID) {
+		if p, ok := now.(*model.Placement); ok && !slices.Contains(persons, p.Child.ID) {
 			persons = append(persons, p.Child.ID)
 		}
 	case TableGroups:
