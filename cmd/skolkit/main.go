@@ -201,6 +201,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	if *journalSize <= 0 {
 		*journalSize = -1
 	}
+	if !stateExisted {
+		prefaultHeap(mockserver.BuildFootprint(sc))
+	}
 	srv, err := mockserver.New(mockserver.Options{
 		Scenario: sc, Seed: seed.v, ClientID: *clientID, ClientSecret: *clientSecret, TokenTTL: ttl.d, Logger: logger,
 		AdminToken: *adminToken, StateFile: *stateFile, JournalSize: *journalSize,
