@@ -10,17 +10,28 @@ const keySep = "\x00"
 // lookup of the pages tables.
 type RawKey []byte
 
+// timeKeyLen is the length of a timeKey of a year from 0 to 9999.
+const timeKeyLen = 30
+
 // timeKey renders t as a fixed-width UTC string whose byte order is time
 // order: t.UTC().Format("2006-01-02T15:04:05.000000000Z") for years 0 to
 // 9999, written digit by digit because a load formats one per record.
 func timeKey(t time.Time) string {
+	var b [timeKeyLen]byte
+	return string(appendTimeKey(b[:0], t))
+}
+
+// appendTimeKey appends timeKey(t) to dst.
+func appendTimeKey(dst []byte, t time.Time) []byte {
 	t = t.UTC()
 	year, month, day := t.Date()
 	if year < 0 || year > 9999 {
-		return t.Format("2006-01-02T15:04:05.000000000Z")
+		return t.AppendFormat(dst, "2006-01-02T15:04:05.000000000Z")
 	}
 	hour, minute, sec := t.Clock()
-	var b [30]byte
+	at := len(dst)
+	dst = append(dst, make([]byte, timeKeyLen)...)
+	b := dst[at:]
 	digits := func(at, width, v int) {
 		for i := at + width - 1; i >= at; i-- {
 			b[i] = byte('0' + v%10)
@@ -41,7 +52,7 @@ func timeKey(t time.Time) string {
 	b[19] = '.'
 	digits(20, 9, t.Nanosecond())
 	b[29] = 'Z'
-	return string(b[:])
+	return dst
 }
 
 // openEndKey stands for "no endDate" in the endDate index: it sorts after every

@@ -418,10 +418,10 @@ func (s *idSet) has(id string) bool {
 
 // timeEntries lists the entries of a timestamp index in key order. The
 // records are in id order, so ordering by instant and then by position is
-// ordering by value and id; each distinct instant is formatted once. When
-// records share few instants (a million lessons start at a few hundred),
-// the entries are grouped by instant with a counting sort; otherwise they
-// are sorted.
+// ordering by value and id; each distinct instant is formatted once, into
+// one buffer that every key of the index is cut from. When records share few
+// instants (a million lessons start at a few hundred), the entries are
+// grouped by instant with a counting sort; otherwise they are sorted.
 func (tl *tableLoad) timeEntries(ix *indexDef) []entry {
 	type instant struct {
 		sec  int64
@@ -432,45 +432,63 @@ func (tl *tableLoad) timeEntries(ix *indexDef) []entry {
 	var firsts []instant
 	var counts []int32
 	owner := make([]int32, len(tl.sorted))
+	last, lastJ := instant{}, int32(-1) // runs of one instant skip the map
 	for k, rec := range tl.sorted {
 		t := ix.time(rec)
 		at[k] = instant{t.Unix(), int32(t.Nanosecond())}
-		if firsts != nil || k == 0 {
-			j, ok := group[at[k]]
-			if !ok {
+		if firsts == nil && k > 0 {
+			continue
+		}
+		j := lastJ
+		if j < 0 || at[k] != last {
+			var ok bool
+			if j, ok = group[at[k]]; !ok {
 				j = int32(len(firsts))
 				group[at[k]] = j
 				firsts = append(firsts, at[k])
 				counts = append(counts, 0)
 			}
-			counts[j]++
-			owner[k] = j
-			if len(firsts) > len(tl.sorted)/8+64 {
-				firsts = nil // too many: sort instead
-			}
+			last, lastJ = at[k], j
+		}
+		counts[j]++
+		owner[k] = j
+		if len(firsts) > len(tl.sorted)/8+64 {
+			firsts = nil // too many: sort instead
 		}
 	}
 	ents := make([]entry, len(tl.sorted))
 	if firsts == nil {
-		order := make([]int32, len(tl.sorted))
-		for k := range order {
-			order[k] = int32(k)
+		// Sort (instant, position) pairs: the comparisons read the pair
+		// itself, not the instant of a position.
+		type pos struct {
+			instant
+			k int32
 		}
-		slices.SortFunc(order, func(a, b int32) int {
-			if at[a].sec != at[b].sec {
-				return cmp.Compare(at[a].sec, at[b].sec)
+		order := make([]pos, len(tl.sorted))
+		for k := range order {
+			order[k] = pos{at[k], int32(k)}
+		}
+		slices.SortFunc(order, func(a, b pos) int {
+			if a.sec != b.sec {
+				return cmp.Compare(a.sec, b.sec)
 			}
-			if at[a].nsec != at[b].nsec {
-				return cmp.Compare(at[a].nsec, at[b].nsec)
+			if a.nsec != b.nsec {
+				return cmp.Compare(a.nsec, b.nsec)
 			}
-			return cmp.Compare(a, b)
+			return cmp.Compare(a.k, b.k)
 		})
-		var key string
+		keys := newKeyCutter(len(order))
 		for k, o := range order {
-			if k == 0 || at[o] != at[order[k-1]] {
-				key = timeKey(ix.time(tl.sorted[o]))
+			if k == 0 || o.instant != order[k-1].instant {
+				keys.add(ix.time(tl.sorted[o.k]))
 			}
-			ents[k] = entry{val: key, rec: tl.sorted[o]}
+		}
+		d := -1
+		for k, o := range order {
+			if k == 0 || o.instant != order[k-1].instant {
+				d++
+			}
+			ents[k] = entry{val: keys.key(d), rec: tl.sorted[o.k]}
 		}
 		return ents
 	}
@@ -485,19 +503,53 @@ func (tl *tableLoad) timeEntries(ix *indexDef) []entry {
 		return cmp.Compare(firsts[a].nsec, firsts[b].nsec)
 	})
 	next := make([]int32, len(firsts))
-	keys := make([]string, len(firsts))
-	var off int32
+	keys := newKeyCutter(len(firsts))
 	for _, j := range order {
+		keys.add(time.Unix(firsts[j].sec, int64(firsts[j].nsec)))
+	}
+	var off int32
+	for d, j := range order {
 		next[j] = off
 		off += counts[j]
-		keys[j] = timeKey(time.Unix(firsts[j].sec, int64(firsts[j].nsec)))
+		counts[j] = int32(d) // from here on: the instant's rank
 	}
 	for k, rec := range tl.sorted {
 		j := owner[k]
-		ents[next[j]] = entry{val: keys[j], rec: rec}
+		ents[next[j]] = entry{val: keys.key(int(counts[j])), rec: rec}
 		next[j]++
 	}
 	return ents
+}
+
+// keyCutter formats timestamp keys into one buffer and cuts the keys from
+// one string: one allocation for an index's keys instead of one per key.
+type keyCutter struct {
+	buf  []byte
+	ends []int
+	all  string
+}
+
+func newKeyCutter(n int) *keyCutter {
+	return &keyCutter{buf: make([]byte, 0, n*timeKeyLen), ends: make([]int, 0, n)}
+}
+
+// add appends the key of t.
+func (c *keyCutter) add(t time.Time) {
+	c.buf = appendTimeKey(c.buf, t)
+	c.ends = append(c.ends, len(c.buf))
+}
+
+// key returns the d-th key added; after the first call nothing may be added.
+func (c *keyCutter) key(d int) string {
+	if c.all == "" && len(c.buf) > 0 {
+		c.all = string(c.buf)
+		c.buf = nil
+	}
+	from := 0
+	if d > 0 {
+		from = c.ends[d-1]
+	}
+	return c.all[from:c.ends[d]]
 }
 
 // buildPages builds the pages of index i (-1: the table's own pages) from
