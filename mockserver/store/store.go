@@ -458,37 +458,31 @@ func (tl *tableLoad) timeEntries(ix *indexDef) []entry {
 	}
 	ents := make([]entry, len(tl.sorted))
 	if firsts == nil {
-		// Sort (instant, position) pairs: the comparisons read the pair
-		// itself, not the instant of a position.
-		type pos struct {
-			instant
-			k int32
-		}
-		order := make([]pos, len(tl.sorted))
+		order := make([]int32, len(tl.sorted))
 		for k := range order {
-			order[k] = pos{at[k], int32(k)}
+			order[k] = int32(k)
 		}
-		slices.SortFunc(order, func(a, b pos) int {
-			if a.sec != b.sec {
-				return cmp.Compare(a.sec, b.sec)
+		slices.SortFunc(order, func(a, b int32) int {
+			if at[a].sec != at[b].sec {
+				return cmp.Compare(at[a].sec, at[b].sec)
 			}
-			if a.nsec != b.nsec {
-				return cmp.Compare(a.nsec, b.nsec)
+			if at[a].nsec != at[b].nsec {
+				return cmp.Compare(at[a].nsec, at[b].nsec)
 			}
-			return cmp.Compare(a.k, b.k)
+			return cmp.Compare(a, b)
 		})
 		keys := newKeyCutter(len(order))
 		for k, o := range order {
-			if k == 0 || o.instant != order[k-1].instant {
-				keys.add(ix.time(tl.sorted[o.k]))
+			if k == 0 || at[o] != at[order[k-1]] {
+				keys.add(ix.time(tl.sorted[o]))
 			}
 		}
 		d := -1
 		for k, o := range order {
-			if k == 0 || o.instant != order[k-1].instant {
+			if k == 0 || at[o] != at[order[k-1]] {
 				d++
 			}
-			ents[k] = entry{val: keys.key(d), rec: tl.sorted[o.k]}
+			ents[k] = entry{val: keys.key(d), rec: tl.sorted[o]}
 		}
 		return ents
 	}
@@ -522,28 +516,30 @@ func (tl *tableLoad) timeEntries(ix *indexDef) []entry {
 }
 
 // keyCutter formats timestamp keys into one buffer and cuts the keys from
-// one string: one allocation for an index's keys instead of one per key.
+// it: one allocation for an index's keys instead of one per key.
 type keyCutter struct {
-	buf  []byte
+	sb   strings.Builder
 	ends []int
 	all  string
 }
 
 func newKeyCutter(n int) *keyCutter {
-	return &keyCutter{buf: make([]byte, 0, n*timeKeyLen), ends: make([]int, 0, n)}
+	c := &keyCutter{ends: make([]int, 0, n)}
+	c.sb.Grow(n * timeKeyLen)
+	return c
 }
 
 // add appends the key of t.
 func (c *keyCutter) add(t time.Time) {
-	c.buf = appendTimeKey(c.buf, t)
-	c.ends = append(c.ends, len(c.buf))
+	var b [timeKeyLen]byte
+	c.sb.Write(appendTimeKey(b[:0], t))
+	c.ends = append(c.ends, c.sb.Len())
 }
 
 // key returns the d-th key added; after the first call nothing may be added.
 func (c *keyCutter) key(d int) string {
-	if c.all == "" && len(c.buf) > 0 {
-		c.all = string(c.buf)
-		c.buf = nil
+	if c.all == "" {
+		c.all = c.sb.String()
 	}
 	from := 0
 	if d > 0 {
