@@ -150,9 +150,9 @@ func TestExportStatusesAndLessons(t *testing.T) {
 	ds.Activities = append(ds.Activities, activity)
 	event := func(syllabus string) string {
 		ev := model.CalendarEvent{ID: uuid.NewString(), Title: "Lektion", StartTime: start, EndTime: start.Add(60 * time.Minute),
-			Organisation: model.ObjectReference{ID: school}, Group: model.ObjectReference{ID: group},
-			Syllabus: model.ObjectReference{ID: syllabus}, Teacher: model.PersonReference{ID: teacher},
-			Activity: model.ObjectReference{ID: activity.ID}}
+			EventRefs: &model.EventRefs{Organisation: model.ObjectReference{ID: school}, Group: model.ObjectReference{ID: group},
+				Syllabus: model.ObjectReference{ID: syllabus}, Teacher: model.PersonReference{ID: teacher},
+				Activity: model.ObjectReference{ID: activity.ID}}}
 		ds.CalendarEvents = append(ds.CalendarEvents, ev)
 		return ev.ID
 	}

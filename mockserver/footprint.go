@@ -3,13 +3,13 @@ package mockserver
 import "github.com/skolkit/skolkit/scenarios"
 
 // Bytes of memory that building and loading one generated record touches,
-// measured with `skolkit serve --scenario large` (resident memory at the
-// first answer, decision M10): a calendar event, and any other counted record
-// (a person, placement, attendance, absence or group) together with the
-// records derived from it (interface A's view, attendance schedules,
-// relation lists, index pages).
+// calibrated on the large scenario (the heap mockserver.New retains,
+// TestBuildFootprintOfLarge; decisions M10, M11): a calendar event, and any
+// other counted record (a person, placement, attendance, absence or group)
+// together with the records derived from it (interface A's view, attendance
+// schedules, relation lists, index pages).
 const (
-	footprintPerEvent  = 560
+	footprintPerEvent  = 300
 	footprintPerRecord = 1900
 )
 

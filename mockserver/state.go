@@ -276,6 +276,9 @@ func decodeState(data []byte) (*store.Dataset, error) {
 	for i := range dst.NumField() {
 		copyValue(dst.Field(i), v.Field(i+1))
 	}
+	for i := range ds.CalendarEvents {
+		ds.CalendarEvents[i].EnsureRefs() // one without any reference member
+	}
 	for i, kind := range []string{model.GradeKindElementary, model.GradeKindUpperSecondary} {
 		for _, l := range v.Field(1 + stateTables + i).Interface().([]legacyGrade) {
 			ds.Grades = append(ds.Grades, l.grade(kind))

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -307,22 +308,66 @@ type SpecialisationCourseContent struct {
 // shows it in SS 12000's shape (activity, times, rooms, resources); the
 // title, group, syllabus and teacher are the store's, for interface A and
 // the data export.
+//
+// Its references are held by a pointer (EventRefs, whose fields are promoted:
+// ev.Group.ID reads as before, and the JSON is the same) so that the events
+// of one group's run of lessons can share them: a million stored events take
+// 184 bytes each instead of 376 (decision M11). The pointer is never nil in
+// an event the fixtures, a decoder or the store hands out. The referenced
+// EventRefs may be shared: change an event's references by giving it a new
+// EventRefs (ev.EventRefs = ev.RefsCopy()), never by writing through it.
 type CalendarEvent struct {
-	ID           string          `json:"id"`
-	Meta         Meta            `json:"meta"`
-	Title        string          `json:"title"`
-	StartTime    time.Time       `json:"startTime"`
-	EndTime      time.Time       `json:"endTime"`
-	Cancelled    bool            `json:"cancelled"`
+	ID        string    `json:"id"`
+	Meta      Meta      `json:"meta"`
+	Title     string    `json:"title"`
+	StartTime time.Time `json:"startTime"`
+	EndTime   time.Time `json:"endTime"`
+	Cancelled bool      `json:"cancelled"`
+	*EventRefs
+	// Resources are what the event uses (SS 12000); they differ from event
+	// to event, so they are the event's own.
+	Resources []ObjectReference `json:"resources,omitempty"`
+}
+
+// EventRefs are the references of a calendar event, often shared by the
+// events of a run (see CalendarEvent).
+type EventRefs struct {
 	Organisation ObjectReference `json:"organisation"`
 	Group        ObjectReference `json:"group"`
 	Syllabus     ObjectReference `json:"syllabus"`
 	Teacher      PersonReference `json:"teacher"`
 	// Activity is the activity the event is an occasion of (SS 12000);
-	// Rooms and Resources are where it takes place and what it uses.
-	Activity  ObjectReference   `json:"activity"`
-	Rooms     []ObjectReference `json:"rooms,omitempty"`
-	Resources []ObjectReference `json:"resources,omitempty"`
+	// Rooms are where it takes place.
+	Activity ObjectReference   `json:"activity"`
+	Rooms    []ObjectReference `json:"rooms,omitempty"`
+}
+
+// RefsCopy returns a copy of the event's references (empty ones when it has
+// none) for the event to own and change.
+func (e *CalendarEvent) RefsCopy() *EventRefs {
+	if e.EventRefs == nil {
+		return &EventRefs{}
+	}
+	c := *e.EventRefs
+	return &c
+}
+
+// EnsureRefs gives an event without references empty ones of its own.
+func (e *CalendarEvent) EnsureRefs() {
+	if e.EventRefs == nil {
+		e.EventRefs = &EventRefs{}
+	}
+}
+
+// UnmarshalJSON decodes an event as encoding/json does, and gives one
+// without any reference field empty references (never a nil EventRefs).
+func (e *CalendarEvent) UnmarshalJSON(data []byte) error {
+	type plain CalendarEvent
+	if err := json.Unmarshal(data, (*plain)(e)); err != nil {
+		return err
+	}
+	e.EnsureRefs()
+	return nil
 }
 
 // Attendance is a pupil's attendance at one calendar event.

@@ -318,18 +318,20 @@ func (b *builder) build() error {
 	}
 	for i, e := range r.CalendarEvents {
 		ds.CalendarEvents = append(ds.CalendarEvents, model.CalendarEvent{
-			ID:           eventIDs[i],
-			Title:        e.Title,
-			StartTime:    e.StartTime.UTC(),
-			EndTime:      e.EndTime.UTC(),
-			Cancelled:    e.Cancelled,
-			Organisation: b.obj(e.Organisation),
-			Group:        b.obj(e.Group),
-			Syllabus:     b.obj(e.Syllabus),
-			Teacher:      b.person(e.Teacher),
-			Activity:     b.obj(e.Activity), // "" when the activity is derived
-			Rooms:        b.objs(e.Rooms),
-			Resources:    b.objs(e.Resources),
+			ID:        eventIDs[i],
+			Title:     e.Title,
+			StartTime: e.StartTime.UTC(),
+			EndTime:   e.EndTime.UTC(),
+			Cancelled: e.Cancelled,
+			EventRefs: &model.EventRefs{
+				Organisation: b.obj(e.Organisation),
+				Group:        b.obj(e.Group),
+				Syllabus:     b.obj(e.Syllabus),
+				Teacher:      b.person(e.Teacher),
+				Activity:     b.obj(e.Activity), // "" when the activity is derived
+				Rooms:        b.objs(e.Rooms),
+			},
+			Resources: b.objs(e.Resources),
 		})
 	}
 	for i, x := range r.Rooms {

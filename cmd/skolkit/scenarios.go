@@ -321,8 +321,18 @@ func fillMarkings(ds *fixtures.Dataset) {
 		}
 		p.Owners = owners
 	}
+	// Events share their references (model.CalendarEvent), with the store
+	// too: each distinct set is copied once before it is written.
+	refs := map[*model.EventRefs]*model.EventRefs{}
 	for i := range ds.CalendarEvents {
-		fill(&ds.CalendarEvents[i].Teacher)
+		ev := &ds.CalendarEvents[i]
+		c, ok := refs[ev.EventRefs]
+		if !ok {
+			c = ev.RefsCopy()
+			fill(&c.Teacher)
+			refs[ev.EventRefs] = c
+		}
+		ev.EventRefs = c
 	}
 	for i := range ds.Attendances {
 		fill(&ds.Attendances[i].Student)

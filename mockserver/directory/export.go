@@ -111,7 +111,7 @@ func exportItem(sn *store.Snapshot, a *model.Attendance) AttendanceExport {
 	var out AttendanceExport
 	ev, _ := sn.CalendarEvent(a.CalendarEvent.ID)
 	if ev == nil {
-		ev = &model.CalendarEvent{} // the store keeps references whole; this is belt and braces
+		ev = &model.CalendarEvent{EventRefs: &model.EventRefs{}} // the store keeps references whole; this is belt and braces
 	}
 	date := model.DateOf(ev.StartTime.In(stockholm))
 	_, week := ev.StartTime.In(stockholm).ISOWeek()

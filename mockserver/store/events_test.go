@@ -45,8 +45,8 @@ func eventWorld() *Dataset {
 func event(n int, activity, org, group, teacher string) model.CalendarEvent {
 	start := time.Date(2026, 9, 1, 8, 0, 0, 0, time.UTC)
 	return model.CalendarEvent{ID: id('e', n), Title: "Lektion", StartTime: start, EndTime: start.Add(time.Hour),
-		Activity: model.ObjectReference{ID: activity}, Organisation: model.ObjectReference{ID: org},
-		Group: model.ObjectReference{ID: group}, Syllabus: model.ObjectReference{ID: id('s', 0)}, Teacher: model.PersonReference{ID: teacher}}
+		EventRefs: &model.EventRefs{Activity: model.ObjectReference{ID: activity}, Organisation: model.ObjectReference{ID: org},
+			Group: model.ObjectReference{ID: group}, Syllabus: model.ObjectReference{ID: id('s', 0)}, Teacher: model.PersonReference{ID: teacher}}}
 }
 
 // TestCalendarEventsAgreeWithTheirActivity: a calendar event names an

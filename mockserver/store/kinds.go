@@ -88,6 +88,9 @@ var calendarEvents = kind[model.CalendarEvent]{
 	table: TableCalendarEvents,
 	id:    func(c *model.CalendarEvent) string { return c.ID },
 	meta:  func(c *model.CalendarEvent) *model.Meta { return &c.Meta },
+	// An event without references gets empty ones (the reference checks then
+	// name what is missing); shared ones stay shared (model.CalendarEvent).
+	strip: func(c *model.CalendarEvent) { c.EnsureRefs() },
 	refs: func(c *model.CalendarEvent, refs []ref) []ref {
 		refs = append(refs, []ref{
 			{"organisation.id", TableOrganisations, c.Organisation.ID, -1},

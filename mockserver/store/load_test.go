@@ -48,7 +48,7 @@ func TestLoadBuildsIndexesInKeyOrder(t *testing.T) {
 				recs[i] = model.CalendarEvent{
 					ID:        id,
 					StartTime: base.Add(time.Duration(r.IntN(tc.instants)) * 7 * time.Minute).Add(time.Duration(r.IntN(2)) * time.Nanosecond * time.Duration(tc.instants/1000)),
-					Activity:  model.ObjectReference{ID: fmt.Sprintf("g%02d", g)},
+					EventRefs: &model.EventRefs{Activity: model.ObjectReference{ID: fmt.Sprintf("g%02d", g)}},
 				}
 			}
 			tl := prepareTable(calendarEvents, recs, base, false)

@@ -721,8 +721,10 @@ func (s *Store) PutSyllabus(r model.Syllabus) (model.Syllabus, bool, error) {
 	return put(s, syllabuses, r)
 }
 
-// PutCalendarEvent creates or replaces a calendar event; see put.
+// PutCalendarEvent creates or replaces a calendar event; see put. The store
+// keeps a copy of the event's references, not the caller's EventRefs.
 func (s *Store) PutCalendarEvent(r model.CalendarEvent) (model.CalendarEvent, bool, error) {
+	r.EventRefs = r.RefsCopy()
 	return put(s, calendarEvents, r)
 }
 

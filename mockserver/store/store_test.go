@@ -379,9 +379,9 @@ func TestDeleteRefusesAPersonStillNamedAsReporterOrRegistrar(t *testing.T) {
 		{"attendance reporter", func(ds *Dataset, reporter string) {
 			ds.Syllabuses = []model.Syllabus{{ID: id('s', 0)}}
 			ds.Activities = []model.Activity{eventActivity(id('c', 0), id('o', 0), id('g', 0), id('p', 0))}
-			ds.CalendarEvents = []model.CalendarEvent{{ID: id('e', 0), Organisation: model.ObjectReference{ID: id('o', 0)},
+			ds.CalendarEvents = []model.CalendarEvent{{ID: id('e', 0), EventRefs: &model.EventRefs{Organisation: model.ObjectReference{ID: id('o', 0)},
 				Group: model.ObjectReference{ID: id('g', 0)}, Syllabus: model.ObjectReference{ID: id('s', 0)}, Teacher: model.PersonReference{ID: id('p', 0)},
-				Activity: model.ObjectReference{ID: id('c', 0)}}}
+				Activity: model.ObjectReference{ID: id('c', 0)}}}}
 			ds.Attendances = []model.Attendance{{ID: id('a', 0), CalendarEvent: model.ObjectReference{ID: id('e', 0)},
 				Student: model.PersonReference{ID: id('p', 1)}, Reporter: &model.PersonReference{ID: reporter}}}
 		}, "1 attendance record(s) as reporter"},
@@ -428,7 +428,7 @@ func TestReferencedListsEveryReferredTable(t *testing.T) {
 	check(organisations.refs(&model.Organisation{ParentOrganisation: &model.ObjectReference{ID: "o"}}, nil))
 	check(persons.refs(&model.Person{Enrolments: []model.Enrolment{{}}, Responsibles: []model.Responsible{{}}}, nil))
 	check(groups.refs(&model.Group{GroupMemberships: []model.GroupMembership{{}}}, nil))
-	check(calendarEvents.refs(&model.CalendarEvent{}, nil))
+	check(calendarEvents.refs(&model.CalendarEvent{EventRefs: &model.EventRefs{}}, nil))
 	check(attendances.refs(&model.Attendance{Reporter: &model.PersonReference{}}, nil))
 	check(absences.refs(&model.Absence{RegisteredBy: &model.PersonReference{}}, nil))
 	check(employeePlacements.refs(&model.EmployeePlacement{}, nil))
