@@ -469,10 +469,17 @@ func deriveEmployeePlacements(ds *store.Dataset) []model.EmployeePlacement {
 	}
 	// A million events of a few thousand (teacher, school) pairs: an event
 	// no earlier than one already seen for its pair cannot move the pair's
-	// start, so its date is not worked out.
+	// start, so its date is not worked out. The events of a generated run
+	// share their references (model.CalendarEvent) and come in time order:
+	// after the first, they are passed over without a map lookup.
 	earliest := map[key]time.Time{}
+	var prev *model.CalendarEvent
 	for i := range ds.CalendarEvents {
 		ev := &ds.CalendarEvents[i]
+		if prev != nil && ev.EventRefs == prev.EventRefs && !ev.StartTime.Before(prev.StartTime) {
+			continue
+		}
+		prev = ev
 		k := key{ev.Teacher.ID, ev.Organisation.ID}
 		if t, ok := earliest[k]; !ok || ev.StartTime.Before(t) {
 			earliest[k] = ev.StartTime

@@ -474,8 +474,12 @@ func Prepare(ds *store.Dataset) {
 			add(r.Person.ID, model.RoleGuardian)
 		}
 	}
-	for _, ev := range ds.CalendarEvents {
-		add(ev.Teacher.ID, model.RoleEmployee)
+	var refs *model.EventRefs // shared by the events of a run (model.CalendarEvent)
+	for i := range ds.CalendarEvents {
+		if ev := &ds.CalendarEvents[i]; ev.EventRefs != refs {
+			refs = ev.EventRefs
+			add(ev.Teacher.ID, model.RoleEmployee)
+		}
 	}
 	for _, g := range ds.Groups {
 		if g.GroupType == model.GroupTypeStaff {
