@@ -101,3 +101,45 @@ func TestSubscribersHearNothingOfWhatBNeverShows(t *testing.T) {
 	calls = rcv.Wait(t, 2, 10*time.Second)
 	assert.Equal(t, webhook.Notification{ModifiedEntites: []model.ResourceType{}, DeletedEntities: true}, calls[1].Body)
 }
+
+// TestDeletedEntitiesListAGradeAHides: a grade B showed that a PATCH through
+// interface A hides (its value removed) is one of B's deleted entities from
+// that moment, though interface A keeps it, and B's GET answers 404; when a
+// later PATCH shows it again it is no longer one, and interface A's audit
+// events list neither change.
+func TestDeletedEntitiesListAGradeAHides(t *testing.T) {
+	h := newHarness(t)
+	student, teacher, school := h.newStudent(t), h.newEmployee(t), h.newSchool(t, "GR")
+	grade := h.mustCreate(t, "/grade-elementary", fmt.Sprintf(`{"studentID":%q,"schoolID":%q,"subjectCode":"XYZ","academicYear":"2025/2026","term":"HT","schoolYear":"7","teacher1EmployeeID":%q,"grade":"B","finalGrade":false,"isEnded":false}`, student, school, teacher))
+	require.Equal(t, http.StatusOK, h.get(PrefixB+"/grades/"+grade).status, "B shows the grade")
+	audit := func() string { return string(h.get(PrefixA + "/audit-event").body) }
+	auditBefore := audit()
+
+	h.clock.Advance(1e9)
+	res := h.send(http.MethodPatch, PrefixA+"/grade-elementary/"+grade, `{"grade":null}`)
+	require.Equal(t, http.StatusOK, res.status, res)
+	assert.Equal(t, http.StatusNotFound, h.get(PrefixB+"/grades/"+grade).status, "B no longer shows it")
+	assert.Equal(t, http.StatusOK, h.get(PrefixA+"/grade-elementary/"+grade).status, "A keeps it")
+	assert.Contains(t, h.deleted(t, "Grade")["grades"], grade, "for B's clients it went away")
+
+	h.clock.Advance(1e9)
+	res = h.send(http.MethodPatch, PrefixA+"/grade-elementary/"+grade, `{"grade":"C"}`)
+	require.Equal(t, http.StatusOK, res.status, res)
+	assert.Equal(t, http.StatusOK, h.get(PrefixB+"/grades/"+grade).status, "B shows it again")
+	assert.NotContains(t, h.deleted(t, "Grade")["grades"], grade, "shown again: not deleted")
+	assert.Equal(t, auditBefore, audit(), "interface A's audit events list neither change")
+}
+
+// TestSubscribersHearOfAGradeAHides: hiding from B a grade B showed (a PATCH
+// through interface A removes its value) tells Grade subscribers that grades
+// changed and that there are deleted entities to fetch.
+func TestSubscribersHearOfAGradeAHides(t *testing.T) {
+	h := hookHarness(t)
+	student, teacher, school := h.newStudent(t), h.newEmployee(t), h.newSchool(t, "GR")
+	grade := h.mustCreate(t, "/grade-elementary", fmt.Sprintf(`{"studentID":%q,"schoolID":%q,"subjectCode":"XYZ","academicYear":"2025/2026","term":"HT","schoolYear":"7","teacher1EmployeeID":%q,"grade":"B","finalGrade":false,"isEnded":false}`, student, school, teacher))
+	rcv := webhooktest.NewReceiver(t)
+	h.subscribe(t, rcv.URL, model.ResourceGrade)
+	require.Equal(t, http.StatusOK, h.send(http.MethodPatch, PrefixA+"/grade-elementary/"+grade, `{"grade":null}`).status)
+	calls := rcv.Wait(t, 1, 10*time.Second)
+	assert.Equal(t, webhook.Notification{ModifiedEntites: []model.ResourceType{model.ResourceGrade}, DeletedEntities: true}, calls[0].Body)
+}

@@ -2,6 +2,13 @@ package model
 
 import "time"
 
+// KindLeftRegister is the Kind of the tombstone the store writes when a
+// write hides from interface B a record B showed (a grade whose teacher or
+// value interface A removes): for SS 12000's deleted entities the record went
+// away, although the store and interface A keep it. Interface A's audit
+// events do not list this kind.
+const KindLeftRegister = "LeftRegister"
+
 // Tombstone records one deletion: the store writes one for every record it
 // deletes, whatever the table and whoever deletes it, so that readers can
 // tell which records went away since a given time (interface A's audit

@@ -52,7 +52,8 @@ type deletion struct {
 // an SS 12000 deletion, nor is one of a record interface B never showed (a
 // grade without a teacher or a value, a compulsory-school placement); the
 // several tombstones of one record's deletion (one per interface-A kind) are
-// one deletion.
+// one deletion. A record a write hid from B (model.KindLeftRegister) is one
+// while B does not show it, though the store keeps it.
 func deletions(sn *store.Snapshot, after *time.Time, kinds []model.ResourceType, cur deletedCursor, limit int) ([]deletion, bool) {
 	since := cur.At
 	if after != nil && after.After(since) {
@@ -76,8 +77,8 @@ func deletions(sn *store.Snapshot, after *time.Time, kinds []model.ResourceType,
 			continue
 		}
 		seen[key] = true
-		if sn.Has(t.Table, t.RecordID) {
-			continue
+		if rec, ok := sn.Get(t.Table, t.RecordID); ok && (t.Kind != model.KindLeftRegister || !model.HiddenFromRegister(rec)) {
+			continue // still there: left one view only, or shown again since it left B's
 		}
 		if limit > 0 && len(out) == limit {
 			return out, true

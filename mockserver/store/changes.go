@@ -20,7 +20,9 @@ type Change struct {
 	// Put lists, by table, the records created or changed (an unchanged
 	// record that was put again is not listed).
 	Put map[string][]string
-	// Deleted lists, by table, the records deleted.
+	// Deleted lists, by table, the records deleted, and those a write hid
+	// from interface B although B showed them (model.KindLeftRegister: the
+	// store keeps them, and they are in Put too).
 	Deleted map[string][]string
 	// All is set when the whole content was replaced (Load).
 	All bool

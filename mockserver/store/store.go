@@ -835,6 +835,14 @@ func putIn[T any](w *Writer, k kind[T], rec T) (T, bool, error) {
 		// nor after the write (a grade without a value, ...).
 		hidden := (!exists || model.HiddenFromRegister(old)) && model.HiddenFromRegister(&stored)
 		w.note(k.table, k.id(&stored), false, hidden)
+		if exists && !model.HiddenFromRegister(old) && model.HiddenFromRegister(&stored) {
+			// B showed it and no longer does: for B's clients it went away
+			// (a deletion in the commit report, and in deletedEntities).
+			if err := w.tombstone(k.table, k.id(&stored), model.KindLeftRegister, false); err != nil {
+				return zero, false, err
+			}
+			w.note(k.table, k.id(&stored), true, false)
+		}
 	}
 	return stored, !exists, nil
 }
