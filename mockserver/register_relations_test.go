@@ -29,17 +29,22 @@ var relationKinds = []string{
 }
 
 // definedRelation is one relationship of a person as SS 12000's parameter
-// descriptions define it: its kind, organisation and dates.
+// descriptions define it: its kind, organisation and dates. byRole marks a
+// groupMembership through an assignment role of one of the person's duties,
+// which the date bounds count and the organisation filter and the entity type
+// alone do not (BB22).
 type definedRelation struct {
 	kind, org  string
 	start, end model.Date
+	byRole     bool
 }
 
 // relationsByDefinition lists every person's relationships, read from the
 // records: enrolments (enroledAt), duties (dutyAt), placements of interface
 // B as child and as owner (placedAt), the enrolments and placements of the
-// children a person is responsible for, and group memberships (the group's
-// organisation; a membership without dates has the group's).
+// children a person is responsible for, group memberships (the group's
+// organisation; a membership without dates has the group's) and the groups'
+// assignment roles of the person's duties (the same).
 func relationsByDefinition(ds *store.Dataset) map[string][]definedRelation {
 	out := map[string][]definedRelation{}
 	add := func(person string, r definedRelation) { out[person] = append(out[person], r) }
@@ -51,7 +56,7 @@ func relationsByDefinition(ds *store.Dataset) map[string][]definedRelation {
 	}
 	for _, p := range ds.Persons {
 		for _, e := range p.Enrolments {
-			r := definedRelation{"enrolment", e.EnroledAt.ID, e.StartDate, e.EndDate}
+			r := definedRelation{"enrolment", e.EnroledAt.ID, e.StartDate, e.EndDate, false}
 			add(p.ID, r)
 			r.kind = "responsibleFor.enrolment"
 			for _, adult := range uniq(slices.Clone(responsibles[p.ID])) {
@@ -60,13 +65,13 @@ func relationsByDefinition(ds *store.Dataset) map[string][]definedRelation {
 		}
 	}
 	for _, d := range ds.EmployeePlacements {
-		add(d.EmployeeID, definedRelation{"duty", d.SchoolID, d.StartDate, d.EndDate})
+		add(d.EmployeeID, definedRelation{"duty", d.SchoolID, d.StartDate, d.EndDate, false})
 	}
 	for _, pl := range ds.Placements {
 		if !model.IsRegisterPlacement(&pl) {
 			continue
 		}
-		r := definedRelation{"placement.child", pl.PlacedAt.ID, pl.StartDate, pl.EndDate}
+		r := definedRelation{"placement.child", pl.PlacedAt.ID, pl.StartDate, pl.EndDate, false}
 		add(pl.Child.ID, r)
 		r.kind = "placement.owner"
 		for _, o := range pl.Owners {
@@ -77,16 +82,27 @@ func relationsByDefinition(ds *store.Dataset) map[string][]definedRelation {
 			add(adult, r)
 		}
 	}
+	dutyPerson := map[string]string{}
+	for _, d := range ds.EmployeePlacements {
+		dutyPerson[d.ID] = d.EmployeeID
+	}
 	for _, g := range ds.Groups {
-		for _, m := range g.GroupMemberships {
-			r := definedRelation{"groupMembership", g.Organisation.ID, m.StartDate, m.EndDate}
+		withGroupDates := func(r definedRelation) definedRelation {
 			if r.start == "" {
 				r.start = g.StartDate
 			}
 			if r.end == "" {
 				r.end = g.EndDate
 			}
-			add(m.Person.ID, r)
+			return r
+		}
+		for _, m := range g.GroupMemberships {
+			add(m.Person.ID, withGroupDates(definedRelation{"groupMembership", g.Organisation.ID, m.StartDate, m.EndDate, false}))
+		}
+		for _, ar := range g.AssignmentRoles {
+			if person, ok := dutyPerson[ar.Duty.ID]; ok {
+				add(person, withGroupDates(definedRelation{"groupMembership", g.Organisation.ID, ar.StartDate, ar.EndDate, true}))
+			}
 		}
 	}
 	return out
@@ -115,9 +131,12 @@ func (q relationQuery) values() url.Values {
 }
 
 // passes: one relationship passes every parameter given; a relationship
-// without an endDate passes both endDate bounds.
+// without an endDate passes both endDate bounds; an assignment role passes
+// only date bounds, without an organisation.
 func (q relationQuery) passes(r definedRelation) bool {
-	return (q.kind == "" || r.kind == q.kind) && (q.org == "" || r.org == q.org) &&
+	dated := q.startBefore != "" || q.startAfter != "" || q.endBefore != "" || q.endAfter != ""
+	return (!r.byRole || (dated && q.org == "")) &&
+		(q.kind == "" || r.kind == q.kind) && (q.org == "" || r.org == q.org) &&
 		(q.startBefore == "" || r.start <= q.startBefore) && (q.startAfter == "" || r.start >= q.startAfter) &&
 		(q.endBefore == "" || r.end == "" || r.end <= q.endBefore) && (q.endAfter == "" || r.end == "" || r.end >= q.endAfter)
 }
@@ -230,7 +249,8 @@ func TestRelationshipFiltersAgreeWithTheDefinition(t *testing.T) {
 			assert.Greater(t, found, cases/3, "most queries select someone: the comparison is not vacuous")
 			// Without an organisation the filters read every person (not
 			// index-driven): a few of them, for the definition's sake.
-			for _, q := range []relationQuery{{kind: "placement.owner"}, {kind: "duty", endAfter: end}, {startAfter: start}} {
+			for _, q := range []relationQuery{{kind: "placement.owner"}, {kind: "duty", endAfter: end}, {startAfter: start},
+				{kind: "groupMembership"}, {kind: "groupMembership", startBefore: end}, {kind: "groupMembership", endAfter: start}} {
 				assert.Equal(t, wantRelated(rels, q), walkPages(t, h, "/persons", q.values().Encode(), "", 100, nil), "%s", q.values().Encode())
 			}
 		})

@@ -112,8 +112,9 @@ type relationship struct {
 // eachRelationship calls fn with a person's relationships of the kind typ
 // ("" = every kind) until fn returns false: the relationship.* filters
 // stop at the first relationship that passes them, so a person costs the
-// relationships looked at, not all of them.
-func eachRelationship(sn *store.Snapshot, p *model.Person, typ string, fn func(relationship) bool) {
+// relationships looked at, not all of them. The assignment roles of the
+// person's duties are among them only with roles (BB22).
+func eachRelationship(sn *store.Snapshot, p *model.Person, typ string, roles bool, fn func(relationship) bool) {
 	want := func(t string) bool { return typ == "" || typ == t }
 	more := true
 	emit := func(r relationship) bool { more = fn(r); return more }
@@ -165,20 +166,44 @@ func eachRelationship(sn *store.Snapshot, p *model.Person, typ string, fn func(r
 				if m.Person.ID != p.ID {
 					continue
 				}
-				start, end := m.StartDate, m.EndDate
-				if start == "" {
-					start = g.StartDate
-				}
-				if end == "" {
-					end = g.EndDate
-				}
-				if !emit(relationship{store.RelationGroupMembership, g.Organisation.ID, start, end}) {
+				if !emit(groupRelationship(g, m.StartDate, m.EndDate)) {
 					return false
 				}
 			}
 			return true
 		})
 	}
+	if more && roles && want(store.RelationGroupMembership) {
+		// The assignment roles of the person's duties (group.assignmentRole.duty.person).
+		_ = sn.Scan(store.TableEmployeePlacements, store.IndexEmployee, p.ID, func(o any) bool {
+			duty := asDuty(o).ID
+			_ = sn.Scan(store.TableGroups, store.IndexDuty, duty, func(o any) bool {
+				g := asGroup(o)
+				for _, ar := range g.AssignmentRoles {
+					if ar.Duty.ID != duty {
+						continue
+					}
+					if !emit(groupRelationship(g, ar.StartDate, ar.EndDate)) {
+						return false
+					}
+				}
+				return true
+			})
+			return more
+		})
+	}
+}
+
+// groupRelationship is a groupMembership in g (a membership or an assignment
+// role) from start to end; a missing date is the group's.
+func groupRelationship(g *model.Group, start, end model.Date) relationship {
+	if start == "" {
+		start = g.StartDate
+	}
+	if end == "" {
+		end = g.EndDate
+	}
+	return relationship{store.RelationGroupMembership, g.Organisation.ID, start, end}
 }
 
 func personsResource() *resource {
@@ -292,9 +317,13 @@ func relationshipMatch(sn *store.Snapshot, p params) func(o any) bool {
 	if !hasType && !hasOrg && !hasSB && !hasSA && !hasEB && !hasEA {
 		return nil
 	}
+	// An assignment role counts for the date bounds alone: SS 12000 defines
+	// the organisation filter and the entity type's groupMembership by the
+	// memberships (BB22).
+	roles := !hasOrg && (hasSB || hasSA || hasEB || hasEA)
 	return func(o any) bool {
 		found := false
-		eachRelationship(sn, asPerson(o), typ, func(r relationship) bool {
+		eachRelationship(sn, asPerson(o), typ, roles, func(r relationship) bool {
 			found = !((hasOrg && r.org != orgID) ||
 				(hasSB && r.start > model.Date(sb)) || (hasSA && r.start < model.Date(sa)) ||
 				(hasEB && r.end != "" && r.end > model.Date(eb)) || (hasEA && r.end != "" && r.end < model.Date(ea)))
