@@ -269,17 +269,17 @@ var rooms = kind[model.Room]{
 }
 
 // registerLoads prepares the SS 12000 tables of a load.
-func registerLoads(ds *Dataset, now time.Time, owned bool) []func() *tableLoad {
-	return []func() *tableLoad{
-		func() *tableLoad { return prepareTable(programmes, ds.Programmes, now, owned) },
-		func() *tableLoad { return prepareTable(studyPlans, ds.StudyPlans, now, owned) },
-		func() *tableLoad { return prepareTable(schoolUnitOfferings, ds.SchoolUnitOfferings, now, owned) },
-		func() *tableLoad { return prepareTable(activities, ds.Activities, now, owned) },
-		func() *tableLoad { return prepareTable(attendanceEvents, ds.AttendanceEvents, now, owned) },
-		func() *tableLoad { return prepareTable(attendanceSchedules, ds.AttendanceSchedules, now, owned) },
-		func() *tableLoad { return prepareTable(grades, ds.Grades, now, owned) },
-		func() *tableLoad { return prepareTable(resources, ds.Resources, now, owned) },
-		func() *tableLoad { return prepareTable(rooms, ds.Rooms, now, owned) },
+func registerLoads(ds *Dataset, now time.Time, owned bool) []tablePrepare {
+	return []tablePrepare{
+		prepareOf(programmes, ds.Programmes, now, owned),
+		prepareOf(studyPlans, ds.StudyPlans, now, owned),
+		prepareOf(schoolUnitOfferings, ds.SchoolUnitOfferings, now, owned),
+		prepareOf(activities, ds.Activities, now, owned),
+		prepareOf(attendanceEvents, ds.AttendanceEvents, now, owned),
+		prepareOf(attendanceSchedules, ds.AttendanceSchedules, now, owned),
+		prepareOf(grades, ds.Grades, now, owned),
+		prepareOf(resources, ds.Resources, now, owned),
+		prepareOf(rooms, ds.Rooms, now, owned),
 	}
 }
 

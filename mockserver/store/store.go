@@ -88,33 +88,107 @@ func New(now func() time.Time) *Store {
 // Load builds each table in one pass: records sorted by id, references
 // checked against sets of the loaded ids, and the pages of the table and of
 // each index built whole rather than entry by entry (see pages.go).
-func (s *Store) Load(ds *Dataset) error { return s.load(ds, false) }
+func (s *Store) Load(ds *Dataset) error { return s.load(ds, false, nil) }
 
 // LoadOwned is Load for a dataset the caller hands over: the store keeps
 // the dataset's record slices instead of copying them, and may change their
 // records (it strips and stamps them as Load does). The caller must not use
 // ds or its slices afterwards, even when LoadOwned fails. A scenario built
 // only to be loaded saves a copy of every record this way.
-func (s *Store) LoadOwned(ds *Dataset) error { return s.load(ds, true) }
+func (s *Store) LoadOwned(ds *Dataset) error { return s.load(ds, true, nil) }
 
-func (s *Store) load(ds *Dataset, owned bool) error {
-	now := s.clock()
-	// Parents before children: errors are reported in this order.
-	prepares := []func() *tableLoad{
-		func() *tableLoad { return prepareTable(organisations, ds.Organisations, now, owned) },
-		func() *tableLoad { return prepareTable(persons, ds.Persons, now, owned) },
-		func() *tableLoad { return prepareTable(syllabuses, ds.Syllabuses, now, owned) },
-		func() *tableLoad { return prepareTable(groups, ds.Groups, now, owned) },
-		func() *tableLoad { return prepareTable(placements, ds.Placements, now, owned) },
-		func() *tableLoad { return prepareTable(calendarEvents, ds.CalendarEvents, now, owned) },
-		func() *tableLoad { return prepareTable(attendances, ds.Attendances, now, owned) },
-		func() *tableLoad { return prepareTable(absences, ds.Absences, now, owned) },
-		func() *tableLoad { return prepareTable(employeePlacements, ds.EmployeePlacements, now, owned) },
-		func() *tableLoad { return prepareTable(tombstones, ds.Tombstones, now, owned) },
+// Preload is LoadOwned's work on some tables of a dataset, started before
+// the caller has finished the others (Store.Preload).
+type Preload struct {
+	now    time.Time
+	tables []string
+	done   chan struct{}
+	loads  map[string]*tableLoad // by table, once done is closed
+}
+
+// Preload starts, in the background, what LoadOwned does with the named
+// tables of ds on its own: their records sorted by id and checked, their
+// pages and index pages built. The caller goes on with the rest of ds (a
+// surface's view of other tables, say) and then hands ds and the Preload
+// to LoadPreloaded. From the call on, the named tables of ds are the
+// store's, as with LoadOwned: the caller must not change their records, nor
+// replace their slices.
+func (s *Store) Preload(ds *Dataset, tables ...string) *Preload {
+	p := &Preload{now: s.clock(), tables: tables, done: make(chan struct{}), loads: map[string]*tableLoad{}}
+	var todo []tablePrepare
+	for _, tp := range tablePrepares(ds, p.now, true) {
+		if slices.Contains(tables, tp.table) {
+			todo = append(todo, tp)
+		}
 	}
-	prepares = append(prepares, registerLoads(ds, now, owned)...)
+	go func() {
+		defer close(p.done)
+		loads := make([]*tableLoad, len(todo))
+		parallel(len(todo), func(i int) { loads[i] = todo[i].run() })
+		var jobs []func()
+		for _, tl := range loads {
+			p.loads[tl.td.name] = tl
+			if tl.err == nil {
+				jobs = append(jobs, tl.pageJobs()...)
+			}
+		}
+		parallel(len(jobs), func(i int) { jobs[i]() })
+	}()
+	return p
+}
+
+// LoadPreloaded is LoadOwned of ds, whose tables named to Preload were
+// started then: it waits for them, and does the rest. Its result is the
+// result LoadOwned would have had.
+func (s *Store) LoadPreloaded(ds *Dataset, p *Preload) error { return s.load(ds, true, p) }
+
+// tablePrepare prepares one table of a load.
+type tablePrepare struct {
+	table string
+	run   func() *tableLoad
+}
+
+func prepareOf[T any](k kind[T], recs []T, now time.Time, owned bool) tablePrepare {
+	return tablePrepare{k.table, func() *tableLoad { return prepareTable(k, recs, now, owned) }}
+}
+
+// tablePrepares lists the tables of a load, parents before children: errors
+// are reported in this order.
+func tablePrepares(ds *Dataset, now time.Time, owned bool) []tablePrepare {
+	return append([]tablePrepare{
+		prepareOf(organisations, ds.Organisations, now, owned),
+		prepareOf(persons, ds.Persons, now, owned),
+		prepareOf(syllabuses, ds.Syllabuses, now, owned),
+		prepareOf(groups, ds.Groups, now, owned),
+		prepareOf(placements, ds.Placements, now, owned),
+		prepareOf(calendarEvents, ds.CalendarEvents, now, owned),
+		prepareOf(attendances, ds.Attendances, now, owned),
+		prepareOf(absences, ds.Absences, now, owned),
+		prepareOf(employeePlacements, ds.EmployeePlacements, now, owned),
+		prepareOf(tombstones, ds.Tombstones, now, owned),
+	}, registerLoads(ds, now, owned)...)
+}
+
+func (s *Store) load(ds *Dataset, owned bool, pre *Preload) error {
+	now := s.clock()
+	if pre != nil {
+		now = pre.now
+	}
+	prepares := tablePrepares(ds, now, owned)
 	loads := make([]*tableLoad, len(prepares))
-	parallel(len(prepares), func(i int) { loads[i] = prepares[i]() })
+	parallel(len(prepares), func(i int) {
+		if pre == nil || !slices.Contains(pre.tables, prepares[i].table) {
+			loads[i] = prepares[i].run()
+		}
+	})
+	if pre != nil {
+		<-pre.done
+		for i := range loads {
+			if loads[i] == nil {
+				loads[i] = pre.loads[prepares[i].table]
+			}
+		}
+	}
 	ids := map[string]*idSet{}
 	for _, tl := range loads {
 		if tl.err != nil {
@@ -149,9 +223,8 @@ func (s *Store) load(ds *Dataset, owned bool) error {
 	bySize := slices.Clone(loads)
 	slices.SortStableFunc(bySize, func(a, b *tableLoad) int { return len(b.sorted) - len(a.sorted) })
 	for _, tl := range bySize {
-		tl.indexPages = make([][]*page, len(tl.td.indexes))
-		for i := -1; i < len(tl.td.indexes); i++ {
-			jobs = append(jobs, func() { tl.buildPages(i) })
+		if tl.indexPages == nil { // not built by a Preload
+			jobs = append(jobs, tl.pageJobs()...)
 		}
 	}
 	parallel(len(jobs), func(i int) { jobs[i]() })
@@ -546,6 +619,17 @@ func (c *keyCutter) key(d int) string {
 		from = c.ends[d-1]
 	}
 	return c.all[from:c.ends[d]]
+}
+
+// pageJobs returns the jobs that build the table's pages and each index's
+// (buildPages), to be run in any order.
+func (tl *tableLoad) pageJobs() []func() {
+	tl.indexPages = make([][]*page, len(tl.td.indexes))
+	jobs := make([]func(), 0, len(tl.td.indexes)+1)
+	for i := -1; i < len(tl.td.indexes); i++ {
+		jobs = append(jobs, func() { tl.buildPages(i) })
+	}
+	return jobs
 }
 
 // buildPages builds the pages of index i (-1: the table's own pages) from
