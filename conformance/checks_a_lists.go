@@ -128,7 +128,7 @@ func checkListOffsetWalk(r aResource) func(*T) {
 		if full.total == 0 {
 			t.Skipf("no %s records exist", r.name)
 		}
-		k := max(1, full.total/5)
+		k := offsetWalkPageSize(full.total)
 		if full.total/k > t.env.cfg.MaxPages {
 			t.Skipf("%d records would take more than --max-pages=%d pages", full.total, t.env.cfg.MaxPages)
 		}
@@ -151,6 +151,16 @@ func checkListOffsetWalk(r aResource) func(*T) {
 		t.Notef("%d pages of %d", len(w.pages), k)
 	}
 }
+
+// aMaxPageSize is the largest limit the offset walk asks for: the spec
+// names no maximum, and the vendor's API rejects more than 500 (decision
+// A10), so a walk in larger pages would judge the list by a request a
+// conforming server may refuse.
+const aMaxPageSize = 500
+
+// offsetWalkPageSize is the page size of the offset walk of a list of total
+// items: about five pages, none larger than aMaxPageSize.
+func offsetWalkPageSize(total int) int { return min(aMaxPageSize, max(1, total/5)) }
 
 func checkListPastEnd(r aResource) func(*T) {
 	return func(t *T) {

@@ -191,3 +191,12 @@ func TestNormaliseListShape(t *testing.T) {
 	assert.Equal(t, []any{map[string]any{"id": "x"}}, out["data"])
 	assert.Equal(t, string(in), string(normaliseListShape(SurfaceB, in)), "interface B is left alone")
 }
+
+// TestOffsetWalkPageSize: about five pages, never a limit above 500, which
+// the vendor's API refuses (a walk of 10,000 groups asked for 2,000 and
+// judged a conforming server by the 400).
+func TestOffsetWalkPageSize(t *testing.T) {
+	for _, c := range []struct{ total, want int }{{0, 1}, {3, 1}, {100, 20}, {2500, 500}, {10000, 500}} {
+		assert.Equal(t, c.want, offsetWalkPageSize(c.total), "total %d", c.total)
+	}
+}
