@@ -20,6 +20,7 @@ import (
 
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
+	"github.com/skolkit/skolkit/scenarios"
 )
 
 // wideTime is the startTime range calendarEvents requires.
@@ -486,49 +487,105 @@ func TestDutiesShowTheirAssignmentRoles(t *testing.T) {
 	t.Logf("%d assignment roles name a duty", found)
 }
 
+// TestAggregatedAttendanceSumsTheRecords: every walk of aggregated attendance,
+// in pages small enough to end inside a pupil's activities, yields each
+// (activity, pupil) of the period once with the sums of its records, as a
+// brute-force reading of the records gives them: through the period's events
+// (the default scenario; a day of the busy one) and pupil by pupil (the busy
+// scenario's 30,000 lessons over a long period), with and without a pupil.
 func TestAggregatedAttendanceSumsTheRecords(t *testing.T) {
-	h := newHarness(t)
-	ds := h.srv.Store().Export()
-	events := map[string]model.CalendarEvent{}
-	for _, ev := range ds.CalendarEvents {
-		events[ev.ID] = ev
+	busy := func(o *Options) {
+		sc, err := scenarios.Builtin("default")
+		require.NoError(t, err)
+		sc.Generate.CalendarEvents, sc.Generate.Attendances = 30000, 3000
+		sc.Clients = slices.Clone(sc.Clients)
+		for i := range sc.Clients {
+			sc.Clients[i].RateLimit = 1 << 30
+		}
+		o.Scenario = sc
 	}
-	type key struct{ activity, student string }
-	want := map[key]int{}
-	for _, a := range ds.Attendances {
-		ev := events[a.CalendarEvent.ID]
-		if d := model.DateOf(ev.StartTime.UTC()); d < "2000-01-01" || d > "2100-01-01" {
-			continue
-		}
-		if a.AttendanceMinutes != nil {
-			want[key{ev.Activity.ID, a.Student.ID}] += *a.AttendanceMinutes
-		} else {
-			want[key{ev.Activity.ID, a.Student.ID}] += 0
-		}
+	for _, c := range []struct {
+		name     string
+		opts     []func(*Options)
+		from, to string // "" = the day of the first attendance's lesson
+	}{
+		{"default scenario, through the events", nil, "2000-01-01", "2100-01-01"},
+		{"busy scenario, pupil by pupil", []func(*Options){busy}, "2000-01-01", "2100-01-01"},
+		{"busy scenario, a day through its events", []func(*Options){busy}, "", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, c.opts...)
+			ds := h.srv.Store().Export()
+			events := map[string]model.CalendarEvent{}
+			for _, ev := range ds.CalendarEvents {
+				events[ev.ID] = ev
+			}
+			from, to := c.from, c.to
+			if from == "" {
+				require.NotEmpty(t, ds.Attendances)
+				d := string(model.DateOf(events[ds.Attendances[0].CalendarEvent.ID].StartTime.UTC()))
+				from, to = d, d
+			}
+			type key struct{ activity, student string }
+			type sums struct{ attendance, offered int }
+			want := map[key]sums{}
+			for _, a := range ds.Attendances {
+				ev := events[a.CalendarEvent.ID]
+				if d := string(model.DateOf(ev.StartTime.UTC())); d < from || d > to {
+					continue
+				}
+				k := key{ev.Activity.ID, a.Student.ID}
+				s := want[k]
+				if a.AttendanceMinutes != nil {
+					s.attendance += *a.AttendanceMinutes
+				}
+				s.offered += int(ev.EndTime.Sub(ev.StartTime) / time.Minute)
+				want[k] = s
+			}
+			require.NotEmpty(t, want)
+			period := "startDate=" + from + "&endDate=" + to
+			// The contract requires the period on every page, the token's
+			// too (as the old walk did).
+			walk := func(query string) map[key]sums {
+				got := map[key]sums{}
+				target := PrefixB + "/aggregatedAttendance?" + query
+				for target != "" {
+					res := h.get(target)
+					require.Equal(t, http.StatusOK, res.status, res)
+					var page struct {
+						Data      []model.AggregatedAttendance `json:"data"`
+						PageToken *string                      `json:"pageToken"`
+					}
+					res.decode(&page)
+					for _, a := range page.Data {
+						k := key{a.Activity.ID, a.Student.ID}
+						_, dup := got[k]
+						require.False(t, dup, "each (activity, pupil) once")
+						got[k] = sums{a.AttendanceSum, a.OfferedSum}
+					}
+					target = ""
+					if page.PageToken != nil {
+						target = PrefixB + "/aggregatedAttendance?" + period + "&pageToken=" + url.QueryEscape(*page.PageToken)
+					}
+				}
+				return got
+			}
+			assert.Equal(t, want, walk(period+"&limit=3"), "pages of 3")
+			assert.Equal(t, want, walk(period+"&limit=50"), "pages of 50")
+			var pupil string
+			for k := range want {
+				pupil = k.student
+				break
+			}
+			onePupil := map[key]sums{}
+			for k, s := range want {
+				if k.student == pupil {
+					onePupil[k] = s
+				}
+			}
+			assert.Equal(t, onePupil, walk(period+"&student="+pupil+"&limit=1"), "one pupil, pages of 1")
+		})
 	}
-	require.NotEmpty(t, want)
-	got := map[key]int{}
-	target := PrefixB + "/aggregatedAttendance?startDate=2000-01-01&endDate=2100-01-01&limit=50"
-	for target != "" {
-		res := h.get(target)
-		require.Equal(t, http.StatusOK, res.status, res)
-		var page struct {
-			Data      []model.AggregatedAttendance `json:"data"`
-			PageToken *string                      `json:"pageToken"`
-		}
-		res.decode(&page)
-		for _, a := range page.Data {
-			k := key{a.Activity.ID, a.Student.ID}
-			_, dup := got[k]
-			require.False(t, dup, "each (activity, pupil) once")
-			got[k] = a.AttendanceSum
-		}
-		target = ""
-		if page.PageToken != nil {
-			target = PrefixB + "/aggregatedAttendance?startDate=2000-01-01&endDate=2100-01-01&pageToken=" + url.QueryEscape(*page.PageToken)
-		}
-	}
-	assert.Equal(t, want, got)
 }
 
 // TestDeletesTakeTheirSS12000RecordsAlong: deleting a placement deletes its

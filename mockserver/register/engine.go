@@ -64,7 +64,7 @@ type resource struct {
 	page func(s *API, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error)
 	// compute serves a list that is computed, not stored (aggregated
 	// attendance): every item, in a stable order.
-	compute func(s *API, sn *store.Snapshot, p params, rd renderer, expand []string) []any
+	compute func(s *API, sn *store.Snapshot, p params, rd renderer, expand []string, cursor []byte, limit int) (page []any, next []byte)
 }
 
 // filter is a query parameter that chooses records.
@@ -437,18 +437,12 @@ func (s *API) writeRecords(w http.ResponseWriter, r *http.Request, res *resource
 	putBuffer(buf)
 }
 
-// serveComputed serves a computed list: every item is computed, and a page
-// is cut by position (the cursor is the position of the next item).
+// serveComputed serves a computed list: the description computes the page
+// after the cursor and the cursor after it (nil: the last page).
 func (s *API) serveComputed(w http.ResponseWriter, r *http.Request, res *resource, sn *store.Snapshot, v view, key responseKey, st PageState, rd renderer, limit int) {
-	all := res.compute(s, sn, st.P, rd, st.Expand)
-	from := 0
-	if len(st.Cursor) > 0 {
-		from, _ = strconv.Atoi(string(st.Cursor))
-	}
-	from = min(from, len(all))
-	to := min(from+limit, len(all))
+	page, next := res.compute(s, sn, st.P, rd, st.Expand, st.Cursor, limit)
 	var tok *string
-	if to < len(all) {
+	if next != nil {
 		if st.Walk == "" && st.Gen == 0 {
 			if v.stable {
 				st.Gen = v.gen
@@ -456,13 +450,13 @@ func (s *API) serveComputed(w http.ResponseWriter, r *http.Request, res *resourc
 				st.Walk = s.store.KeepWalk(sn)
 			}
 		}
-		st.Cursor = []byte(strconv.Itoa(to))
+		st.Cursor = next
 		t := s.encodePageToken(st)
 		tok = &t
 	} else if st.Walk != "" {
 		s.store.EndWalk(st.Walk)
 	}
-	b := append(marshalJSON(listBody{Data: all[from:to], PageToken: tok}), '\n')
+	b := append(marshalJSON(listBody{Data: page, PageToken: tok}), '\n')
 	s.responses.put(v, key, b)
 	writeBody(w, http.StatusOK, b)
 }

@@ -1,6 +1,7 @@
 package register
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -1172,8 +1173,13 @@ func roomsResource() *resource {
 
 // aggregatedAttendanceResource computes, for each pupil and activity, the
 // sums of the attendance records of the activity's calendar events between
-// startDate and endDate (both required, inclusive, by the event's UTC date):
-// from the pupil's records (student), else from the period's events.
+// startDate and endDate (both required, inclusive, by the event's UTC date),
+// in the order of pupil and activity, a page at a time. A period of few
+// events (periodEventsWalked or fewer) is read through its
+// events (the startTime index) and their records; a longer one through the
+// pupils' records (the student index) from the cursor's pupil on, so that a
+// page costs the records of the pupils it shows (and of those between them
+// with nothing in the period), not every record of the period.
 func aggregatedAttendanceResource() *resource {
 	return &resource{
 		name: "aggregatedAttendance", noun: "aggregated attendance", scope: ScopeAggregatedAttendanceRead,
@@ -1183,19 +1189,36 @@ func aggregatedAttendanceResource() *resource {
 	}
 }
 
-func computeAggregatedAttendance(s *API, sn *store.Snapshot, p params, rd renderer, expand []string) []any {
+// aggregateCursor is where a page of aggregated attendance ends: the pupil
+// and activity of its last item ("\x00" between them).
+func aggregateCursor(student, activity string) []byte { return []byte(student + "\x00" + activity) }
+
+func computeAggregatedAttendance(s *API, sn *store.Snapshot, p params, rd renderer, expand []string, cursor []byte, limit int) ([]any, []byte) {
 	from, _ := p.get("startDate")
 	to, _ := p.get("endDate")
 	orgID, hasOrg := p.get(paramOrganisation)
 	schoolType, hasType := p.get("schoolType")
 	student, hasStudent := p.get("student")
-	type key struct{ activity, student string }
-	sums := map[key]*model.AggregatedAttendance{}
-	var order []key
-	add := func(a *model.Attendance) {
-		if hasStudent && a.Student.ID != student {
-			return
+	afterStudent, afterActivity, _ := strings.Cut(string(cursor), "\x00")
+	// One pupil's sums by activity, in the order records come.
+	sums := map[string]*model.AggregatedAttendance{}
+	var activities []string
+	var out []*model.AggregatedAttendance
+	current := ""
+	// flush emits the current pupil's sums in activity order, after the
+	// cursor.
+	flush := func() {
+		slices.Sort(activities)
+		for _, act := range activities {
+			if current == afterStudent && act <= afterActivity {
+				continue
+			}
+			out = append(out, sums[act])
 		}
+		clear(sums)
+		activities = activities[:0]
+	}
+	add := func(a *model.Attendance) {
 		ev, ok := sn.CalendarEvent(a.CalendarEvent.ID)
 		if !ok || ev.Activity.ID == "" {
 			return
@@ -1210,15 +1233,14 @@ func computeAggregatedAttendance(s *API, sn *store.Snapshot, p params, rd render
 				return
 			}
 		}
-		k := key{ev.Activity.ID, a.Student.ID}
-		agg, ok := sums[k]
+		agg, ok := sums[ev.Activity.ID]
 		if !ok {
 			agg = &model.AggregatedAttendance{
-				Activity: rd.objRef(store.TableActivities, k.activity), Student: rd.personRef(model.PersonReference{ID: k.student}),
+				Activity: rd.objRef(store.TableActivities, ev.Activity.ID), Student: rd.personRef(model.PersonReference{ID: a.Student.ID}),
 				StartDate: model.Date(from), EndDate: model.Date(to),
 			}
-			sums[k] = agg
-			order = append(order, k)
+			sums[ev.Activity.ID] = agg
+			activities = append(activities, ev.Activity.ID)
 		}
 		val := func(p *int) int {
 			if p == nil {
@@ -1236,46 +1258,106 @@ func computeAggregatedAttendance(s *API, sn *store.Snapshot, p params, rd render
 			agg.ReportedSum += length
 		}
 	}
-	if hasStudent {
-		_ = sn.Scan(store.TableAttendances, store.IndexStudent, student, func(o any) bool { add(o.(*model.Attendance)); return true })
-	} else {
-		// The events of the period (the startTime index), then their
-		// attendance records (the calendarEvent index).
-		lo := model.Date(from).Time()
-		hi := model.Date(to).Time().Add(24*time.Hour - time.Nanosecond)
-		events, _, _ := sn.Page(store.TableCalendarEvents, store.IndexStartTime, []store.Span{store.TimeRangeSpan(&lo, &hi)}, false, nil, 1<<31-1, nil)
+	lo := model.Date(from).Time()
+	hi := model.Date(to).Time().Add(24*time.Hour - time.Nanosecond)
+	period := store.TimeRangeSpan(&lo, &hi)
+	if !hasStudent && sn.CountSpan(store.TableCalendarEvents, store.IndexStartTime, period, periodEventsWalked+1) <= periodEventsWalked {
+		// The period's events, then their records: every pupil's sums,
+		// sorted, and the page after the cursor.
+		byStudent := map[string][]*model.Attendance{}
+		events, _, _ := sn.Page(store.TableCalendarEvents, store.IndexStartTime, []store.Span{period}, false, nil, periodEventsWalked, nil)
 		for _, ev := range events {
-			_ = sn.Scan(store.TableAttendances, store.IndexCalendarEvent, recordID(ev), func(o any) bool { add(o.(*model.Attendance)); return true })
+			_ = sn.Scan(store.TableAttendances, store.IndexCalendarEvent, recordID(ev), func(o any) bool {
+				a := o.(*model.Attendance)
+				if a.Student.ID >= afterStudent {
+					byStudent[a.Student.ID] = append(byStudent[a.Student.ID], a)
+				}
+				return true
+			})
 		}
+		for _, st := range slices.Sorted(maps.Keys(byStudent)) {
+			current = st
+			for _, a := range byStudent[st] {
+				add(a)
+			}
+			flush()
+			if len(out) > limit {
+				break
+			}
+		}
+		return aggregatePage(sn, rd, expand, out, limit)
 	}
-	slices.SortFunc(order, func(a, b key) int {
-		if c := strings.Compare(a.student, b.student); c != 0 {
-			return c
+	// The pupils' records in pupil order, from the cursor's pupil on; a
+	// pupil's sums are emitted when the next pupil's records begin, and the
+	// walk stops at a pupil boundary once the page and one more are found.
+	spans := store.WholeIndex
+	switch {
+	case hasStudent:
+		spans = []store.Span{store.ValueSpan(student)}
+	case afterStudent != "":
+		spans = []store.Span{store.ValuesFrom(afterStudent)}
+	}
+	var after store.Cursor
+	for done := false; !done; {
+		recs, next, _ := sn.Page(store.TableAttendances, store.IndexStudent, spans, false, after, 512, nil)
+		for _, o := range recs {
+			a := o.(*model.Attendance)
+			if a.Student.ID != current {
+				flush()
+				if len(out) > limit {
+					done = true
+					break
+				}
+				current = a.Student.ID
+			}
+			add(a)
 		}
-		return strings.Compare(a.activity, b.activity)
-	})
-	out := make([]any, len(order))
-	for i, k := range order {
-		agg := sums[k]
+		if next == nil && !done {
+			flush()
+			done = true
+		}
+		after = next
+	}
+	return aggregatePage(sn, rd, expand, out, limit)
+}
+
+// periodEventsWalked is the most calendar events a page of aggregated
+// attendance reads through the period's events (a period without lessons,
+// a small school's week); a longer period is read pupil by pupil, which
+// costs a page about the records it reads to find one (a municipality's
+// school day, 15,000 lessons: some 6,000 records).
+const periodEventsWalked = 2_000
+
+// aggregatePage cuts the page of limit items from the sums found (one more
+// means a next page), with what expand embeds, and the cursor after it.
+func aggregatePage(sn *store.Snapshot, rd renderer, expand []string, out []*model.AggregatedAttendance, limit int) ([]any, []byte) {
+	var nextCursor []byte
+	if len(out) > limit {
+		out = out[:limit]
+		last := out[limit-1]
+		nextCursor = aggregateCursor(last.Student.ID, last.Activity.ID)
+	}
+	page := make([]any, len(out))
+	for i, agg := range out {
 		if !rd.expandIgnored && len(expand) > 0 {
 			agg.Embedded = &struct {
 				Activity *model.Activity `json:"activity,omitempty"`
 				Student  *model.Person   `json:"student,omitempty"`
 			}{}
 			if slices.Contains(expand, "activity") {
-				if a, ok := sn.Get(store.TableActivities, k.activity); ok {
+				if a, ok := sn.Get(store.TableActivities, agg.Activity.ID); ok {
 					act := rd.withRefs(a).(model.Activity)
 					agg.Embedded.Activity = &act
 				}
 			}
 			if slices.Contains(expand, "student") {
-				if p, ok := sn.Person(k.student); ok {
+				if p, ok := sn.Person(agg.Student.ID); ok {
 					pp := rd.person(p)
 					agg.Embedded.Student = &pp
 				}
 			}
 		}
-		out[i] = agg
+		page[i] = agg
 	}
-	return out
+	return page, nextCursor
 }

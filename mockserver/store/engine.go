@@ -20,6 +20,9 @@ type Span = span
 // ValueSpan covers the records whose value under an index is v.
 func ValueSpan(v string) Span { return valueSpan(v) }
 
+// ValuesFrom covers the records whose value under an index is v or after it.
+func ValuesFrom(v string) Span { return rangeSpan(v, "") }
+
 // TimeRangeSpan covers the timestamp keys from lo to hi, both inclusive.
 func TimeRangeSpan(lo, hi *time.Time) Span {
 	var s span
