@@ -20,7 +20,6 @@ import (
 
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
-	"github.com/skolkit/skolkit/scenarios"
 )
 
 // wideTime is the startTime range calendarEvents requires.
@@ -495,14 +494,8 @@ func TestDutiesShowTheirAssignmentRoles(t *testing.T) {
 // scenario's 30,000 lessons over a long period), with and without a pupil.
 func TestAggregatedAttendanceSumsTheRecords(t *testing.T) {
 	busy := func(o *Options) {
-		sc, err := scenarios.Builtin("default")
-		require.NoError(t, err)
-		sc.Generate.CalendarEvents, sc.Generate.Attendances = 30000, 3000
-		sc.Clients = slices.Clone(sc.Clients)
-		for i := range sc.Clients {
-			sc.Clients[i].RateLimit = 1 << 30
-		}
-		o.Scenario = sc
+		unlimited(t, "default", 12000)(o)
+		o.Scenario.Generate.CalendarEvents, o.Scenario.Generate.Attendances = 30000, 3000
 	}
 	for _, c := range []struct {
 		name     string

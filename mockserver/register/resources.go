@@ -1261,11 +1261,15 @@ func computeAggregatedAttendance(s *API, sn *store.Snapshot, p params, rd render
 	lo := model.Date(from).Time()
 	hi := model.Date(to).Time().Add(24*time.Hour - time.Nanosecond)
 	period := store.TimeRangeSpan(&lo, &hi)
-	if !hasStudent && sn.CountSpan(store.TableCalendarEvents, store.IndexStartTime, period, periodEventsWalked+1) <= periodEventsWalked {
-		// The period's events, then their records: every pupil's sums,
-		// sorted, and the page after the cursor.
+	var events []any
+	var more store.Cursor
+	if !hasStudent {
+		events, more, _ = sn.Page(store.TableCalendarEvents, store.IndexStartTime, []store.Span{period}, false, nil, periodEventsWalked, nil)
+	}
+	if !hasStudent && more == nil {
+		// The period's events (all of them fit), then their records: every
+		// pupil's sums, sorted, and the page after the cursor.
 		byStudent := map[string][]*model.Attendance{}
-		events, _, _ := sn.Page(store.TableCalendarEvents, store.IndexStartTime, []store.Span{period}, false, nil, periodEventsWalked, nil)
 		for _, ev := range events {
 			_ = sn.Scan(store.TableAttendances, store.IndexCalendarEvent, recordID(ev), func(o any) bool {
 				a := o.(*model.Attendance)
