@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/scenarios"
 )
 
@@ -26,6 +27,14 @@ func BenchmarkRegisterListFilteredPage(b *testing.B) {
 			all := url.Values{"startTime.onOrAfter": {"2000-01-01T00:00:00Z"}, "startTime.onOrBefore": {"2100-01-01T00:00:00Z"}}.Encode()
 			day := ev.StartTime.UTC().Truncate(24 * time.Hour)
 			oneDay := url.Values{"startTime.onOrAfter": {day.Format(time.RFC3339)}, "startTime.onOrBefore": {day.Add(24 * time.Hour).Format(time.RFC3339)}}.Encode()
+			// the date of a lesson with attendance records
+			att := ds.Attendances[len(ds.Attendances)/2]
+			var attDay string
+			for _, e := range ds.CalendarEvents {
+				if e.ID == att.CalendarEvent.ID {
+					attDay = string(model.DateOf(e.StartTime.UTC()))
+				}
+			}
 			var ids []string
 			for i := range 10 {
 				ids = append(ids, `"`+ds.CalendarEvents[i*len(ds.CalendarEvents)/10].ID+`"`)
@@ -44,6 +53,8 @@ func BenchmarkRegisterListFilteredPage(b *testing.B) {
 				{"calendarEvents/lookup (10 ids)", "POST", "/calendarEvents/lookup", `{"ids": [` + strings.Join(ids, ",") + `]}`},
 				{"attendanceSchedule?placement", "GET", "/attendanceSchedule?placement=" + pl.ID, ""},
 				{"organisations", "GET", "/organisations?limit=10", ""},
+				{"aggregatedAttendance (one day)", "GET", "/aggregatedAttendance?limit=10&startDate=" + attDay + "&endDate=" + attDay, ""},
+				{"aggregatedAttendance (every date)", "GET", "/aggregatedAttendance?limit=10&startDate=2000-01-01&endDate=2100-01-01", ""},
 			} {
 				b.Run(q.name, func(b *testing.B) {
 					b.ReportAllocs()

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/mockserver/register"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
@@ -497,17 +498,50 @@ func TestAggregatedAttendanceSumsTheRecords(t *testing.T) {
 		unlimited(t, "default", 12000)(o)
 		o.Scenario.Generate.CalendarEvents, o.Scenario.Generate.Attendances = 30000, 3000
 	}
+	// manyDates adds a lesson with an attendance record on each of more
+	// dates than a period is read date by date: the whole period is then
+	// read pupil by pupil.
+	manyDates := func(t *testing.T, h *harness) {
+		ds := h.srv.Store().Export()
+		require.NotEmpty(t, ds.Attendances)
+		a := ds.Attendances[0]
+		var ev model.CalendarEvent
+		for _, e := range ds.CalendarEvents {
+			if e.ID == a.CalendarEvent.ID {
+				ev = e
+			}
+		}
+		start := time.Date(2030, 1, 1, 9, 0, 0, 0, time.UTC)
+		for d := range register.PeriodDaysMerged + 50 {
+			e := ev
+			e.ID = fmt.Sprintf("e0000000-0000-4000-8000-%012d", d)
+			e.StartTime, e.EndTime = start.AddDate(0, 0, d), start.AddDate(0, 0, d).Add(40*time.Minute)
+			rec := a
+			rec.ID = fmt.Sprintf("a0000000-0000-4000-8000-%012d", d)
+			rec.CalendarEvent.ID = e.ID
+			ds.CalendarEvents = append(ds.CalendarEvents, e)
+			ds.Attendances = append(ds.Attendances, rec)
+		}
+		_, err := h.srv.ImportState(ds)
+		require.NoError(t, err)
+	}
 	for _, c := range []struct {
 		name     string
 		opts     []func(*Options)
+		prepare  func(*testing.T, *harness)
 		from, to string // "" = the day of the first attendance's lesson
 	}{
-		{"default scenario, through the events", nil, "2000-01-01", "2100-01-01"},
-		{"busy scenario, pupil by pupil", []func(*Options){busy}, "2000-01-01", "2100-01-01"},
-		{"busy scenario, a day through its events", []func(*Options){busy}, "", ""},
+		{"default scenario, date by date", nil, nil, "2000-01-01", "2100-01-01"},
+		{"busy scenario, date by date", []func(*Options){busy}, nil, "2000-01-01", "2100-01-01"},
+		{"busy scenario, a day", []func(*Options){busy}, nil, "", ""},
+		{"more dates than merged, pupil by pupil", nil, manyDates, "2000-01-01", "2100-01-01"},
+		{"more dates than merged, a day", nil, manyDates, "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t, c.opts...)
+			if c.prepare != nil {
+				c.prepare(t, h)
+			}
 			ds := h.srv.Store().Export()
 			events := map[string]model.CalendarEvent{}
 			for _, ev := range ds.CalendarEvents {

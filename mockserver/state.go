@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -97,11 +98,18 @@ func shadowStruct(t reflect.Type, visiting map[reflect.Type]bool) reflect.Type {
 	}
 	fields := make([]reflect.StructField, t.NumField())
 	names := map[string]bool{}
+	placeholders := map[int]bool{}
 	changed := false
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if !f.IsExported() {
-			return t // opaque: StructOf cannot copy unexported fields
+			// What a record keeps unexported is derived by the store, not
+			// state (model.Attendance's event day): StructOf cannot have
+			// an unexported field, so the shadow has a placeholder that is
+			// neither written nor copied (copyValue).
+			fields[i] = reflect.StructField{Name: "Unexported" + strconv.Itoa(i), Type: f.Type, Tag: `json:"-"`}
+			placeholders[i] = true
+			continue
 		}
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if name == "" {
@@ -115,7 +123,7 @@ func shadowStruct(t reflect.Type, visiting map[reflect.Type]bool) reflect.Type {
 		fields[i] = sf
 	}
 	for i := range fields {
-		if fields[i].Tag.Get("json") != "-" {
+		if fields[i].Tag.Get("json") != "-" || placeholders[i] {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(fields[i].Name)
@@ -173,7 +181,9 @@ func copyValue(dst, src reflect.Value) {
 		}
 	case reflect.Struct:
 		for i := range src.NumField() {
-			copyValue(dst.Field(i), src.Field(i))
+			if src.Type().Field(i).IsExported() && dst.Type().Field(i).IsExported() {
+				copyValue(dst.Field(i), src.Field(i))
+			}
 		}
 	default:
 		panic(fmt.Sprintf("mockserver: state: cannot copy %s into %s", src.Type(), dst.Type()))

@@ -135,6 +135,20 @@ func TestShadowOfATypeWithoutHiddenFieldsIsTheType(t *testing.T) {
 		Note string `json:"-"`
 	}
 	assert.NotPanics(t, func() { shadowOf(reflect.TypeFor[recursive]()) })
+
+	// An unexported field (derived by the store) is neither written nor
+	// read back; the hidden fields beside it are.
+	a := model.Attendance{ID: "a", Meta: model.Meta{CreatedBy: new("client")}}
+	a.SetEventDay("2026-09-01")
+	var buf bytes.Buffer
+	require.NoError(t, encodeState(&buf, &store.Dataset{Attendances: []model.Attendance{a}}))
+	assert.NotContains(t, buf.String(), "2026-09-01")
+	assert.NotContains(t, buf.String(), "nexported")
+	back, err := decodeState(buf.Bytes())
+	require.NoError(t, err)
+	require.Len(t, back.Attendances, 1)
+	assert.Equal(t, "client", *back.Attendances[0].Meta.CreatedBy)
+	assert.Empty(t, back.Attendances[0].EventDay())
 }
 
 func TestDecodeStatePositions(t *testing.T) {

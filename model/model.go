@@ -384,7 +384,21 @@ type Attendance struct {
 	OtherAttendanceMinutes *int             `json:"otherAttendanceMinutes,omitempty"`
 	AbsenceReason          string           `json:"absenceReason,omitempty"`
 	ReportedTimestamp      *time.Time       `json:"reportedTimestamp,omitempty"`
+
+	// eventDay is the UTC date of the calendar event's start: not an
+	// attribute of the record (never on the wire), but kept with it by the
+	// store, which sets it from the event whenever the record is stored, so
+	// that the records of a period can be found by date.
+	eventDay Date
 }
+
+// EventDay is the UTC date of the start of the attendance's calendar event,
+// as the store last set it; "" for a record not (yet) stored.
+func (a *Attendance) EventDay() Date { return a.eventDay }
+
+// SetEventDay records the UTC date of the calendar event's start; only the
+// store sets it.
+func (a *Attendance) SetEventDay(d Date) { a.eventDay = d }
 
 // Absence is a registered absence of a pupil.
 type Absence struct {

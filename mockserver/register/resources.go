@@ -1,7 +1,7 @@
 package register
 
 import (
-	"maps"
+	"iter"
 	"slices"
 	"strings"
 	"sync"
@@ -1174,12 +1174,12 @@ func roomsResource() *resource {
 // aggregatedAttendanceResource computes, for each pupil and activity, the
 // sums of the attendance records of the activity's calendar events between
 // startDate and endDate (both required, inclusive, by the event's UTC date),
-// in the order of pupil and activity, a page at a time. A period of few
-// events (periodEventsWalked or fewer) is read through its
-// events (the startTime index) and their records; a longer one through the
-// pupils' records (the student index) from the cursor's pupil on, so that a
-// page costs the records of the pupils it shows (and of those between them
-// with nothing in the period), not every record of the period.
+// in the order of pupil and activity, a page at a time. The records come in
+// pupil order from the cursor's pupil on: a period with records on at most
+// PeriodDaysMerged dates reads only its own records (the store's eventDay
+// index, one run per date), a longer one the pupils' records (the student
+// index), so that a page costs the records of the pupils it shows, not every
+// record of the period (decisions BB23, BB24).
 func aggregatedAttendanceResource() *resource {
 	return &resource{
 		name: "aggregatedAttendance", noun: "aggregated attendance", scope: ScopeAggregatedAttendanceRead,
@@ -1258,79 +1258,61 @@ func computeAggregatedAttendance(s *API, sn *store.Snapshot, p params, rd render
 			agg.ReportedSum += length
 		}
 	}
-	lo := model.Date(from).Time()
-	hi := model.Date(to).Time().Add(24*time.Hour - time.Nanosecond)
-	period := store.TimeRangeSpan(&lo, &hi)
-	var events []any
-	var more store.Cursor
-	if !hasStudent {
-		events, more, _ = sn.Page(store.TableCalendarEvents, store.IndexStartTime, []store.Span{period}, false, nil, periodEventsWalked, nil)
-	}
-	if !hasStudent && more == nil {
-		// The period's events (all of them fit), then their records: every
-		// pupil's sums, sorted, and the page after the cursor.
-		byStudent := map[string][]*model.Attendance{}
-		for _, ev := range events {
-			_ = sn.Scan(store.TableAttendances, store.IndexCalendarEvent, recordID(ev), func(o any) bool {
-				a := o.(*model.Attendance)
-				if a.Student.ID >= afterStudent {
-					byStudent[a.Student.ID] = append(byStudent[a.Student.ID], a)
-				}
-				return true
-			})
-		}
-		for _, st := range slices.Sorted(maps.Keys(byStudent)) {
-			current = st
-			for _, a := range byStudent[st] {
-				add(a)
-			}
-			flush()
-			if len(out) > limit {
-				break
-			}
-		}
-		return aggregatePage(sn, rd, expand, out, limit)
-	}
-	// The pupils' records in pupil order, from the cursor's pupil on; a
-	// pupil's sums are emitted when the next pupil's records begin, and the
-	// walk stops at a pupil boundary once the page and one more are found.
-	spans := store.WholeIndex
+	var records iter.Seq[*model.Attendance]
 	switch {
 	case hasStudent:
-		spans = []store.Span{store.ValueSpan(student)}
-	case afterStudent != "":
-		spans = []store.Span{store.ValuesFrom(afterStudent)}
+		records = pupilRecords(sn, store.ValueSpan(student))
+	default:
+		var ok bool
+		if records, ok = sn.AttendancesOfPeriod(model.Date(from), model.Date(to), afterStudent, PeriodDaysMerged); !ok {
+			records = pupilRecords(sn, store.ValuesFrom(afterStudent))
+		}
 	}
-	var after store.Cursor
-	for done := false; !done; {
-		recs, next, _ := sn.Page(store.TableAttendances, store.IndexStudent, spans, false, after, 512, nil)
-		for _, o := range recs {
-			a := o.(*model.Attendance)
-			if a.Student.ID != current {
-				flush()
-				if len(out) > limit {
-					done = true
-					break
-				}
-				current = a.Student.ID
-			}
-			add(a)
-		}
-		if next == nil && !done {
+	// A pupil's sums are emitted when the next pupil's records begin; the
+	// walk stops at a pupil boundary once the page and one more are found.
+	done := false
+	for a := range records {
+		if a.Student.ID != current {
 			flush()
-			done = true
+			if len(out) > limit {
+				done = true
+				break
+			}
+			current = a.Student.ID
 		}
-		after = next
+		add(a)
+	}
+	if !done {
+		flush()
 	}
 	return aggregatePage(sn, rd, expand, out, limit)
 }
 
-// periodEventsWalked is the most calendar events a page of aggregated
-// attendance reads through the period's events (a period without lessons,
-// a small school's week); a longer period is read pupil by pupil, which
-// costs a page about the records it reads to find one (a municipality's
-// school day, 15,000 lessons: some 6,000 records).
-const periodEventsWalked = 2_000
+// pupilRecords is the attendance records of a span of the student index, in
+// pupil order, read 512 at a time as they are consumed.
+func pupilRecords(sn *store.Snapshot, span store.Span) iter.Seq[*model.Attendance] {
+	return func(yield func(*model.Attendance) bool) {
+		var after store.Cursor
+		for {
+			recs, next, _ := sn.Page(store.TableAttendances, store.IndexStudent, []store.Span{span}, false, after, 512, nil)
+			for _, o := range recs {
+				if !yield(o.(*model.Attendance)) {
+					return
+				}
+			}
+			if next == nil {
+				return
+			}
+			after = next
+		}
+	}
+}
+
+// PeriodDaysMerged is the most dates with records a period of aggregated
+// attendance may have for its records to be read date by date (a school
+// year has about 190); a longer one is read pupil by pupil, which costs a
+// page the records of its pupils outside the period too.
+const PeriodDaysMerged = 400
 
 // aggregatePage cuts the page of limit items from the sums found (one more
 // means a next page), with what expand embeds, and the cursor after it.

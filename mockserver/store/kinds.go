@@ -117,12 +117,15 @@ var calendarEvents = kind[model.CalendarEvent]{
 			return a
 		})
 	},
+	// its attendance records move with it to another day (eventdays.go)
+	cascade: moveEventDays,
 }
 
 var attendances = kind[model.Attendance]{
-	table: TableAttendances,
-	id:    func(a *model.Attendance) string { return a.ID },
-	meta:  func(a *model.Attendance) *model.Meta { return &a.Meta },
+	table:  TableAttendances,
+	id:     func(a *model.Attendance) string { return a.ID },
+	meta:   func(a *model.Attendance) *model.Meta { return &a.Meta },
+	derive: deriveEventDay, // eventdays.go
 	refs: func(a *model.Attendance, refs []ref) []ref {
 		refs = append(refs, []ref{
 			{"calendarEvent.id", TableCalendarEvents, a.CalendarEvent.ID, -1},

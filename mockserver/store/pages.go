@@ -392,7 +392,12 @@ func (t *tx) walk(td *tableDef, index string, from []byte, desc bool, fn func(ke
 		if first = t.pageFor(l.table, from); first != nil {
 			start = l.seek(first, from)
 		}
-		it, err = t.txn.LowerBound(l.table, IndexID, RawKey(from))
+		// A read looks up the pages after it only when the walk gets
+		// past it (most pages end inside their first page); a write
+		// transaction's walk takes the pages as they are when it starts.
+		if t.owned != nil || first == nil {
+			it, err = t.txn.LowerBound(l.table, IndexID, RawKey(from))
+		}
 	default:
 		if it, err = t.txn.ReverseLowerBound(l.table, IndexID, RawKey(from)); err != nil {
 			return err
@@ -425,6 +430,11 @@ func (t *tx) walk(td *tableDef, index string, from []byte, desc bool, fn func(ke
 	}
 	if first != nil && !each(first, start) {
 		return nil
+	}
+	if it == nil {
+		if it, err = t.txn.LowerBound(l.table, IndexID, RawKey(from)); err != nil {
+			return err
+		}
 	}
 	for obj := it.Next(); obj != nil; obj = it.Next() {
 		p := obj.(*page)

@@ -54,6 +54,9 @@ const (
 	// attendances, absences
 	IndexStudent       = "student"
 	IndexCalendarEvent = "calendarEvent"
+	// IndexEventDay orders attendance records by the UTC date of their
+	// event's start, then pupil: its value is EventDayKey(day, student).
+	IndexEventDay = "eventDay"
 
 	// interface A: each view's records in list order (meta.created, then id)
 	IndexSchoolsByCreated = "schoolsByCreated"
@@ -296,6 +299,12 @@ var tables = append([]*tableDef{
 	def(TableAttendances, func(a *model.Attendance) string { return a.ID },
 		by(IndexStudent, func(a *model.Attendance) string { return a.Student.ID }),
 		by(IndexCalendarEvent, func(a *model.Attendance) string { return a.CalendarEvent.ID }),
+		by(IndexEventDay, func(a *model.Attendance) string {
+			if a.EventDay() == "" {
+				return ""
+			}
+			return EventDayKey(a.EventDay(), a.Student.ID)
+		}),
 		// the data export's order: meta.created, then id
 		byTime(IndexCreated, func(a *model.Attendance) time.Time { return a.Meta.Created }),
 	),

@@ -128,7 +128,20 @@ func (s *Store) Preload(ds *Dataset, tables ...string) *Preload {
 		var jobs []func()
 		for _, tl := range loads {
 			p.loads[tl.td.name] = tl
-			if tl.err == nil {
+		}
+		// The attendance records' event days come from the calendar
+		// events: without them here, their pages wait for the load.
+		att, ev := p.loads[TableAttendances], p.loads[TableCalendarEvents]
+		deferred := ""
+		switch {
+		case att == nil || att.err != nil:
+		case ev == nil:
+			deferred = TableAttendances
+		case ev.err == nil:
+			deriveEventDays(att, ev)
+		}
+		for _, tl := range loads {
+			if tl.err == nil && tl.td.name != deferred {
 				jobs = append(jobs, tl.pageJobs()...)
 			}
 		}
@@ -196,15 +209,21 @@ func (s *Store) load(ds *Dataset, owned bool, pre *Preload) error {
 		}
 		ids[tl.td.name] = tl.ids
 	}
-	// The references of each table, then whether the calendar events agree
-	// with their activities (events.go), side by side.
-	refErrs := make([]error, len(loads)+1)
+	// The references of each table, whether the calendar events agree with
+	// their activities (events.go) and, unless a Preload did, the event days
+	// of the attendance records (eventdays.go), side by side.
+	refErrs := make([]error, len(loads)+2)
 	parallel(len(refErrs), func(i int) {
-		if i == len(loads) {
+		switch i {
+		case len(loads):
 			refErrs[i] = checkEventActivities(loadOf(loads, TableCalendarEvents), loadOf(loads, TableActivities))
-			return
+		case len(loads) + 1:
+			if att := loadOf(loads, TableAttendances); att.indexPages == nil {
+				deriveEventDays(att, loadOf(loads, TableCalendarEvents))
+			}
+		default:
+			refErrs[i] = loads[i].checkRefs(ids)
 		}
-		refErrs[i] = loads[i].checkRefs(ids)
 	})
 	if err := firstError(refErrs); err != nil {
 		return err
@@ -842,6 +861,13 @@ type kind[T any] struct {
 	refs func(rec *T, dst []ref) []ref
 	// conflict checks the kind's uniqueness rules against the stored state.
 	conflict func(t *tx, rec *T) error
+	// derive sets what the store keeps with a record from the records it
+	// refers to (an attendance's event day), after the references are
+	// checked.
+	derive func(t *tx, rec *T)
+	// cascade brings the records derived from a stored record up to date
+	// after it replaced old (nil: created).
+	cascade func(t *tx, old, stored *T) error
 }
 
 // ref is a reference a record holds: the JSON path of the reference (with
@@ -893,6 +919,9 @@ func putIn[T any](w *Writer, k kind[T], rec T) (T, bool, error) {
 			return zero, false, err
 		}
 	}
+	if k.derive != nil {
+		k.derive(t, &rec)
+	}
 	now := w.now
 	m := k.meta(&rec)
 	old, exists := first(t, k, k.id(&rec))
@@ -913,6 +942,15 @@ func putIn[T any](w *Writer, k kind[T], rec T) (T, bool, error) {
 	stored := rec
 	if err := t.insert(tableDefs[k.table], &stored); err != nil {
 		return zero, false, err
+	}
+	if k.cascade != nil {
+		var prev *T
+		if exists {
+			prev = old
+		}
+		if err := k.cascade(t, prev, &stored); err != nil {
+			return zero, false, err
+		}
 	}
 	if !exists || !m.Modified.Equal(k.meta(old).Modified) {
 		// Interface B saw nothing when it shows the record neither before

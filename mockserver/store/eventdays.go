@@ -1,0 +1,180 @@
+package store
+
+import (
+	"bytes"
+	"iter"
+	"slices"
+	"strings"
+
+	"github.com/skolkit/skolkit/model"
+)
+
+// An attendance record is kept with the UTC date of its calendar event's
+// start (model.Attendance.EventDay), which the store sets whenever the record
+// is stored or loaded, and moves when the event moves to another day. The
+// eventDay index orders the records by that date, then pupil, so that the
+// records of a period are found without reading those of other periods
+// (decision BB24).
+
+// EventDayKey is an attendance record's value under IndexEventDay: the date
+// of its event, then its pupil.
+func EventDayKey(day model.Date, student string) string {
+	return string(day) + keySep + student
+}
+
+// deriveEventDay sets the event day of an attendance record from its event
+// in the transaction's state (the reference is checked before).
+func deriveEventDay(t *tx, a *model.Attendance) {
+	day := model.Date("")
+	if ev, ok := first(t, calendarEvents, a.CalendarEvent.ID); ok {
+		day = model.DateOf(ev.StartTime.UTC())
+	}
+	a.SetEventDay(day)
+}
+
+// moveEventDays re-stores the attendance records of an event that was
+// replaced by one starting on another day, with the new day (their
+// attributes, and so their meta, stay as they are).
+func moveEventDays(t *tx, old, stored *model.CalendarEvent) error {
+	if old == nil {
+		return nil
+	}
+	day := model.DateOf(stored.StartTime.UTC())
+	if model.DateOf(old.StartTime.UTC()) == day {
+		return nil
+	}
+	var moved []model.Attendance
+	_ = t.scan(tableDefs[TableAttendances], IndexCalendarEvent, stored.ID, func(o any) bool {
+		a := *o.(*model.Attendance)
+		a.SetEventDay(day)
+		moved = append(moved, a)
+		return true
+	})
+	for i := range moved {
+		if err := t.insert(tableDefs[TableAttendances], &moved[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deriveEventDays sets the event day of every attendance record of a load
+// from the load's calendar events (both sorted by id; the references are
+// checked separately: a record whose event is missing gets no day).
+func deriveEventDays(attendances, events *tableLoad) {
+	evs := events.sorted
+	recs := attendances.sorted
+	parallel(2, func(half int) {
+		lo, hi := 0, len(recs)/2
+		if half == 1 {
+			lo, hi = hi, len(recs)
+		}
+		var prevID string
+		var prevDay model.Date
+		for _, o := range recs[lo:hi] {
+			a := o.(*model.Attendance)
+			id := a.CalendarEvent.ID
+			if id != prevID || prevDay == "" {
+				prevID, prevDay = id, ""
+				if i, ok := slices.BinarySearchFunc(evs, id, func(e any, id string) int {
+					return strings.Compare(e.(*model.CalendarEvent).ID, id)
+				}); ok {
+					prevDay = model.DateOf(evs[i].(*model.CalendarEvent).StartTime.UTC())
+				}
+			}
+			a.SetEventDay(prevDay)
+		}
+	})
+}
+
+// AttendancesOfPeriod returns the attendance records whose event starts on a
+// UTC date from `from` to `to` (inclusive) and whose pupil is fromStudent or
+// after, in pupil order (a pupil's records in no particular order), when at
+// most maxDays dates of the period have records; ok is false, and the
+// sequence nil, when more do. It reads, per date with records, the records
+// from fromStudent on as they are consumed, so a caller that stops early
+// pays for the records it took and a seek per date, not for the period.
+func (sn *Snapshot) AttendancesOfPeriod(from, to model.Date, fromStudent string, maxDays int) (seq iter.Seq[*model.Attendance], ok bool) {
+	td := tableDefs[TableAttendances]
+	var days []string
+	lo := []byte(string(from) + keySep)
+	hi := []byte(string(to) + "\x01")
+	for {
+		var day string
+		_ = sn.t.walk(td, IndexEventDay, lo, false, func(key []byte, _ any) bool {
+			if bytes.Compare(key, hi) < 0 {
+				day = string(key[:bytes.IndexByte(key, 0)])
+			}
+			return false
+		})
+		if day == "" {
+			break
+		}
+		if len(days) == maxDays {
+			return nil, false
+		}
+		days = append(days, day)
+		lo = []byte(day + "\x01")
+	}
+	return func(yield func(*model.Attendance) bool) {
+		runs := make([]*dayRun, len(days))
+		for i, d := range days {
+			runs[i] = &dayRun{sn: sn, span: Span{lo: []byte(EventDayKey(model.Date(d), fromStudent) + keySep), hi: []byte(d + "\x01")}}
+		}
+		for {
+			// The least pupil at the head of a run, then that pupil's
+			// records of every run.
+			var least string
+			found := false
+			for _, r := range runs {
+				if a := r.head(); a != nil && (!found || a.Student.ID < least) {
+					least, found = a.Student.ID, true
+				}
+			}
+			if !found {
+				return
+			}
+			for _, r := range runs {
+				for a := r.head(); a != nil && a.Student.ID == least; a = r.head() {
+					if !yield(a) {
+						return
+					}
+					r.pop()
+				}
+			}
+		}
+	}, true
+}
+
+// dayRun reads one date's records of the eventDay index, in pupil order, a
+// chunk at a time: a few first (a page of few pupils takes few records of
+// each date), then more.
+type dayRun struct {
+	sn    *Snapshot
+	span  Span
+	buf   []any
+	after Cursor
+	chunk int
+	done  bool
+}
+
+// The first and the largest chunk a dayRun reads.
+const (
+	dayRunFirstChunk = 4
+	dayRunMaxChunk   = 256
+)
+
+// head is the run's next record, nil when it has none left.
+func (r *dayRun) head() *model.Attendance {
+	if len(r.buf) == 0 && !r.done {
+		r.chunk = min(max(2*r.chunk, dayRunFirstChunk), dayRunMaxChunk)
+		r.buf, r.after, _ = r.sn.Page(TableAttendances, IndexEventDay, []Span{r.span}, false, r.after, r.chunk, nil)
+		r.done = r.after == nil
+	}
+	if len(r.buf) == 0 {
+		return nil
+	}
+	return r.buf[0].(*model.Attendance)
+}
+
+func (r *dayRun) pop() { r.buf = r.buf[1:] }
