@@ -58,6 +58,7 @@ func BenchmarkRegisterListFilteredPage(b *testing.B) {
 			} {
 				b.Run(q.name, func(b *testing.B) {
 					b.ReportAllocs()
+					size := 0
 					for b.Loop() {
 						srv.reg.BeginWrite() // a write that changes nothing: no cached answer
 						srv.reg.EndWrite()
@@ -70,7 +71,10 @@ func BenchmarkRegisterListFilteredPage(b *testing.B) {
 						if rec.Code != 200 {
 							b.Fatalf("%s: %d %s", q.target, rec.Code, rec.Body)
 						}
+						size = rec.Body.Len()
 					}
+					// what the page holds: a page of larger records costs more
+					b.ReportMetric(float64(size), "body-bytes")
 				})
 			}
 			runtime.GC()

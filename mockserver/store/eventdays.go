@@ -63,22 +63,30 @@ func moveEventDays(t *tx, old, stored *model.CalendarEvent) error {
 // checked separately: a record whose event is missing gets no day).
 func deriveEventDays(attendances, events *tableLoad) {
 	evs := events.sorted
-	recs := attendances.sorted
+	// A large table's ids are kept sorted (idSet): a probe then reads an id,
+	// not an event.
+	find := func(id string) (int, bool) {
+		return slices.BinarySearchFunc(evs, id, func(e any, id string) int { return strings.Compare(e.(*model.CalendarEvent).ID, id) })
+	}
+	if ids := events.ids; ids != nil && ids.sorted != nil {
+		find = func(id string) (int, bool) { return slices.BinarySearch(ids.sorted, id) }
+	}
+	// In the dataset's order: a generator writes an event's records one
+	// after another, so most records find their event in the one before.
+	n := len(attendances.sorted)
 	parallel(2, func(half int) {
-		lo, hi := 0, len(recs)/2
+		lo, hi := 0, n/2
 		if half == 1 {
-			lo, hi = hi, len(recs)
+			lo, hi = hi, n
 		}
 		var prevID string
 		var prevDay model.Date
-		for _, o := range recs[lo:hi] {
-			a := o.(*model.Attendance)
+		for i := lo; i < hi; i++ {
+			a := attendances.at(i).(*model.Attendance)
 			id := a.CalendarEvent.ID
 			if id != prevID || prevDay == "" {
 				prevID, prevDay = id, ""
-				if i, ok := slices.BinarySearchFunc(evs, id, func(e any, id string) int {
-					return strings.Compare(e.(*model.CalendarEvent).ID, id)
-				}); ok {
+				if i, ok := find(id); ok {
 					prevDay = model.DateOf(evs[i].(*model.CalendarEvent).StartTime.UTC())
 				}
 			}

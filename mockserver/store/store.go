@@ -320,7 +320,8 @@ var referenced = map[string]bool{
 // sorted by id, and then its pages.
 type tableLoad struct {
 	td         *tableDef
-	sorted     []any // the records, by id
+	sorted     []any           // the records, by id
+	at         func(i int) any // the record at position i of the dataset
 	ids        *idSet
 	checkRefs  func(ids map[string]*idSet) error
 	pages      []*page   // the table's own pages
@@ -363,6 +364,7 @@ func prepareTable[T any](k kind[T], recs []T, now time.Time, owned bool) *tableL
 		order[i] = idAt{k.id(rec), i}
 	}
 	tl.sorted = make([]any, len(own))
+	tl.at = func(i int) any { return &own[i] }
 	var ids []string
 	if referenced[k.table] {
 		ids = make([]string, len(own))
