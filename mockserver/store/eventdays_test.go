@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,25 +60,15 @@ func periodByBruteForce(sn *Snapshot, from, to model.Date, fromStudent string) [
 	})
 	slices.SortFunc(recs, func(a, b *model.Attendance) int {
 		if a.Student.ID != b.Student.ID {
-			return compareStrings(a.Student.ID, b.Student.ID)
+			return strings.Compare(a.Student.ID, b.Student.ID)
 		}
-		return compareStrings(a.ID, b.ID)
+		return strings.Compare(a.ID, b.ID)
 	})
 	var ids []string
 	for _, a := range recs {
 		ids = append(ids, a.ID)
 	}
 	return ids
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // periodOf runs AttendancesOfPeriod and returns what it yields, each pupil's

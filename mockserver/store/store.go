@@ -671,6 +671,10 @@ func (tl *tableLoad) buildPages(i int) {
 		tl.indexPages[i] = cut(td.layout(ix.name), tl.timeEntries(ix))
 		return
 	}
+	if all, ok := tl.distinctEntries(ix); ok {
+		tl.indexPages[i] = cut(td.layout(ix.name), all)
+		return
+	}
 	group := map[string]int32{} // group number by value
 	var firsts []string         // each group's value
 	var counts []int32
@@ -723,6 +727,54 @@ func (tl *tableLoad) buildPages(i int) {
 	}
 	tl.indexPages[i] = cut(td.layout(ix.name), all)
 }
+
+// distinctEntries returns the entries of an index whose values are mostly
+// distinct (a civic number, a placement's schedule, a date and pupil), in key
+// order, sorted as they are: grouping them by value first, as buildPages
+// does for the others, costs a map entry per value to save nothing. ok is
+// false when a sample of the first values repeats (the events of an
+// activity, say): then nothing is built.
+func (tl *tableLoad) distinctEntries(ix *indexDef) (entries []entry, ok bool) {
+	type keyed struct {
+		val string
+		at  int32 // the record's position in id order
+	}
+	var all []keyed
+	var vals []string
+	seen := map[string]struct{}{}
+	for k, rec := range tl.sorted {
+		vals = ix.values(rec, vals[:0])
+		for _, v := range vals {
+			if len(all) < distinctSample {
+				seen[v] = struct{}{}
+				if len(all) == distinctSample-1 && len(seen) < distinctSample*3/4 {
+					return nil, false
+				}
+			}
+			all = append(all, keyed{v, int32(k)})
+		}
+	}
+	if len(all) < distinctSample && len(seen) < len(all)*3/4 {
+		return nil, false
+	}
+	// Equal values keep id order: keys are value, then id.
+	slices.SortFunc(all, func(a, b keyed) int {
+		if c := strings.Compare(a.val, b.val); c != 0 {
+			return c
+		}
+		return int(a.at - b.at)
+	})
+	entries = make([]entry, len(all))
+	for i, e := range all {
+		entries[i] = entry{val: e.val, rec: tl.sorted[e.at]}
+	}
+	return entries, true
+}
+
+// distinctSample is how many of an index's first values distinctEntries
+// looks at: three quarters of them distinct, and the index is built by
+// sorting its entries.
+const distinctSample = 4096
 
 // Export returns every record of the store, each table in id order.
 func (s *Store) Export() *Dataset {

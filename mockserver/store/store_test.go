@@ -437,3 +437,36 @@ func TestReferencedListsEveryReferredTable(t *testing.T) {
 		Organisation: &model.ObjectReference{ID: "o"}, Group: &model.ObjectReference{ID: "g"},
 		Directory: &model.GradeExtra{Teacher1EmployeeID: &teacher, Teacher2EmployeeID: &teacher}}, nil))
 }
+
+// TestIndexesOfMostlyDistinctValues: an index whose values are mostly
+// distinct is built by sorting its entries (distinctEntries), one whose
+// values repeat by grouping them; either way its entries are the records'
+// values in key order, equal values in id order, after a load of a table
+// larger than the sample that decides.
+func TestIndexesOfMostlyDistinctValues(t *testing.T) {
+	ds := &Dataset{}
+	n := distinctSample * 3
+	for i := range n {
+		p := model.Person{ID: id('p', i*7919%n), GivenName: "G"}
+		// distinct civic numbers but for every tenth person, who shares
+		// the previous one's; the guardian repeats (every 50 persons)
+		no := fmt.Sprintf("2010%08d", i-i%10/9)
+		p.CivicNo = &model.CivicNo{Value: no}
+		if i >= 50 {
+			p.Responsibles = []model.Responsible{{Person: model.PersonReference{ID: id('p', (i/50)*7919%n)}}}
+		}
+		ds.Persons = append(ds.Persons, p)
+	}
+	for _, load := range []func(*Store, *Dataset) error{(*Store).Load, (*Store).LoadOwned} {
+		s := New(func() time.Time { return epoch })
+		require.NoError(t, load(s, ds))
+		assertIndexesMatchRecords(t, s.Read())
+		civic := tableDefs[TablePersons].index(IndexCivicNo)
+		tl := &tableLoad{td: tableDefs[TablePersons]}
+		_ = s.Read().t.walk(tl.td, IndexID, nil, false, func(_ []byte, rec any) bool { tl.sorted = append(tl.sorted, rec); return true })
+		_, ok := tl.distinctEntries(civic)
+		assert.True(t, ok, "civic numbers are mostly distinct")
+		_, ok = tl.distinctEntries(tableDefs[TablePersons].index(IndexResponsible))
+		assert.False(t, ok, "guardians repeat")
+	}
+}
