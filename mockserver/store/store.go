@@ -671,8 +671,8 @@ func (tl *tableLoad) buildPages(i int) {
 		tl.indexPages[i] = cut(td.layout(ix.name), tl.timeEntries(ix))
 		return
 	}
-	if all, ok := tl.distinctEntries(ix); ok {
-		tl.indexPages[i] = cut(td.layout(ix.name), all)
+	if tl.mostlyDistinct(ix) {
+		tl.indexPages[i] = cut(td.layout(ix.name), tl.distinctEntries(ix))
 		return
 	}
 	group := map[string]int32{} // group number by value
@@ -728,34 +728,62 @@ func (tl *tableLoad) buildPages(i int) {
 	tl.indexPages[i] = cut(td.layout(ix.name), all)
 }
 
-// distinctEntries returns the entries of an index whose values are mostly
-// distinct (a civic number, a placement's schedule, a date and pupil), in key
-// order, sorted as they are: grouping them by value first, as buildPages
-// does for the others, costs a map entry per value to save nothing. ok is
-// false when a sample of the first values repeats (the events of an
-// activity, say): then nothing is built.
-func (tl *tableLoad) distinctEntries(ix *indexDef) (entries []entry, ok bool) {
+// mostlyDistinct tells whether most of an index's values are distinct (a
+// civic number, a placement's schedule, a date and pupil), from a sample of
+// its first values in id order: buildPages then sorts its entries as they
+// are, rather than group them by value in a map first, which costs a map
+// entry per value to save nothing. Ids are random, so the sample is a random
+// one, and the number of distinct values follows from how often the sample
+// repeats a value (the birthday problem: s values drawn from d distinct
+// repeat about s²/2d times). Generated runs of ids (the events of an
+// activity) make a sample repeat more, never less: those are grouped.
+func (tl *tableLoad) mostlyDistinct(ix *indexDef) bool {
+	seen := map[string]struct{}{}
+	var vals []string
+	sampled, recs := 0, 0
+	for _, rec := range tl.sorted {
+		vals = ix.values(rec, vals[:0])
+		recs++
+		for _, v := range vals {
+			seen[v] = struct{}{}
+		}
+		if sampled += len(vals); sampled >= distinctSample {
+			break
+		}
+	}
+	if sampled == 0 {
+		return false
+	}
+	if recs == len(tl.sorted) { // the whole index was looked at
+		return 4*len(seen) >= 3*sampled
+	}
+	repeats := sampled - len(seen)
+	if repeats == 0 {
+		return true
+	}
+	entries := float64(sampled) / float64(recs) * float64(len(tl.sorted))
+	distinct := float64(sampled) * float64(sampled) / (2 * float64(repeats))
+	return distinct >= 0.75*entries
+}
+
+// distinctSample is how many of an index's first values mostlyDistinct
+// looks at.
+const distinctSample = 4096
+
+// distinctEntries returns the entries of an index in key order, sorted as
+// they are (for an index whose values are mostly distinct).
+func (tl *tableLoad) distinctEntries(ix *indexDef) []entry {
 	type keyed struct {
 		val string
 		at  int32 // the record's position in id order
 	}
-	var all []keyed
+	all := make([]keyed, 0, len(tl.sorted))
 	var vals []string
-	seen := map[string]struct{}{}
 	for k, rec := range tl.sorted {
 		vals = ix.values(rec, vals[:0])
 		for _, v := range vals {
-			if len(all) < distinctSample {
-				seen[v] = struct{}{}
-				if len(all) == distinctSample-1 && len(seen) < distinctSample*3/4 {
-					return nil, false
-				}
-			}
 			all = append(all, keyed{v, int32(k)})
 		}
-	}
-	if len(all) < distinctSample && len(seen) < len(all)*3/4 {
-		return nil, false
 	}
 	// Equal values keep id order: keys are value, then id.
 	slices.SortFunc(all, func(a, b keyed) int {
@@ -764,17 +792,12 @@ func (tl *tableLoad) distinctEntries(ix *indexDef) (entries []entry, ok bool) {
 		}
 		return int(a.at - b.at)
 	})
-	entries = make([]entry, len(all))
+	entries := make([]entry, len(all))
 	for i, e := range all {
 		entries[i] = entry{val: e.val, rec: tl.sorted[e.at]}
 	}
-	return entries, true
+	return entries
 }
-
-// distinctSample is how many of an index's first values distinctEntries
-// looks at: three quarters of them distinct, and the index is built by
-// sorting its entries.
-const distinctSample = 4096
 
 // Export returns every record of the store, each table in id order.
 func (s *Store) Export() *Dataset {

@@ -442,31 +442,41 @@ func TestReferencedListsEveryReferredTable(t *testing.T) {
 // distinct is built by sorting its entries (distinctEntries), one whose
 // values repeat by grouping them; either way its entries are the records'
 // values in key order, equal values in id order, after a load of a table
-// larger than the sample that decides.
+// larger than the sample that decides and of one smaller.
 func TestIndexesOfMostlyDistinctValues(t *testing.T) {
-	ds := &Dataset{}
-	n := distinctSample * 3
-	for i := range n {
-		p := model.Person{ID: id('p', i*7919%n), GivenName: "G"}
-		// distinct civic numbers but for every tenth person, who shares
-		// the previous one's; the guardian repeats (every 50 persons)
-		no := fmt.Sprintf("2010%08d", i-i%10/9)
-		p.CivicNo = &model.CivicNo{Value: no}
-		if i >= 50 {
-			p.Responsibles = []model.Responsible{{Person: model.PersonReference{ID: id('p', (i/50)*7919%n)}}}
+	for _, tc := range []struct {
+		persons, childrenPerGuardian int
+		distinctGuardians            bool
+	}{
+		{distinctSample * 3, 50, false},
+		{distinctSample * 3, 4, false},
+		{distinctSample * 3, 1, true},
+		{distinctSample / 4, 4, false},
+		{distinctSample / 4, 1, true},
+	} {
+		n := tc.persons
+		ds := &Dataset{}
+		for i := range n {
+			p := model.Person{ID: id('p', i*7919%n), GivenName: "G"}
+			// distinct civic numbers but for every tenth person, who
+			// shares the previous one's
+			p.CivicNo = &model.CivicNo{Value: fmt.Sprintf("2010%08d", i-i%10/9)}
+			if g := i / tc.childrenPerGuardian; g != i {
+				p.Responsibles = []model.Responsible{{Person: model.PersonReference{ID: id('p', g*7919%n)}}}
+			} else if i > 0 {
+				p.Responsibles = []model.Responsible{{Person: model.PersonReference{ID: id('p', (i-1)*7919%n)}}}
+			}
+			ds.Persons = append(ds.Persons, p)
 		}
-		ds.Persons = append(ds.Persons, p)
-	}
-	for _, load := range []func(*Store, *Dataset) error{(*Store).Load, (*Store).LoadOwned} {
-		s := New(func() time.Time { return epoch })
-		require.NoError(t, load(s, ds))
-		assertIndexesMatchRecords(t, s.Read())
-		civic := tableDefs[TablePersons].index(IndexCivicNo)
-		tl := &tableLoad{td: tableDefs[TablePersons]}
-		_ = s.Read().t.walk(tl.td, IndexID, nil, false, func(_ []byte, rec any) bool { tl.sorted = append(tl.sorted, rec); return true })
-		_, ok := tl.distinctEntries(civic)
-		assert.True(t, ok, "civic numbers are mostly distinct")
-		_, ok = tl.distinctEntries(tableDefs[TablePersons].index(IndexResponsible))
-		assert.False(t, ok, "guardians repeat")
+		for _, load := range []func(*Store, *Dataset) error{(*Store).Load, (*Store).LoadOwned} {
+			s := New(func() time.Time { return epoch })
+			require.NoError(t, load(s, ds))
+			assertIndexesMatchRecords(t, s.Read())
+			tl := &tableLoad{td: tableDefs[TablePersons]}
+			_ = s.Read().t.walk(tl.td, IndexID, nil, false, func(_ []byte, rec any) bool { tl.sorted = append(tl.sorted, rec); return true })
+			assert.True(t, tl.mostlyDistinct(tl.td.index(IndexCivicNo)), "%d persons: civic numbers are mostly distinct", n)
+			assert.Equal(t, tc.distinctGuardians, tl.mostlyDistinct(tl.td.index(IndexResponsible)),
+				"%d persons, %d children a guardian", n, tc.childrenPerGuardian)
+		}
 	}
 }
