@@ -201,14 +201,16 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	if *journalSize <= 0 {
 		*journalSize = -1
 	}
+	built := func() {}
 	if !stateExisted {
-		prefaultHeap(mockserver.BuildFootprint(sc))
+		built = startBuild(mockserver.BuildFootprint(sc))
 	}
 	srv, err := mockserver.New(mockserver.Options{
 		Scenario: sc, Seed: seed.v, ClientID: *clientID, ClientSecret: *clientSecret, TokenTTL: ttl.d, Logger: logger,
 		AdminToken: *adminToken, StateFile: *stateFile, JournalSize: *journalSize,
 		Webhooks: mockserver.WebhookOptions{AllowHosts: []string(allowHosts)},
 	})
+	built()
 	if err != nil {
 		ln.Close()
 		fmt.Fprint(stderr, "skolkit serve: ")
