@@ -59,8 +59,8 @@ func moveEventDays(t *tx, old, stored *model.CalendarEvent) error {
 }
 
 // deriveEventDays sets the event day of every attendance record of a load
-// from the load's calendar events (both sorted by id; the references are
-// checked separately: a record whose event is missing gets no day).
+// from the load's calendar events (the references are checked separately: a
+// record whose event is missing gets no day).
 func deriveEventDays(attendances, events *tableLoad) {
 	evs := events.sorted
 	// A large table's ids are kept sorted (idSet): a probe then reads an id,
@@ -86,8 +86,8 @@ func deriveEventDays(attendances, events *tableLoad) {
 			id := a.CalendarEvent.ID
 			if id != prevID || prevDay == "" {
 				prevID, prevDay = id, ""
-				if i, ok := find(id); ok {
-					prevDay = model.DateOf(evs[i].(*model.CalendarEvent).StartTime.UTC())
+				if at, ok := find(id); ok {
+					prevDay = model.DateOf(evs[at].(*model.CalendarEvent).StartTime.UTC())
 				}
 			}
 			a.SetEventDay(prevDay)
