@@ -184,7 +184,7 @@ func (e *env) walkList(do doer, path string, query url.Values, limit int, requir
 			w.problem, w.problemResp = "a page held only records already walked: the walk makes no progress", resp
 			return w
 		case bytes > e.cfg.MaxWalkBytes:
-			w.problem = fmt.Sprintf("the walk passed the runner's budget of %d bytes", e.cfg.MaxWalkBytes)
+			w.problem = fmt.Sprintf("the walk passed the runner's budget of %d bytes (--max-walk-bytes)", e.cfg.MaxWalkBytes)
 			return w
 		}
 		seenTok[tok] = true

@@ -211,7 +211,7 @@ func (e *env) walkOffsets(do doer, s Surface, method, path string, body any, lim
 			return w
 		}
 		if bytes > e.cfg.MaxWalkBytes {
-			w.problem = fmt.Sprintf("the walk passed the runner's budget of %d bytes", e.cfg.MaxWalkBytes)
+			w.problem = fmt.Sprintf("the walk passed the runner's budget of %d bytes (--max-walk-bytes)", e.cfg.MaxWalkBytes)
 			return w
 		}
 	}

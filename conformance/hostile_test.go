@@ -314,3 +314,23 @@ func TestRejectedCredentialsAreAUsageError(t *testing.T) {
 	assert.Contains(t, err.Error(), "invalid_client")
 	assert.NotContains(t, err.Error(), "not-the-secret")
 }
+
+// TestWalkBudgetIsTheFlags: a walk whose pages pass the bytes budget stops
+// there and says which flag raises it (--max-walk-bytes); with the default
+// budget the same list walks to its end.
+func TestWalkBudgetIsTheFlags(t *testing.T) {
+	t.Parallel()
+	srv := newFake(deviations{}).start(t)
+	small := fakeConfig(srv.URL, "B.placements.walk")
+	small.MaxWalkBytes = 2000
+	rep, err := Run(context.Background(), small)
+	require.NoError(t, err)
+	r := resultOf(t, rep, "B.placements.walk")
+	require.Equal(t, StatusFail, r.Status, r.Reason)
+	assert.Contains(t, r.Failures[len(r.Failures)-1].Message, "--max-walk-bytes")
+
+	rep, err = Run(context.Background(), fakeConfig(srv.URL, "B.placements.walk"))
+	require.NoError(t, err)
+	r = resultOf(t, rep, "B.placements.walk")
+	assert.Equal(t, StatusPass, r.Status, r.Reason)
+}

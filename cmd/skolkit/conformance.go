@@ -112,6 +112,7 @@ func conformanceCmd(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.Timeout, "timeout", conformance.DefaultTimeout, "timeout of each request")
 	fs.IntVar(&cfg.Concurrency, "concurrency", conformance.DefaultConcurrency, "checks run at once")
 	fs.IntVar(&cfg.MaxPages, "max-pages", conformance.DefaultMaxPages, "bound on the pages of every pageToken or offset walk")
+	fs.Int64Var(&cfg.MaxWalkBytes, "max-walk-bytes", conformance.DefaultMaxWalkBytes, "bound on the bytes of the bodies of every pageToken or offset walk (a list of a million records needs about 500 MB)")
 	specFile := fs.String("spec", "", "also validate every response against this OpenAPI `FILE` (YAML or JSON), matching operations by path relative to the surface URL")
 	var reports reportFlag
 	fs.Var(&reports, "report", "write a report: junit=FILE, json=FILE or html=FILE; repeatable")
@@ -167,8 +168,8 @@ func conformanceCmd(args []string, stdout, stderr io.Writer) int {
 			return usageErr("--report %s=%s: %v", r[0], r[1], err)
 		}
 	}
-	if cfg.Timeout <= 0 || cfg.Concurrency <= 0 || cfg.MaxPages <= 0 {
-		return usageErr("--timeout, --concurrency and --max-pages must be positive")
+	if cfg.Timeout <= 0 || cfg.Concurrency <= 0 || cfg.MaxPages <= 0 || cfg.MaxWalkBytes <= 0 {
+		return usageErr("--timeout, --concurrency, --max-pages and --max-walk-bytes must be positive")
 	}
 	cfg.Include, cfg.Exclude, cfg.IDs = include, exclude, ids
 	if *specFile != "" {

@@ -196,7 +196,7 @@ func TestConformanceCommandLine(t *testing.T) {
 		code, out, errOut := run("-h")
 		assert.Equal(t, 0, code)
 		assert.Empty(t, errOut, "help goes to stdout")
-		for _, f := range []string{"base-url", "register-url", "auth-url", "export-url", "client-id", "client-secret", "legacy-auth", "level", "include", "exclude", "timeout", "concurrency", "max-pages", "spec", "report", "fail-on", "list", "profile", "min-checks", "wait-for", "callback-listen", "callback-url", "callback-wait"} {
+		for _, f := range []string{"base-url", "register-url", "auth-url", "export-url", "client-id", "client-secret", "legacy-auth", "level", "include", "exclude", "timeout", "concurrency", "max-pages", "max-walk-bytes", "spec", "report", "fail-on", "list", "profile", "min-checks", "wait-for", "callback-listen", "callback-url", "callback-wait"} {
 			assert.Contains(t, out, "-"+f)
 		}
 	})
@@ -213,6 +213,7 @@ func TestConformanceCommandLine(t *testing.T) {
 		"stray argument":      {"--register-url", "http://127.0.0.1:1/api/v1", "extra"},
 		"bad profile":         {"--register-url", "http://127.0.0.1:1/api/v1", "--profile", "ss12001"},
 		"negative min-checks": {"--register-url", "http://127.0.0.1:1/api/v1", "--min-checks", "-1"},
+		"zero max-walk-bytes": {"--register-url", "http://127.0.0.1:1/api/v1", "--max-walk-bytes", "0"},
 	} {
 		t.Run(name+" is exit 2", func(t *testing.T) {
 			code, _, errOut := run(args...)
