@@ -54,6 +54,9 @@ type fake struct {
 	audit      []map[string]any
 	remaining  int
 	nextID     int
+	// skew sets the fake's clock apart from this host's: its Date header
+	// and RateLimit-Reset follow it.
+	skew time.Duration
 }
 
 // aMeta is interface A's meta (the vendor's Meta).
@@ -536,7 +539,11 @@ func (f *fake) rateLimit(w http.ResponseWriter) {
 	f.remaining--
 	rem := f.remaining
 	f.mu.Unlock()
-	reset := time.Now().Add(30 * time.Minute)
+	now := time.Now().Add(f.skew)
+	if f.skew != 0 {
+		w.Header().Set("Date", now.UTC().Format(http.TimeFormat))
+	}
+	reset := now.Add(30 * time.Minute)
 	w.Header().Set("RateLimit-Limit", "1500")
 	w.Header().Set("RateLimit-Remaining", strconv.Itoa(rem))
 	if f.dev[deviation.RateLimitResetInSeconds] {

@@ -16,6 +16,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/skolkit/skolkit/deviation"
 )
 
 // Hostile servers: each misbehaves in one way a runner must survive.
@@ -333,4 +335,32 @@ func TestWalkBudgetIsTheFlags(t *testing.T) {
 	require.NoError(t, err)
 	r = resultOf(t, rep, "B.placements.walk")
 	assert.Equal(t, StatusPass, r.Status, r.Reason)
+}
+
+// TestRateLimitResetIsJudgedByTheServersClock: a server whose clock is days
+// apart from the runner's (a mock whose clock stands still) is judged by its
+// Date header, and the run says so; epoch seconds are still caught.
+func TestRateLimitResetIsJudgedByTheServersClock(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		dev  deviations
+		want Status
+	}{
+		{"milliseconds", deviations{}, StatusPass},
+		{"seconds", deviations{deviation.RateLimitResetInSeconds: true}, StatusFail},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(tc.dev)
+			f.skew = -10 * 24 * time.Hour
+			srv := f.start(t)
+			rep, err := Run(context.Background(), fakeConfig(srv.URL, "A.ratelimit.reset-epoch-ms", "A.ratelimit.headers-on-204"))
+			require.NoError(t, err)
+			for _, id := range []string{"A.ratelimit.reset-epoch-ms", "A.ratelimit.headers-on-204"} {
+				r := resultOf(t, rep, id)
+				assert.Equal(t, tc.want, r.Status, "%s: %s %v", id, r.Reason, r.Failures)
+				assert.Contains(t, strings.Join(r.Notes, "\n"), "judged by the server's clock", id)
+			}
+		})
+	}
 }

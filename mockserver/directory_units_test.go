@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/google/uuid"
+
 	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/scenarios"
 )
@@ -265,6 +267,33 @@ func TestVendorWireDetails(t *testing.T) {
 		assert.Equal(t, []string{"/address/countryCode"}, fieldsOf(res.problem(t)))
 		id := h.mustCreate(t, "/guardian", fmt.Sprintf(`{"identityNumber":%q,"firstName":"A","lastName":"B","address":{"countryCode":"SWE"}}`, newIdentity()))
 		assert.Equal(t, "Sverige", h.storedPerson(t, id).Addresses[0].Country, "SWE is interface B's Sverige")
+
+		for _, tc := range []struct {
+			code, country string // written through A, stored for B
+		}{
+			{"NOR", "Norge"}, {"DNK", "Danmark"}, {"FIN", "Finland"}, {"XKX", "XKX"},
+		} {
+			id := h.mustCreate(t, "/guardian", fmt.Sprintf(`{"identityNumber":%q,"firstName":"A","lastName":"B","address":{"countryCode":%q}}`, newIdentity(), tc.code))
+			assert.Equal(t, tc.country, h.storedPerson(t, id).Addresses[0].Country, tc.code)
+			var got map[string]any
+			h.send(http.MethodGet, PrefixA+"/guardian/"+id, "").decode(&got)
+			assert.Equal(t, tc.code, got["address"].(map[string]any)["countryCode"], "%s shown back", tc.code)
+		}
+	})
+
+	t.Run("a country interface A cannot name is a null countryCode", func(t *testing.T) {
+		for country, want := range map[string]any{"Norge": "NOR", "Atlantis": nil, "": nil, "nor": nil, "SWE": "SWE"} {
+			p := model.Person{ID: uuid.NewString(), GivenName: "A", FamilyName: "B",
+				Addresses: []model.PersonAddress{{Type: "Folkbokföring", StreetAddress: "Storgata 1", Country: country}},
+				Directory: &model.PersonExtra{Roles: []model.PersonRole{model.RoleGuardian}}}
+			_, _, err := h.srv.Store().PutPerson(p)
+			require.NoError(t, err)
+			var got map[string]any
+			res := h.send(http.MethodGet, PrefixA+"/guardian/"+p.ID, "")
+			require.Equal(t, http.StatusOK, res.status, res)
+			res.decode(&got)
+			assert.Equal(t, want, got["address"].(map[string]any)["countryCode"], "country %q", country)
+		}
 	})
 }
 

@@ -383,6 +383,10 @@ func (s *Server) Credentials() (clientID, clientSecret string) {
 // request but interface B's reads may write, and runs as a write of the
 // writeTracker (register/views.go).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Date is the mock's now (RFC 9110 §6.6.1: the origin server's clock),
+	// which a scenario's clock may hold still: the times of its answers
+	// (RateLimit-Reset, meta) are read against it (decision AB11).
+	w.Header().Set("Date", s.now().UTC().Format(http.TimeFormat))
 	if !register.IsRead(r) {
 		s.reg.BeginWrite()
 		defer s.reg.EndWrite()

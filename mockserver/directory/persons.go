@@ -32,7 +32,8 @@ import (
 //	address.postalAddress            addresses[0].streetAddress
 //	address.postalCode               addresses[0].postalCode
 //	address.postalCity               addresses[0].locality
-//	address.countryCode              addresses[0].country ("SWE" ↔ "Sverige", others as they are)
+//	address.countryCode              addresses[0].country ("SWE" ↔ "Sverige", "NOR" ↔ "Norge", ...: countries.go;
+//	                                 another code as it is; another name is null in A)
 //	address.municipalityCode "0180"  addresses[0].municipalityCode 180 (four digits; else 422)
 //	emailAddress1, emailAddress2     emails[0], emails[1] (new entries of type Privat)
 //	phoneNumber1, phoneNumber2       phoneNumbers[0], phoneNumbers[1] (new entries of type Hem)
@@ -94,13 +95,11 @@ type DirectoryGuardian struct {
 }
 
 // Values a person written through interface A gets where interface A has no
-// field for them, and the one country name it translates.
+// field for them.
 const (
-	emailTypeA    model.EmailType    = "Privat"
-	phoneTypeA    model.PhoneType    = "Hem"
-	personActive  model.PersonStatus = "Aktiv"
-	countrySWE                       = "SWE"
-	countrySweden                    = "Sverige"
+	emailTypeA   model.EmailType    = "Privat"
+	phoneTypeA   model.PhoneType    = "Hem"
+	personActive model.PersonStatus = "Aktiv"
 )
 
 // civicNoRE is the form of an SS 12000 civic number (interface B's contract):
@@ -128,10 +127,7 @@ func renderAddress(p *model.Person) DirectoryAddress {
 		return DirectoryAddress{}
 	}
 	a := p.Addresses[0]
-	out := DirectoryAddress{PostalAddress: strPtr(a.StreetAddress), PostalCode: strPtr(a.PostalCode), PostalCity: strPtr(a.Locality), CountryCode: strPtr(a.Country)}
-	if a.Country == countrySweden {
-		out.CountryCode = strPtr(countrySWE)
-	}
+	out := DirectoryAddress{PostalAddress: strPtr(a.StreetAddress), PostalCode: strPtr(a.PostalCode), PostalCity: strPtr(a.Locality), CountryCode: countryCodeOf(a.Country)}
 	if a.MunicipalityCode != nil {
 		out.MunicipalityCode = strPtr(fmt.Sprintf("%04d", *a.MunicipalityCode))
 	}
@@ -659,10 +655,7 @@ func applyAddress(p *model.Person, a DirectoryAddress) []surface.FieldProblem {
 		}
 		first := &addrs[0]
 		first.StreetAddress, first.PostalCode, first.Locality = deref(a.PostalAddress), deref(a.PostalCode), deref(a.PostalCity)
-		first.Country = deref(a.CountryCode)
-		if first.Country == countrySWE {
-			first.Country = countrySweden
-		}
+		first.Country = countryOf(deref(a.CountryCode))
 		first.MunicipalityCode = muni
 	}
 	if len(addrs) == 0 {
