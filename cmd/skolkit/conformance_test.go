@@ -19,6 +19,7 @@ import (
 
 	"github.com/skolkit/skolkit/conformance"
 	"github.com/skolkit/skolkit/mockserver"
+	"github.com/skolkit/skolkit/scenarios"
 )
 
 // mockUnderTest starts the mock and returns the conformance flags that point
@@ -164,6 +165,29 @@ func TestConformanceAgainstMockWriteLevel(t *testing.T) {
 	assertExit(t, rep, code)
 	for _, l := range rep.Leftovers {
 		assert.Contains(t, l, "/school/", "only schools may be left behind")
+	}
+}
+
+// TestConformanceAgainstEveryBuiltinScenario: the mock passes its own suite
+// (write level) whichever built-in scenario it serves, its clock standing
+// still (edge-cases) or its data empty; large is run by hand
+// (docs/performance.md).
+func TestConformanceAgainstEveryBuiltinScenario(t *testing.T) {
+	for _, name := range scenarios.BuiltinNames() {
+		if name == "large" || name == "default" { // default: the tests above
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sc, err := scenarios.Builtin(name)
+			require.NoError(t, err)
+			srv, args := mockUnderTest(t, mockserver.Options{Scenario: sc})
+			args = append(args, recordIDs(srv)...)
+			code, out, rep := runConformance(t, append(args, "--level", "write")...)
+			assertClean(t, rep, out)
+			assertExit(t, rep, code)
+			assert.Positive(t, rep.Counts().Pass, "passes")
+		})
 	}
 }
 
