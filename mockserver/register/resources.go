@@ -1289,21 +1289,13 @@ func computeAggregatedAttendance(s *API, sn *store.Snapshot, p params, rd render
 }
 
 // pupilRecords is the attendance records of a span of the student index, in
-// pupil order, read 512 at a time as they are consumed.
+// pupil order, read as they are consumed.
 func pupilRecords(sn *store.Snapshot, span store.Span) iter.Seq[*model.Attendance] {
 	return func(yield func(*model.Attendance) bool) {
-		var after store.Cursor
-		for {
-			recs, next, _ := sn.Page(store.TableAttendances, store.IndexStudent, []store.Span{span}, false, after, 512, nil)
-			for _, o := range recs {
-				if !yield(o.(*model.Attendance)) {
-					return
-				}
-			}
-			if next == nil {
+		for rec := range sn.Records(store.TableAttendances, store.IndexStudent, span) {
+			if !yield(rec.(*model.Attendance)) {
 				return
 			}
-			after = next
 		}
 	}
 }

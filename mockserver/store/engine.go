@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 	"time"
@@ -104,6 +105,55 @@ func (sn *Snapshot) Page(table, index string, spans []Span, desc bool, after Cur
 	}
 	return items, nil, nil
 }
+
+// Records yields the records of a span of an index in key order, read as
+// they are consumed (recordCursor), so that a caller that stops early pays
+// for the records it took, not for the span.
+func (sn *Snapshot) Records(table, index string, span Span) iter.Seq[any] {
+	return func(yield func(any) bool) {
+		c := &recordCursor{sn: sn, table: table, index: index, span: span}
+		for rec := c.head(); rec != nil; rec = c.head() {
+			if !yield(rec) {
+				return
+			}
+			c.pop()
+		}
+	}
+}
+
+// recordCursor reads a span of an index in key order with the next record
+// at hand: a few records first, then chunks that double up to 256.
+type recordCursor struct {
+	sn           *Snapshot
+	table, index string
+	span         Span
+	buf          []any
+	after        Cursor
+	chunk        int
+	done         bool
+}
+
+// The first and the largest chunk a recordCursor reads.
+const (
+	recordsFirstChunk = 4
+	recordsMaxChunk   = 256
+)
+
+// head is the next record, nil when the span has none left.
+func (c *recordCursor) head() any {
+	if len(c.buf) == 0 && !c.done {
+		c.chunk = min(max(2*c.chunk, recordsFirstChunk), recordsMaxChunk)
+		c.buf, c.after, _ = c.sn.Page(c.table, c.index, []Span{c.span}, false, c.after, c.chunk, nil)
+		c.done = c.after == nil
+	}
+	if len(c.buf) == 0 {
+		return nil
+	}
+	return c.buf[0]
+}
+
+// pop moves past the head.
+func (c *recordCursor) pop() { c.buf = c.buf[1:] }
 
 // SortedPage collects every record of the spans of an index, orders them by
 // key (then id; desc: both reversed) and returns the page of up to limit

@@ -127,7 +127,8 @@ func (sn *Snapshot) AttendancesOfPeriod(from, to model.Date, fromStudent string,
 	return func(yield func(*model.Attendance) bool) {
 		runs := make([]*dayRun, len(days))
 		for i, d := range days {
-			runs[i] = &dayRun{sn: sn, span: Span{lo: []byte(EventDayKey(model.Date(d), fromStudent) + keySep), hi: []byte(d + "\x01")}}
+			span := Span{lo: []byte(EventDayKey(model.Date(d), fromStudent) + keySep), hi: []byte(d + "\x01")}
+			runs[i] = &dayRun{sn: sn, table: TableAttendances, index: IndexEventDay, span: span}
 		}
 		for {
 			// The least pupil at the head of a run, then that pupil's
@@ -154,35 +155,16 @@ func (sn *Snapshot) AttendancesOfPeriod(from, to model.Date, fromStudent string,
 	}, true
 }
 
-// dayRun reads one date's records of the eventDay index, in pupil order, a
-// chunk at a time: a few first (a page of few pupils takes few records of
-// each date), then more.
-type dayRun struct {
-	sn    *Snapshot
-	span  Span
-	buf   []any
-	after Cursor
-	chunk int
-	done  bool
-}
-
-// The first and the largest chunk a dayRun reads.
-const (
-	dayRunFirstChunk = 4
-	dayRunMaxChunk   = 256
-)
+// dayRun is one date's records of the eventDay index, in pupil order.
+type dayRun recordCursor
 
 // head is the run's next record, nil when it has none left.
 func (r *dayRun) head() *model.Attendance {
-	if len(r.buf) == 0 && !r.done {
-		r.chunk = min(max(2*r.chunk, dayRunFirstChunk), dayRunMaxChunk)
-		r.buf, r.after, _ = r.sn.Page(TableAttendances, IndexEventDay, []Span{r.span}, false, r.after, r.chunk, nil)
-		r.done = r.after == nil
+	if rec := (*recordCursor)(r).head(); rec != nil {
+		return rec.(*model.Attendance)
 	}
-	if len(r.buf) == 0 {
-		return nil
-	}
-	return r.buf[0].(*model.Attendance)
+	return nil
 }
 
-func (r *dayRun) pop() { r.buf = r.buf[1:] }
+// pop moves past the head.
+func (r *dayRun) pop() { (*recordCursor)(r).pop() }
