@@ -129,19 +129,21 @@ func (s *Store) Preload(ds *Dataset, tables ...string) *Preload {
 		for _, tl := range loads {
 			p.loads[tl.td.name] = tl
 		}
-		// The attendance records' event days come from the calendar
-		// events: without them here, their pages wait for the load.
-		att, ev := p.loads[TableAttendances], p.loads[TableCalendarEvents]
-		deferred := ""
-		switch {
-		case att == nil || att.err != nil:
-		case ev == nil:
-			deferred = TableAttendances
-		case ev.err == nil:
-			deriveEventDays(att, ev)
+		// A table derived from one not preloaded waits for the load to
+		// build its pages.
+		deferred := map[string]bool{}
+		for _, d := range loadDerivations {
+			dst, src := p.loads[d.table], p.loads[d.from]
+			switch {
+			case dst == nil || dst.err != nil:
+			case src == nil:
+				deferred[d.table] = true
+			case src.err == nil:
+				d.derive(dst, src)
+			}
 		}
 		for _, tl := range loads {
-			if tl.err == nil && tl.td.name != deferred {
+			if tl.err == nil && !deferred[tl.td.name] {
 				jobs = append(jobs, tl.pageJobs()...)
 			}
 		}
@@ -210,19 +212,21 @@ func (s *Store) load(ds *Dataset, owned bool, pre *Preload) error {
 		ids[tl.td.name] = tl.ids
 	}
 	// The references of each table, whether the calendar events agree with
-	// their activities (events.go) and, unless a Preload did, the event days
-	// of the attendance records (eventdays.go), side by side.
-	refErrs := make([]error, len(loads)+2)
+	// their activities (events.go) and, unless a Preload did, what the
+	// records of a table derive from another's (loadDerivations), side by
+	// side.
+	refErrs := make([]error, len(loads)+1+len(loadDerivations))
 	parallel(len(refErrs), func(i int) {
-		switch i {
-		case len(loads):
-			refErrs[i] = checkEventActivities(loadOf(loads, TableCalendarEvents), loadOf(loads, TableActivities))
-		case len(loads) + 1:
-			if att := loadOf(loads, TableAttendances); att.indexPages == nil {
-				deriveEventDays(att, loadOf(loads, TableCalendarEvents))
-			}
-		default:
+		switch {
+		case i < len(loads):
 			refErrs[i] = loads[i].checkRefs(ids)
+		case i == len(loads):
+			refErrs[i] = checkEventActivities(loadOf(loads, TableCalendarEvents), loadOf(loads, TableActivities))
+		default:
+			d := loadDerivations[i-len(loads)-1]
+			if dst := loadOf(loads, d.table); dst.indexPages == nil {
+				d.derive(dst, loadOf(loads, d.from))
+			}
 		}
 	})
 	if err := firstError(refErrs); err != nil {
@@ -273,6 +277,20 @@ func (s *Store) load(ds *Dataset, owned bool, pre *Preload) error {
 	s.dbp.Store(db)
 	s.publish(Change{At: now, All: true})
 	return nil
+}
+
+// loadDerivation is what a load sets on the records of a table from those
+// of another before the table's pages are built: the store's counterpart of
+// a kind's derive on put.
+type loadDerivation struct {
+	table, from string
+	derive      func(dst, src *tableLoad)
+}
+
+// loadDerivations are the load's derivations: the attendance records' event
+// days (eventdays.go).
+var loadDerivations = []loadDerivation{
+	{table: TableAttendances, from: TableCalendarEvents, derive: deriveEventDays},
 }
 
 // loadOf is the load of a table.
