@@ -135,9 +135,12 @@ func TestShadowOfATypeWithoutHiddenFieldsIsTheType(t *testing.T) {
 		Note string `json:"-"`
 	}
 	assert.NotPanics(t, func() { shadowOf(reflect.TypeFor[recursive]()) })
+}
 
-	// An unexported field (derived by the store) is neither written nor
-	// read back; the hidden fields beside it are.
+// TestStateLeavesOutUnexportedFields: an unexported field (derived by the
+// store: an attendance's event day) is neither written nor read back; the
+// hidden fields beside it are.
+func TestStateLeavesOutUnexportedFields(t *testing.T) {
 	a := model.Attendance{ID: "a", Meta: model.Meta{CreatedBy: new("client")}}
 	a.SetEventDay("2026-09-01")
 	var buf bytes.Buffer
