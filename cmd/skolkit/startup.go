@@ -79,7 +79,7 @@ func releaseCollector() {
 // built. A large build (minPrefault or more) has its memory faulted in ahead
 // (prefaultHeap) and the collector off until then: the build keeps almost
 // all it allocates, so collecting while its heap grows from nothing marks the
-// same records again and again (at large, 0.6-0.8 s of CPU for some 130 MB
+// same records again and again (at large, 0.6-0.9 s of CPU for some 130 MB
 // of garbage; decision M13). Should the heap reach twice n and 512 MiB more,
 // the collector runs after all. The collector's next cycle, after the build,
 // runs while the server serves.
