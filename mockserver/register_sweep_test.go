@@ -15,12 +15,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -29,24 +27,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/internal/reference"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/openapi"
 	"github.com/skolkit/skolkit/scenarios"
 )
-
-// ss12000Document is the official document, relative to this package: the
-// shared/ directory sits beside the repository.
-const ss12000Document = "../../shared/reference/ss12000/openapi_ss12000_version2_1_0.yaml"
-
-var loadSS12000 = sync.OnceValues(func() (*openapi3.T, error) {
-	data, err := os.ReadFile(ss12000Document)
-	if err != nil {
-		return nil, err
-	}
-	loader := openapi3.NewLoader()
-	loader.IsExternalRefsAllowed = false
-	return loader.LoadFromData(data)
-})
 
 // ss12000NotYetServed are the operations of SS 12000 that interface B does
 // not serve yet: the writes, subscriptions, the change log, log and
@@ -94,8 +79,7 @@ type ss12000Op struct {
 
 func ss12000Ops(t *testing.T) (*openapi3.T, []ss12000Op) {
 	t.Helper()
-	doc, err := loadSS12000()
-	require.NoError(t, err, "the official SS 12000 document must be at %s (shared/ checked out beside the repository)", ss12000Document)
+	doc := reference.LoadSS12000(t)
 	var ops []ss12000Op
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {

@@ -7,36 +7,21 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/internal/reference"
 	"github.com/skolkit/skolkit/mockserver/webhooktest"
 	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/openapi"
 )
-
-// officialPath is the official SS 12000 2.1.0 document, beside the
-// repository (as in openapi/ss12000_test.go).
-const officialPath = "../../shared/reference/ss12000/openapi_ss12000_version2_1_0.yaml"
-
-var officialDoc = sync.OnceValues(func() (*openapi3.T, error) {
-	data, err := os.ReadFile(officialPath)
-	if err != nil {
-		return nil, err
-	}
-	loader := openapi3.NewLoader()
-	return loader.LoadFromData(data)
-})
 
 // TestWritesAgainstTheOfficialDocument sends every write operation of issue
 // 12 (and the subscription, log, statistics and deletedEntities
@@ -45,8 +30,7 @@ var officialDoc = sync.OnceValues(func() (*openapi3.T, error) {
 // subscriptionEvent schema. The one accepted difference is Absence.type
 // (decision B1: the spec's Giltig/Ogiltig).
 func TestWritesAgainstTheOfficialDocument(t *testing.T) {
-	doc, err := officialDoc()
-	require.NoError(t, err, "the official SS 12000 document must be at %s", officialPath)
+	doc := reference.LoadSS12000(t)
 	h := hookHarness(t)
 	rcv := webhooktest.NewReceiver(t)
 	ds := h.srv.Store().Export()

@@ -3,9 +3,8 @@ package openapi
 // The agreement of directory.yaml (interface A) with the vendor's field
 // table: every operation with its request body and statuses, every schema
 // with its fields, their types, nullability and required flags, every enum.
-// The table is read from the shared reference folder that sits beside the
-// repository (locally and in CI); the test fails when it is missing, so that
-// a CI run without it cannot pass by skipping.
+// The table is found by package reference: without it the test skips, and
+// in CI it fails, so that a CI run cannot pass by skipping.
 //
 // The differences we keep on purpose are listed in directoryFieldsAllowed,
 // each with its reason (docs/decisions.md, "Issue 10").
@@ -23,10 +22,9 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-// directoryFieldsPath is the vendor field table, relative to this package.
-const directoryFieldsPath = "../../shared/reference/directory-api/FIELDS.md"
+	"github.com/skolkit/skolkit/internal/reference"
+)
 
 // directoryFieldsAllowed are the deliberate differences, by the key the test
 // reports them under. Each is a decision of docs/decisions.md.
@@ -68,8 +66,9 @@ var (
 
 func readFieldsDoc(t *testing.T) *fieldsDoc {
 	t.Helper()
-	f, err := os.Open(directoryFieldsPath)
-	require.NoError(t, err, "the vendor field table must be at %s (shared/ checked out beside the repository); this test does not skip", directoryFieldsPath)
+	path := reference.Path(t, reference.VendorFields)
+	f, err := os.Open(path)
+	require.NoError(t, err)
 	defer f.Close()
 	d := &fieldsDoc{bodies: map[string]string{}, schemas: map[string]string{}, enums: map[string][]string{}, lists: map[string]string{}}
 	section := ""
@@ -113,8 +112,8 @@ func readFieldsDoc(t *testing.T) *fieldsDoc {
 		}
 	}
 	require.NoError(t, sc.Err())
-	require.NotEmpty(t, d.ops, "no operations parsed from %s", directoryFieldsPath)
-	require.NotEmpty(t, d.schemas, "no schemas parsed from %s", directoryFieldsPath)
+	require.NotEmpty(t, d.ops, "no operations parsed from %s", path)
+	require.NotEmpty(t, d.schemas, "no schemas parsed from %s", path)
 	return d
 }
 

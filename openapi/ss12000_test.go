@@ -9,20 +9,15 @@ package openapi
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-)
 
-// ss12000Path is the official document, relative to this package's directory:
-// the shared/ directory sits beside the repository (locally and in CI).
-const ss12000Path = "../../shared/reference/ss12000/openapi_ss12000_version2_1_0.yaml"
+	"github.com/skolkit/skolkit/internal/reference"
+)
 
 // ss12000Schemas maps each of our schemas to the SS 12000 schema it mirrors.
 // Schemas SS 12000 declares inline (their names were made up by a code
@@ -196,24 +191,9 @@ var ss12000ExtraRequired = map[string]string{
 	"IdLookup.ids":                    "a lookup without ids is meaningless",
 }
 
-var ss12000Doc = sync.OnceValues(func() (*openapi3.T, error) {
-	data, err := os.ReadFile(ss12000Path)
-	if err != nil {
-		return nil, err
-	}
-	loader := openapi3.NewLoader()
-	loader.IsExternalRefsAllowed = false
-	doc, err := loader.LoadFromData(data)
-	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w", ss12000Path, err)
-	}
-	return doc, nil
-})
-
 func loadSS12000(t *testing.T) *openapi3.T {
 	t.Helper()
-	doc, err := ss12000Doc()
-	require.NoError(t, err, "the official SS 12000 document must be at %s (shared/ checked out beside the repository)", ss12000Path)
+	doc := reference.LoadSS12000(t)
 	// The official document has invalid examples (null for required
 	// references, for instance); that is their defect, not ours.
 	if err := doc.Validate(context.Background()); err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/skolkit/skolkit/conformance"
+	"github.com/skolkit/skolkit/internal/reference"
 	"github.com/skolkit/skolkit/mockserver"
 	"github.com/skolkit/skolkit/scenarios"
 )
@@ -258,13 +259,11 @@ func TestConformanceHelpHidesSecret(t *testing.T) {
 
 // TestConformanceUserSpec validates the mock's interface B answers against
 // the official SS 12000 document as well (--spec): every answer must conform
-// to it. The document is read from shared/, checked out beside the
-// repository; the test fails when it is missing.
+// to it. Package reference finds the document (the test skips without it,
+// and fails in CI).
 func TestConformanceUserSpec(t *testing.T) {
 	t.Parallel()
-	const ss12000 = "../../../shared/reference/ss12000/openapi_ss12000_version2_1_0.yaml"
-	_, err := os.Stat(ss12000)
-	require.NoError(t, err, "the official SS 12000 document must be checked out beside the repository (shared/reference/ss12000/)")
+	ss12000 := reference.Path(t, reference.SS12000)
 	_, args := mockUnderTest(t, mockserver.Options{})
 	_, out, rep := runConformance(t, append(args, "--spec", ss12000, "--include", "B.placements.walk", "--include", "B.groups.by-id", "--include", "all.user-spec")...)
 	var found bool

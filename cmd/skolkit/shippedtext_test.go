@@ -41,6 +41,8 @@ func TestShippedTextCitesOnlyFilesUsersHave(t *testing.T) {
 		switch {
 		case strings.HasSuffix(path, "_test.go"):
 			return nil // tests may read the working documents, and say so
+		case filepath.ToSlash(rel) == "internal/reference/reference.go":
+			return nil // the tests' finder of the working documents names where it looks
 		case strings.HasSuffix(path, ".go"), strings.HasSuffix(path, ".md"), strings.HasSuffix(path, ".yaml"),
 			strings.HasSuffix(path, ".yml"), strings.HasSuffix(path, ".sh"), d.Name() == "Dockerfile", rel == filepath.Join(".ci", "run"):
 			data, err := os.ReadFile(path)
