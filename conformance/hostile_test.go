@@ -58,10 +58,8 @@ func TestHugeBodyIsCutAtTheCap(t *testing.T) {
 	defer srv.Close()
 	cfg := hostileConfig(srv.URL, "B.placements.walk", "auth.B.token-accepted")
 	cfg.MaxBodyBytes = 1 << 20
-	start := time.Now()
 	rep, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
-	assert.Less(t, time.Since(start), 30*time.Second)
 	for _, r := range rep.Results {
 		assert.Equal(t, StatusFail, r.Status, r.ID)
 		require.NotEmpty(t, r.Failures, r.ID)
@@ -90,10 +88,8 @@ func TestEndlessPageTokenChainIsBounded(t *testing.T) {
 			defer srv.Close()
 			cfg := hostileConfig(srv.URL, "B.placements.walk")
 			cfg.MaxPages = 50
-			start := time.Now()
 			rep, err := Run(context.Background(), cfg)
 			require.NoError(t, err)
-			assert.Less(t, time.Since(start), 30*time.Second)
 			r := resultOf(t, rep, "B.placements.walk")
 			assert.Equal(t, StatusFail, r.Status, r.Reason)
 			assert.LessOrEqual(t, pages.Load(), int64(52), "page requests")
@@ -264,10 +260,9 @@ func TestRateLimitWaitAboveTheBoundSkips(t *testing.T) {
 	}))
 	defer srv.Close()
 	cfg := hostileConfig(srv.URL, "B.placements.limit-zero", "B.placements.limit-below-one")
-	start := time.Now()
 	rep, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
-	assert.Less(t, time.Since(start), 10*time.Second)
+	assert.Empty(t, rep.Waits, "the runner did not wait the hour the server asked for")
 	r := resultOf(t, rep, "B.placements.limit-below-one")
 	assert.Equal(t, StatusSkip, r.Status)
 	assert.Contains(t, r.Reason, "429")
@@ -280,7 +275,7 @@ func TestSlowServerIsAnErrorWithExitCode2(t *testing.T) {
 			return
 		}
 		select {
-		case <-time.After(3 * time.Second):
+		case <-time.After(time.Minute): // far beyond the runner's timeout, however busy the machine
 		case <-r.Context().Done():
 		}
 	}))
