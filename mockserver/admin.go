@@ -230,8 +230,6 @@ func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
 
 // Reset puts the server back to its scenario's state: POST /__admin/reset.
 func (s *Server) Reset() (Summary, error) {
-	s.reg.BeginWrite()
-	defer s.reg.EndWrite()
 	s.ctl.swap.Lock()
 	defer s.ctl.swap.Unlock()
 	return s.switchTo(s.scenario)
@@ -242,8 +240,6 @@ func (s *Server) LoadScenario(sc *scenarios.Scenario) (Summary, error) {
 	if sc == nil {
 		return Summary{}, errors.New("no scenario")
 	}
-	s.reg.BeginWrite()
-	defer s.reg.EndWrite()
 	s.ctl.swap.Lock()
 	defer s.ctl.swap.Unlock()
 	cp := *sc
@@ -352,8 +348,6 @@ func (s *Server) adminPutState(w http.ResponseWriter, r *http.Request) {
 // Requests being served finish first, and no write is lost between the old
 // data and the new. Nothing changes when a reference dangles.
 func (s *Server) ImportState(ds *store.Dataset) (Summary, error) {
-	s.reg.BeginWrite()
-	defer s.reg.EndWrite()
 	s.ctl.swap.Lock()
 	defer s.ctl.swap.Unlock()
 	s.ctl.mu.Lock()

@@ -356,15 +356,10 @@ func loadedKey(sc *scenarios.Scenario, now time.Time) (string, bool) {
 // Clock returns the server's clock.
 func (s *Server) Clock() *Clock { return s.clock }
 
-// Store returns the server's store (for tests and the admin API). The server
-// cannot see what is written to the store directly, so from the first call
-// on it caches no interface-B answers and walks keep their own snapshots
-// (see writeTracker): a store handed out costs some speed, never
-// correctness.
-func (s *Server) Store() *store.Store {
-	s.reg.Escape()
-	return s.store
-}
+// Store returns the server's store. What is written to it is seen by every
+// surface at once: the store numbers its commits, and interface B's caches
+// are keyed by that number.
+func (s *Server) Store() *store.Store { return s.store }
 
 // Contract returns the loaded contract.
 func (s *Server) Contract() *openapi.Contract { return s.contract }
@@ -379,18 +374,12 @@ func (s *Server) Credentials() (clientID, clientSecret string) {
 
 // ServeHTTP serves every surface. Requests outside the control plane are
 // journalled, and latency and faults apply to them before they are served;
-// each is served under one scenario (ctl.mu), and journalled under it. Every
-// request but interface B's reads may write, and runs as a write of the
-// writeTracker (register/views.go).
+// each is served under one scenario (ctl.mu), and journalled under it.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Date is the mock's now (RFC 9110 §6.6.1: the origin server's clock),
 	// which a scenario's clock may hold still: the times of its answers
 	// (RateLimit-Reset, meta) are read against it (decision AB11).
 	w.Header().Set("Date", s.now().UTC().Format(http.TimeFormat))
-	if !register.IsRead(r) {
-		s.reg.BeginWrite()
-		defer s.reg.EndWrite()
-	}
 	if admin.IsPath(r.URL.Path) {
 		s.plane.ServeHTTP(w, r)
 		return

@@ -44,11 +44,10 @@ type API struct {
 	// pageKey signs pageTokens (pagetoken.go).
 	pageKey []byte
 	// memo keeps the JSON of rendered placements, responses whole
-	// interface-B answers of a stable generation of the store, which writes
-	// tracks (rendermemo.go, views.go). Their zero values are ready.
+	// interface-B answers of a stable generation of the store (rendermemo.go,
+	// views.go). Their zero values are ready.
 	memo      placementMemo
 	responses responseCache
-	writes    writeTracker
 	// selfChecking is Options.SelfCheck (see selfCheck).
 	selfChecking bool
 	// hooks: subscriptions, callbacks, log and statistics (subscriptions.go).

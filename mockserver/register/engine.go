@@ -17,14 +17,14 @@ import (
 	"github.com/skolkit/skolkit/openapi"
 )
 
-// Interface B's resource engine (issue 11). Every SS 12000 resource is a
-// description (resource, in resources.go): its table, its filters
-// (each served by an index or evaluated per record, as the description
-// says), its sort keys, its lookup keys and its rendering. One generic path
-// serves every list (with its pageToken walk), every record by id and every
-// lookup from those descriptions, with the response cache, the lazy walks of
-// writeTracker and the deviations the placement list always had. A new
-// resource is a description and its rendering, not a handler.
+// Interface B's resource engine. Every SS 12000 resource is a description
+// (resource, in resources.go): its table, its filters (each served by an
+// index or evaluated per record, as the description says), its sort keys,
+// its lookup keys and its rendering. One generic path serves every list
+// (with its pageToken walk), every record by id and every lookup from those
+// descriptions, with the response cache, the lazy walks (views.go) and the
+// deviations. A new resource is a description and its rendering, not a
+// handler.
 
 // resource describes one SS 12000 resource.
 type resource struct {
@@ -359,7 +359,7 @@ func (s *API) serveList(res *resource) http.HandlerFunc {
 		if next != nil {
 			if st.Walk == "" && st.Gen == 0 {
 				// A walk read at a stable generation needs no snapshot of
-				// its own (see writeTracker).
+				// its own (views.go).
 				if v.stable {
 					st.Gen = v.gen
 				} else {

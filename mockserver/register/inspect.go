@@ -15,15 +15,6 @@ func (s *API) Cached(path, rawQuery string) bool {
 // cached).
 func (s *API) Stable() bool { return s.stableView(false).stable }
 
-// KeptGeneration reports whether a snapshot of generation gen is kept for
-// the lazy walks begun at it.
-func (s *API) KeptGeneration(gen uint64) bool {
-	s.writes.mu.Lock()
-	defer s.writes.mu.Unlock()
-	_, kept := s.writes.walks[gen]
-	return kept
-}
-
 // DropPlacementMemo empties the placement memo (a benchmark's cold reads).
 func (s *API) DropPlacementMemo() {
 	s.memo.entries.Clear()

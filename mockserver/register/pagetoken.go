@@ -25,7 +25,7 @@ type PageState struct {
 	// pagetoken-repeats-last).
 	Repeat string `json:"r,omitempty"`
 	// Gen is the generation of a lazy walk (Walk empty): the walk reads the
-	// state of that generation (see writeTracker).
+	// state of that generation (views.go).
 	Gen uint64 `json:"g,omitempty"`
 }
 

@@ -194,7 +194,7 @@ func appendJSONString(dst []byte, s string) []byte {
 }
 
 // responseCache keeps whole interface-B response bodies of one stable
-// generation of the store (see writeTracker), keyed by the request's path and
+// generation of the store (views.go), keyed by the request's path and
 // query: the same request at the same generation gets the same bytes. It
 // holds one generation at a time and at most responseCacheBytes of it.
 type responseCache struct {

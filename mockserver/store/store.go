@@ -55,6 +55,8 @@ type Store struct {
 	kinds func(table string, rec any) []string
 	// observer is told what each committed write changed (changes.go).
 	observer atomic.Pointer[func(Change)]
+	// gens numbers the committed states (generations.go).
+	gens generations
 }
 
 // newDB returns an empty database. It is a snapshot database: go-memdb tracks
@@ -76,6 +78,7 @@ func (s *Store) db() *memdb.MemDB { return s.dbp.Load() }
 func New(now func() time.Time) *Store {
 	s := &Store{now: now, walks: newWalkRegistry(defaultWalkCapacity, defaultWalkIdle)}
 	s.dbp.Store(newDB())
+	s.gens.seq.Store(firstGeneration)
 	return s
 }
 
@@ -274,7 +277,7 @@ func (s *Store) load(ds *Dataset, owned bool, pre *Preload) error {
 		}
 	}
 	txn.Commit()
-	s.dbp.Store(db)
+	s.commit(func() { s.dbp.Store(db) })
 	s.publish(Change{At: now, All: true})
 	return nil
 }
@@ -1096,7 +1099,7 @@ func (s *Store) WriteBy(by string, fn func(w *Writer) error) error {
 	if err := fn(w); err != nil {
 		return err
 	}
-	t.txn.Commit()
+	s.commit(t.txn.Commit)
 	w.change.At = w.now
 	s.publish(w.change)
 	return nil
@@ -1292,4 +1295,7 @@ func (sn *Snapshot) Referrers(table, id string) []string { return referrers(sn.t
 // CopyFrom makes the store's content a copy of other's current content, in
 // constant time: go-memdb snapshots share structure and copy on write, so
 // writes to either store never reach the other.
-func (s *Store) CopyFrom(other *Store) { s.dbp.Store(other.db().Snapshot()) }
+func (s *Store) CopyFrom(other *Store) {
+	db := other.db().Snapshot()
+	s.commit(func() { s.dbp.Store(db) })
+}
