@@ -168,8 +168,8 @@ func (f *fake) token(w http.ResponseWriter, r *http.Request) {
 	}
 	if !f.dev[deviation.TokenCacheable] {
 		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Pragma", "no-cache")
 	}
-	w.Header().Set("Pragma", "no-cache")
 	switch {
 	case r.PostForm.Get("grant_type") == "":
 		writeJSON(w, 400, map[string]any{"error": "invalid_request"})
@@ -288,6 +288,11 @@ func (f *fake) keep(p fakePlacement, q url.Values) bool {
 
 func (f *fake) serveB(w http.ResponseWriter, r *http.Request, path string) {
 	q := r.URL.Query()
+	if f.dev[deviation.MultiValueFirstOnly] {
+		for k, vs := range q {
+			q[k] = vs[:1]
+		}
+	}
 	switch {
 	case path == "/placements":
 		f.listPlacements(w, q)
@@ -380,10 +385,7 @@ func (f *fake) listGroups(w http.ResponseWriter, q url.Values) {
 	var all []map[string]any
 	for i := 0; i < 4; i++ {
 		g := f.bGroup(uuidN(3, i), q)
-		if orgs := q["organisation"]; len(orgs) > 0 && !f.dev[deviation.MultiValueFirstOnly] && !slices.Contains(orgs, g["organisation"].(map[string]any)["id"].(string)) {
-			continue
-		}
-		if orgs := q["organisation"]; len(orgs) > 0 && f.dev[deviation.MultiValueFirstOnly] && orgs[0] != g["organisation"].(map[string]any)["id"].(string) {
+		if orgs := q["organisation"]; len(orgs) > 0 && !slices.Contains(orgs, g["organisation"].(map[string]any)["id"].(string)) {
 			continue
 		}
 		mod, _ := time.Parse(time.RFC3339, g["meta"].(map[string]any)["modified"].(string))
@@ -480,7 +482,11 @@ func (f *fake) listPlacements(w http.ResponseWriter, q url.Values) {
 			sel = append(sel, p)
 		}
 	}
-	switch key := q.Get("sortkey"); key {
+	key := q.Get("sortkey")
+	if f.dev[deviation.SortKeyIgnored] && slices.Contains([]string{"StartDateAsc", "StartDateDesc", "EndDateAsc", "EndDateDesc", "ModifiedDesc"}, key) {
+		key = ""
+	}
+	switch key {
 	case "":
 	case "StartDateAsc", "StartDateDesc":
 		sort.SliceStable(sel, func(i, j int) bool {
@@ -631,7 +637,7 @@ func (f *fake) serveA(w http.ResponseWriter, r *http.Request, path string) {
 				}
 			}
 			rec := (*coll)[i]
-			if f.dev[deviation.PatchReplaces] {
+			if f.dev[deviation.PatchReplaces] && coll == &f.schools {
 				rec = map[string]any{"id": rec["id"], "meta": rec["meta"]}
 			}
 			for k, v := range body {

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/skolkit/skolkit/deviation"
 )
 
 // ListFormats are the formats of --list.
@@ -160,10 +162,12 @@ decision (` + "`docs/decisions.md`" + `) and names it.
 			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s |\n", c.ID, mdCell(level), c.SeverityIn(ProfileService), c.SeverityIn(ProfileSS12000), mdCell(what), mdCell(c.EvidenceRule()), mdCell(spec))
 		}
 	}
-	b.WriteString("\n## Deviations and the checks that catch them\n\n| kind of deviation | how it is caught | checks |\n|---|---|---|\n")
-	for _, d := range Deviations {
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", mdCell(d.Kind), mdCell(d.How), mdCell("`"+strings.Join(d.Checks, "`, `")+"`"))
-	}
+	b.WriteString("\n## Deviations and the checks that catch them\n\n" +
+		"The mock's deviations (switched on by a scenario's `behaviours.deviations`), each with exactly the checks that fail " +
+		"when the whole suite runs against the mock with it on (the kill matrix of `cmd/skolkit` asserts it):\n\n")
+	b.WriteString(deviation.Markdown(deviation.All(), true))
+	b.WriteString("\nOther kinds of wrong server, which the mock has no switch for, and the checks written to catch them:\n\n")
+	b.WriteString(deviation.Markdown(deviation.Others(), true))
 	b.WriteString("\n## Spec statements no check covers yet\n\n")
 	for _, u := range Uncovered {
 		fmt.Fprintf(&b, "- “%s” (%s): %s.\n", u.Quote, u.Section, u.Why)

@@ -1,18 +1,24 @@
-// Package deviation is the one list of the named deviations: the ways the
-// mock departs from the spec on purpose when a scenario
-// (behaviours.deviations) or mockserver.Options.Deviations switches them on.
-// Client developers use them to see how their client copes with a server
-// that gets something wrong; the kill matrix of cmd/skolkit proves that the
-// conformance suite catches each one.
+// Package deviation is the one table of deviations: the ways the mock
+// departs from the spec on purpose when a scenario (behaviours.deviations)
+// or mockserver.Options.Deviations switches them on, what each changes, on
+// which surface, and which conformance checks catch it. Client developers
+// use the deviations to see how their client copes with a server that gets
+// something wrong; the kill matrix of cmd/skolkit proves that each one is
+// caught by exactly the checks named here.
 //
-// The mock (mockserver), the scenario loader (scenarios), the kill matrix
-// and the conformance runner's fake all take their names from here. The
-// package imports nothing of skolkit, so that every other package may use
-// it.
+// Beside the mock's deviations, [Others] lists kinds of wrong server the
+// mock has no switch for, with the checks that would catch them, so that
+// the docs say in one place what the suite looks for.
 //
-// Adding a deviation takes a constant and a line in [All] here, its effect
-// in mockserver, and a row in the kill matrix; the tests fail until all three
-// exist.
+// The mock (mockserver), the scenario loader (scenarios), the kill matrix,
+// the conformance runner's fake, docs/conformance.md and docs/scenarios.md
+// all read this table. The package imports nothing of skolkit, so that
+// every other package may use it.
+//
+// Adding a deviation takes a constant and a row of the table here, and its
+// effect in mockserver; the kill matrix (cmd/skolkit) then reports which
+// checks catch it, and needs a row of its own only when the deviation needs
+// a special setup (a token lifetime, a flag of the run).
 package deviation
 
 import (
@@ -86,70 +92,477 @@ const (
 	AWritesHiddenInB         = "a-writes-hidden-in-b"
 )
 
-// Deviation is one named deviation and what the mock then does.
+// Surfaces a deviation concerns.
+const (
+	SurfaceToken   = "token endpoint"
+	SurfaceA       = "interface A"
+	SurfaceB       = "interface B"
+	SurfaceAB      = "interfaces A and B"
+	SurfaceAExport = "interface A and the data export"
+	SurfaceExport  = "data export"
+	SurfaceAny     = "every surface"
+)
+
+// Deviation is one way a server departs from the spec: what it does, where,
+// how the conformance suite looks for it and which checks catch it.
 type Deviation struct {
-	Name        string
+	// Name is the deviation's name (kebab case); for [All] it is what a
+	// scenario's behaviours.deviations names.
+	Name string
+	// Surface is the part of the service it concerns (one of the Surface
+	// constants).
+	Surface string
+	// Description says what the server does.
 	Description string
+	// How says how the suite looks for it.
+	How string
+	// CaughtBy are the ids of the conformance checks that fail against a
+	// server showing it. For [All] they are exactly the checks that fail
+	// when the whole suite runs against the mock with the deviation on (the
+	// kill matrix asserts it); for [Others] they are the checks written to
+	// catch it, and empty when every check does (a hanging server).
+	CaughtBy []string
 }
 
-// all is the catalogue, in the order of the constants.
+// all is the table of the mock's deviations, in the order of the
+// constants.
 var all = []Deviation{
-	{TokenCacheable, "token responses lack Cache-Control: no-store and Pragma: no-cache"},
-	{WrongSecretAccepted, "the token endpoint accepts any secret for a known client"},
-	{ExpiredTokenAccepted, "access tokens never expire"},
-	{NoTokenAccepted, "interface B answers requests without an Authorization header"},
-	{PaginationTotalWrong, "interface A lists report one item more in pagination.total than exist"},
-	{ListLimitIgnored, "interface A lists ignore limit and always return up to 50 items"},
-	{PatchReplaces, "PATCH on a school clears the nullable fields it does not send"},
-	{DeleteNot204, "DELETE of a group answers 200 with a body instead of 204"},
-	{SearchIgnoresFilter, "_search returns every record, ignoring the filter"},
-	{AuditEventMissing, "deletes through interface A record no AuditEvent"},
-	{IdentityNumberNoHyphen, "interface A shows identityNumber as 12 digits (SS 12000's form) instead of YYYYMMDD-NNNN"},
-	{NestedMetaFilterIgnored, "_search ignores the conditions on nested meta fields (the incremental-sync query returns everything)"},
-	{RateLimitResetInSeconds, "RateLimit-Reset is epoch seconds instead of milliseconds"},
-	{RateLimitHeadersMissingOn204, "the 204 of a group deletion has no RateLimit headers"},
-	{EndDateFilterDropsOpenEnded, "the endDate filters drop placements that have no endDate"},
-	{DateBoundsExclusive, "the startDate and endDate filters exclude their bound"},
-	{MetaAfterInclusive, "meta.created.after and meta.modified.after include their bound"},
-	{OrganisationFilterIgnored, "the placement list ignores the organisation filter"},
-	{SortKeyIgnored, "the placement list ignores sortkey"},
-	{PageTokenWithFilterAccepted, "a pageToken with filters is accepted (the filters are ignored) instead of 400"},
-	{PageTokenRepeatsLast, "each page after the first repeats the last placement of the page before"},
-	{LimitZeroAccepted, "limit=0 is accepted and answered with a default page instead of 400"},
-	{ExpandIgnored, "expand is ignored: no _embedded"},
-	{DisplayNameAlways, "references carry displayName even without expandReferenceNames=true"},
-	{ExpandChangesModified, "a response with expand reports meta.modified as now"},
-	{SecurityMarkingMissing, "person references have an empty securityMarking"},
-	{LookupDropsFirst, "groups/lookup leaves out the first existing group asked for"},
-	{CallbacksNotSent, "subscriptions are accepted, but their callbacks are never sent"},
-	{ErrorBodyWrongShape, "interface B's 404 body is {\"error\": ...} instead of {code, message}"},
-	{UnknownIDNot404, "interface B answers 400 instead of 404 for an unknown id"},
-	{TokenGetAccepted, "the token endpoint issues a token to a GET with the credentials in the Authorization header"},
-	{JSONCharsetRefused, "interface B refuses a JSON request body sent as application/json; charset=utf-8 (415)"},
-	{LimitAboveMaxRefused, "the placement list answers 400 to a limit above its page size of 1000 instead of serving a page"},
-	{CombinedFiltersDropDate, "the placement list ignores the date filters when an organisation, group, child or owner filter is given too"},
-	{ReferenceMarkingDiffers, "person references carry a securityMarking other than the person's own"},
-	{LaterPageDropsExpand, "expand and expandReferenceNames sent with a pageToken are ignored"},
-	{LegacyAuthRefused, "interface A ignores the Client-ID and Client-Secret headers (the older authentication) and answers 401"},
-	{FormCharsetRefused, "the token endpoint refuses a form sent as application/x-www-form-urlencoded; charset=UTF-8 (400 invalid_request)"},
-	{AcceptParamsRefused, "interface B answers 406 to an Accept header whose media range has parameters or several ranges"},
-	{MultiValueFirstOnly, "interface B reads only the first value of a repeated query parameter (expand=child&expand=owners, groupType=A&groupType=B)"},
-	{IdentityConflictAccepted, "interface A creates a Student or Employee whose identityNumber another person already has, instead of 409"},
-	{RestoreKeepsArchived, "PATCH …/{id}/restore of a placement answers 200 and leaves it archived"},
-	{PatchDropsOmitted, "PATCH on a Student, Employee or Guardian clears emailAddress1 and phoneNumber1 when it does not send them"},
-	{RareEnumRefused, "interface A refuses writes holding the enum values Other (Gender, GroupCategory) and CareTeam (EmployeePlacementRole) with 422"},
-	{ListDropsField, "interface A lists and searches show phoneNumber1 as null; GET by id shows it"},
-	{DeleteRepeat204, "a second DELETE of an interface A record already deleted answers 204 again instead of 404"},
-	{RateLimitResetSlides, "RateLimit-Reset is the time of the request plus the window on every answer, so the window's end moves with each request"},
-	{AWritesHiddenInB, "interface B answers 404 by id for a person or group created through interface A"},
+	{
+		Name: TokenCacheable, Surface: SurfaceToken,
+		Description: "token responses lack Cache-Control: no-store and Pragma: no-cache",
+		How:         "token answers are checked for Cache-Control: no-store and Pragma: no-cache, which the contract requires too",
+		CaughtBy:    []string{"auth.token.no-store", "auth.token.pragma-no-cache", "auth.contract"},
+	},
+	{
+		Name: WrongSecretAccepted, Surface: SurfaceToken,
+		Description: "the token endpoint accepts any secret for a known client",
+		How:         "a wrong secret is sent for the run's client and must be refused with 401 invalid_client",
+		CaughtBy:    []string{"auth.token.wrong-secret"},
+	},
+	{
+		Name: ExpiredTokenAccepted, Surface: SurfaceAB,
+		Description: "access tokens never expire",
+		How:         "a short-lived token is waited out and sent to each interface (skipped when tokens live longer than the bound; the kill matrix runs it with a one-second token lifetime)",
+		CaughtBy:    []string{"auth.B.expired-token", "auth.A.expired-token"},
+	},
+	{
+		Name: NoTokenAccepted, Surface: SurfaceB,
+		Description: "interface B answers requests without an Authorization header",
+		How:         "a request without credentials must be 401 with a WWW-Authenticate challenge",
+		CaughtBy:    []string{"auth.B.no-token", "auth.B.www-authenticate"},
+	},
+	{
+		Name: PaginationTotalWrong, Surface: SurfaceA,
+		Description: "interface A's lists and searches report one item more in pagination.total than exist",
+		How:         "the offset walk counts the distinct items and compares them with pagination.total; searches compare total with the runner's own count; the audit check counts the events of one delete",
+		CaughtBy:    []string{"A.school.list.defaults", "A.school.list.total", "A.school.list.offset-walk", "A.group.list.total", "A.group.list.offset-walk", "A.unit.list.defaults", "A.unit.list.total", "A.unit.list.offset-walk", "A.school.search.total", "A.group.search.total", "A.unit.search.total", "A.audit.delete-recorded"},
+	},
+	{
+		Name: ListLimitIgnored, Surface: SurfaceA,
+		Description: "interface A's lists and searches ignore limit and always return up to 50 items",
+		How:         "page sizes are compared with limit, and the offset walks and search totals with the items seen",
+		CaughtBy:    []string{"A.school.list.limit", "A.school.list.offset-walk", "A.group.list.limit", "A.group.list.offset-walk", "A.unit.list.limit", "A.unit.list.offset-walk", "A.school.search.total", "A.group.search.total"},
+	},
+	{
+		Name: PatchReplaces, Surface: SurfaceA,
+		Description: "PATCH on a school clears the nullable fields it does not send",
+		How:         "a school the runner made (opt-in) is PATCHed with one member, and the others must be unchanged",
+		CaughtBy:    []string{"A.school.update"},
+	},
+	{
+		Name: DeleteNot204, Surface: SurfaceA,
+		Description: "interface A's DELETE answers 200 with a body instead of 204",
+		How:         "every DELETE the runner sends must answer 204 without a body, with the rate-limit headers the contract requires on a 204",
+		CaughtBy:    []string{"A.group.delete", "A.audit.delete-recorded", "A.student.delete-twice", "A.employee.delete-twice", "A.student-placement.delete-twice", "A.employee-placement.delete-twice", "A.guardian.delete-twice", "A.ratelimit.headers-on-204", "A.contract"},
+	},
+	{
+		Name: SearchIgnoresFilter, Surface: SurfaceA,
+		Description: "interface A's _search returns every record, ignoring the filter",
+		How:         "every item a search returns is compared with its filter, and the result with the runner's own filtering; the read-back checks find their records by _search on the id",
+		CaughtBy:    []string{"A.school.search.items-match", "A.school.search.equals-own-filtering", "A.school.search.operators", "A.school.search.sync-query", "A.school.search.total", "A.group.search.items-match", "A.group.search.equals-own-filtering", "A.group.search.operators", "A.group.search.sync-query", "A.group.search.total", "A.unit.search.items-match", "A.unit.search.equals-own-filtering", "A.unit.search.operators", "A.unit.search.sync-query", "A.unit.search.total", "A.audit.delete-recorded", "A.student.read-back", "A.employee.read-back", "A.guardian.read-back", "A.group.read-back", "A.student-placement.read-back", "A.employee-placement.read-back"},
+	},
+	{
+		Name: AuditEventMissing, Surface: SurfaceA,
+		Description: "deletes through interface A record no AuditEvent",
+		How:         "a group the runner made and deleted must leave exactly one AuditEvent of the delete",
+		CaughtBy:    []string{"A.audit.delete-recorded"},
+	},
+	{
+		Name: IdentityNumberNoHyphen, Surface: SurfaceA,
+		Description: "interface A shows identityNumber as 12 digits (SS 12000's form) instead of YYYYMMDD-NNNN",
+		How:         "every identityNumber interface A shows must have the form YYYYMMDD-NNNN; the checks that write persons read back the number they sent",
+		CaughtBy:    []string{"A.student.eppn", "A.employee.eppn", "A.student.identity-number-form", "A.employee.identity-number-form", "A.guardian.identity-number-form", "A.student.read-back", "A.student.update-keeps-omitted", "A.employee.read-back", "A.employee.update-keeps-omitted", "A.guardian.read-back", "A.guardian.update-keeps-omitted", "A.student.identity-conflict", "A.employee.identity-conflict"},
+	},
+	{
+		Name: NestedMetaFilterIgnored, Surface: SurfaceA,
+		Description: "_search ignores the conditions on nested meta fields (the incremental-sync query returns everything)",
+		How:         "the incremental-sync query (a nested meta.updatedAt bound) and the operator checks are compared with the runner's own filtering",
+		CaughtBy:    []string{"A.school.search.operators", "A.school.search.sync-query", "A.group.search.operators", "A.group.search.sync-query", "A.unit.search.operators", "A.unit.search.sync-query"},
+	},
+	{
+		Name: RateLimitResetInSeconds, Surface: SurfaceAExport,
+		Description: "RateLimit-Reset is epoch seconds instead of milliseconds",
+		How:         "RateLimit-Reset read as epoch milliseconds lands in 1970; the failure says it looks like seconds. The contract's 13-digit pattern fails too",
+		CaughtBy:    []string{"A.ratelimit.reset-epoch-ms", "A.ratelimit.headers-on-204", "A.contract", "export.contract"},
+	},
+	{
+		Name: RateLimitHeadersMissingOn204, Surface: SurfaceA,
+		Description: "the 204 of an interface A deletion has no RateLimit headers",
+		How:         "the 204 of a group deletion is checked for the three headers the contract requires",
+		CaughtBy:    []string{"A.ratelimit.headers-on-204", "A.contract"},
+	},
+	{
+		Name: EndDateFilterDropsOpenEnded, Surface: SurfaceB,
+		Description: "the endDate filters drop placements that have no endDate",
+		How:         "filters at bounds outside every endDate must return exactly the open-ended placements; the median-bound filters keep them too",
+		CaughtBy:    []string{"B.placements.filter.endDate-onOrBefore", "B.placements.filter.endDate-onOrAfter", "B.placements.filter.endDate-keeps-open-ended", "B.placements.filter.active-on-day"},
+	},
+	{
+		Name: DateBoundsExclusive, Surface: SurfaceB,
+		Description: "the startDate and endDate filters exclude their bound",
+		How:         "bounds are chosen at dates records have, so an exclusive bound drops them",
+		CaughtBy:    []string{"B.placements.filter.combined", "B.placements.filter.startDate-onOrBefore", "B.placements.filter.startDate-onOrAfter", "B.placements.filter.endDate-onOrBefore", "B.placements.filter.endDate-onOrAfter", "B.placements.filter.active-on-day"},
+	},
+	{
+		Name: MetaAfterInclusive, Surface: SurfaceB,
+		Description: "meta.created.after and meta.modified.after include their bound",
+		How:         "bounds are the timestamp of a record, which must be kept by before and dropped by after",
+		CaughtBy:    []string{"B.placements.filter.created-after", "B.placements.filter.modified-after"},
+	},
+	{
+		Name: OrganisationFilterIgnored, Surface: SurfaceB,
+		Description: "the placement list ignores the organisation filter",
+		How:         "the filtered set is compared with the runner's own filtering, alone and combined with dates",
+		CaughtBy:    []string{"B.placements.filter.combined", "B.placements.filter.organisation"},
+	},
+	{
+		Name: SortKeyIgnored, Surface: SurfaceB,
+		Description: "interface B's lists ignore sortkey",
+		How:         "each sortkey's walk is checked for order",
+		CaughtBy:    []string{"B.placements.sort.StartDateAsc", "B.placements.sort.StartDateDesc", "B.placements.sort.EndDateAsc", "B.placements.sort.EndDateDesc", "B.placements.sort.ModifiedDesc", "B.placements.sort.open-ended-position", "B.absences.list.sort-modified", "B.calendarEvents.list.sort-modified", "B.groups.list.sort-modified", "B.organisations.list.sort-modified", "B.persons.list.sort-modified", "B.syllabuses.list.sort-modified"},
+	},
+	{
+		Name: PageTokenWithFilterAccepted, Surface: SurfaceB,
+		Description: "a pageToken with filters is accepted (the filters are ignored) instead of 400",
+		How:         "pageToken is sent with each kind of filter and with sortkey",
+		CaughtBy:    []string{"B.placements.pagetoken-with-filter", "B.placements.pagetoken-with-sortkey"},
+	},
+	{
+		Name: PageTokenRepeatsLast, Surface: SurfaceB,
+		Description: "each page after the first repeats the last record of the page before",
+		How:         "every walk looks for repeated ids and compares its union with the unpaged set",
+		CaughtBy:    []string{"B.placements.walk", "B.placements.limit-walk", "B.placements.pagetoken-with-limit", "B.placements.sort.StartDateAsc", "B.placements.sort.StartDateDesc", "B.placements.sort.EndDateAsc", "B.placements.sort.EndDateDesc", "B.placements.sort.ModifiedDesc", "B.placements.sort.open-ended-position", "B.placements.filter.startDate-onOrAfter", "B.placements.filter.endDate-onOrBefore", "B.placements.filter.endDate-onOrAfter", "B.placements.filter.organisation", "B.placements.filter.created-before", "B.placements.filter.modified-before", "B.absences.list.walk", "B.activities.list.walk", "B.attendanceEvents.list.walk", "B.attendanceSchedule.list.walk", "B.attendanceSchedule.list.meta-modified", "B.attendances.list.walk", "B.attendances.list.meta-modified", "B.calendarEvents.list.walk", "B.calendarEvents.list.meta-modified", "B.calendarEvents.list.sort-modified", "B.duties.list.walk", "B.grades.list.walk", "B.groups.list.walk", "B.organisations.list.walk", "B.persons.list.walk", "B.persons.list.meta-modified", "B.persons.list.sort-modified", "B.programmes.list.walk", "B.resources.list.walk", "B.rooms.list.walk", "B.schoolUnitOfferings.list.walk", "B.studyplans.list.walk", "B.syllabuses.list.walk"},
+	},
+	{
+		Name: LimitZeroAccepted, Surface: SurfaceAB,
+		Description: "limit=0 is accepted and answered with a default page instead of 400",
+		How:         "limit=0 (and limit=-1 on interface B) must be 400",
+		CaughtBy:    []string{"A.school.list.limit-zero", "A.group.list.limit-zero", "A.unit.list.limit-zero", "B.placements.limit-below-one"},
+	},
+	{
+		Name: ExpandIgnored, Surface: SurfaceB,
+		Description: "expand is ignored: no _embedded",
+		How:         "_embedded persons are compared with the references, on the first page, a later page and by id",
+		CaughtBy:    []string{"B.placements.later-page-expand", "B.placements.expand", "B.placements.by-id-expand"},
+	},
+	{
+		Name: DisplayNameAlways, Surface: SurfaceB,
+		Description: "references carry displayName even without expandReferenceNames=true",
+		How:         "displayName is looked for with true, false and without the parameter",
+		CaughtBy:    []string{"B.placements.reference-names", "B.groups.reference-names", "B.attendances.reference-names", "B.absences.reference-names", "B.absences.list.reference-names", "B.activities.list.reference-names", "B.attendanceEvents.list.reference-names", "B.attendanceSchedule.list.reference-names", "B.attendances.list.reference-names", "B.calendarEvents.list.reference-names", "B.duties.list.reference-names", "B.grades.list.reference-names", "B.groups.list.reference-names", "B.organisations.list.reference-names", "B.persons.list.reference-names", "B.programmes.list.reference-names", "B.resources.list.reference-names", "B.rooms.list.reference-names", "B.schoolUnitOfferings.list.reference-names", "B.studyplans.list.reference-names"},
+	},
+	{
+		Name: ExpandChangesModified, Surface: SurfaceB,
+		Description: "a response with expand reports meta.modified as now",
+		How:         "meta.modified is compared with and without expand",
+		CaughtBy:    []string{"B.placements.modified-unchanged-by-expand"},
+	},
+	{
+		Name: SecurityMarkingMissing, Surface: SurfaceB,
+		Description: "person references have an empty securityMarking",
+		How:         "person references are checked for an allowed securityMarking, and compared with the persons they resolve to",
+		CaughtBy:    []string{"B.placements.references-match", "B.placements.security-marking", "B.attendances.security-marking", "B.absences.security-marking", "B.groups.membership-security-marking", "B.absences.list.references-resolve", "B.attendanceEvents.list.references-resolve", "B.attendances.list.references-resolve", "B.duties.list.references-resolve", "B.grades.list.references-resolve", "B.groups.list.references-resolve", "B.persons.list.references-resolve", "B.studyplans.list.references-resolve", "B.contract"},
+	},
+	{
+		Name: LookupDropsFirst, Surface: SurfaceB,
+		Description: "interface B's lookups leave out the first record found",
+		How:         "each lookup's result is compared with the known ids it asked for",
+		CaughtBy:    []string{"B.groups.lookup", "B.groups.lookup-charset", "B.absences.list.lookup", "B.activities.list.lookup", "B.attendanceEvents.list.lookup", "B.attendanceSchedule.list.lookup", "B.attendances.list.lookup", "B.calendarEvents.list.lookup", "B.duties.list.lookup", "B.grades.list.lookup", "B.groups.list.lookup", "B.organisations.list.lookup", "B.persons.list.lookup", "B.programmes.list.lookup", "B.resources.list.lookup", "B.rooms.list.lookup", "B.schoolUnitOfferings.list.lookup", "B.syllabuses.list.lookup", "B.persons.lookup-civic-numbers"},
+	},
+	{
+		Name: CallbacksNotSent, Surface: SurfaceB,
+		Description: "subscriptions are accepted, but their callbacks are never sent",
+		How:         "a subscription is made to a receiver the runner starts, a record of its type is changed, and the callback must arrive",
+		CaughtBy:    []string{"B.subscriptions.callback"},
+	},
+	{
+		Name: ErrorBodyWrongShape, Surface: SurfaceB,
+		Description: "interface B's 404 body is {\"error\": ...} instead of {code, message}",
+		How:         "every error answer's body is checked (a 404's body is our choice: SHOULD; other statuses have the standard's Error body in the contract)",
+		CaughtBy:    []string{"B.errors.body"},
+	},
+	{
+		Name: UnknownIDNot404, Surface: SurfaceB,
+		Description: "interface B answers 400 instead of 404 for an unknown id",
+		How:         "every by-id operation is sent an unknown id; the write and subscription checks read their records back after deleting them",
+		CaughtBy:    []string{"B.placements.unknown-id", "B.groups.unknown-id", "B.syllabuses.unknown-id", "B.attendances.unknown-id", "B.absences.unknown-id", "B.activities.list.unknown-id", "B.attendanceEvents.list.unknown-id", "B.attendanceSchedule.list.unknown-id", "B.calendarEvents.list.unknown-id", "B.duties.list.unknown-id", "B.grades.list.unknown-id", "B.organisations.list.unknown-id", "B.persons.list.unknown-id", "B.programmes.list.unknown-id", "B.resources.list.unknown-id", "B.rooms.list.unknown-id", "B.schoolUnitOfferings.list.unknown-id", "B.studyplans.list.unknown-id", "B.attendances.delete", "B.attendanceEvents.create-delete", "B.attendanceSchedule.create-delete", "B.subscriptions.lifecycle", "B.subscriptions.callback", "B.deletedEntities.after-delete", "B.subscriptions.no-callback-after-delete"},
+	},
+	{
+		Name: TokenGetAccepted, Surface: SurfaceToken,
+		Description: "the token endpoint issues a token to a GET with the credentials in the Authorization header",
+		How:         "a GET to the token endpoint with the credentials in the Authorization header must issue no token",
+		CaughtBy:    []string{"auth.token.method"},
+	},
+	{
+		Name: JSONCharsetRefused, Surface: SurfaceB,
+		Description: "interface B refuses a JSON request body sent as application/json; charset=utf-8 (415)",
+		How:         "the lookup body is sent as application/json; charset=utf-8 and must be answered like application/json",
+		CaughtBy:    []string{"B.groups.lookup-charset"},
+	},
+	{
+		Name: LimitAboveMaxRefused, Surface: SurfaceB,
+		Description: "the placement list answers 400 to a limit above its page size of 1000 instead of serving a page",
+		How:         "a limit of 100000 must be a page of at most limit records whose pageToken walk yields the unpaged set, never a 400",
+		CaughtBy:    []string{"B.placements.limit-large"},
+	},
+	{
+		Name: CombinedFiltersDropDate, Surface: SurfaceB,
+		Description: "the placement list ignores the date filters when an organisation, group, child or owner filter is given too",
+		How:         "organisation, group and child filters are sent with the active-on-day dates and compared with the runner's own filtering",
+		CaughtBy:    []string{"B.placements.filter.combined"},
+	},
+	{
+		Name: ReferenceMarkingDiffers, Surface: SurfaceB,
+		Description: "person references carry a securityMarking other than the person's own",
+		How:         "person references' securityMarking is compared with the embedded person's, and with the person the reference resolves to",
+		CaughtBy:    []string{"B.placements.references-match", "B.absences.list.references-resolve", "B.attendanceEvents.list.references-resolve", "B.attendances.list.references-resolve", "B.duties.list.references-resolve", "B.grades.list.references-resolve", "B.groups.list.references-resolve", "B.persons.list.references-resolve", "B.studyplans.list.references-resolve"},
+	},
+	{
+		Name: LaterPageDropsExpand, Surface: SurfaceB,
+		Description: "expand and expandReferenceNames sent with a pageToken are ignored",
+		How:         "a later page asked for with expand and expandReferenceNames beside the pageToken must embed and name",
+		CaughtBy:    []string{"B.placements.later-page-expand"},
+	},
+	{
+		Name: LegacyAuthRefused, Surface: SurfaceA,
+		Description: "interface A ignores the Client-ID and Client-Secret headers (the older authentication) and answers 401",
+		How:         "with --legacy-auth every interface A request carries the Client-ID and Client-Secret headers, so every check that reads or writes interface A fails; auth.A.legacy-headers names the cause",
+		CaughtBy:    []string{"auth.A.legacy-headers", "A.school.list.defaults", "A.school.list.limit", "A.school.list.past-end", "A.school.list.shape", "A.school.list.invalid-params", "A.school.list.limit-zero", "A.school.get.unknown-id", "A.school.get.malformed-id", "A.group.list.defaults", "A.group.list.limit", "A.group.list.past-end", "A.group.list.shape", "A.group.list.invalid-params", "A.group.list.limit-zero", "A.group.get.unknown-id", "A.group.get.malformed-id", "A.unit.list.defaults", "A.unit.list.limit", "A.unit.list.past-end", "A.unit.list.shape", "A.unit.list.invalid-params", "A.unit.list.limit-zero", "A.unit.get.unknown-id", "A.unit.get.malformed-id", "A.school.search.invalid-body", "A.school.search.unknown-field", "A.school.search.invalid-params", "A.group.search.invalid-body", "A.group.search.unknown-field", "A.group.search.invalid-params", "A.unit.search.invalid-body", "A.unit.search.unknown-field", "A.unit.search.invalid-params", "A.guardian.no-eppn", "A.grade-elementary.values", "A.grade-upper-secondary.values", "A.group.update-unknown", "A.group.delete-unknown", "A.school.create", "A.school.update", "A.school.update-unknown", "A.student.eppn", "A.employee.eppn", "A.audit.get-by-id", "A.student.identity-number-form", "A.employee.identity-number-form", "A.guardian.identity-number-form", "A.student.read-back", "A.student.update-keeps-omitted", "A.student.read-back-b", "A.employee.read-back", "A.employee.update-keeps-omitted", "A.employee.read-back-b", "A.guardian.read-back", "A.guardian.update-keeps-omitted", "A.guardian.read-back-b", "A.student.delete-twice", "A.employee.delete-twice", "A.guardian.delete-twice", "A.student.identity-conflict", "A.employee.identity-conflict", "A.student.enum-values", "A.ratelimit.headers", "A.ratelimit.values", "A.ratelimit.reset-epoch-ms", "A.ratelimit.remaining-decreases"},
+	},
+	{
+		Name: FormCharsetRefused, Surface: SurfaceToken,
+		Description: "the token endpoint refuses a form sent as application/x-www-form-urlencoded; charset=UTF-8 (400 invalid_request)",
+		How:         "the token request is sent as application/x-www-form-urlencoded; charset=UTF-8 and must be answered 200",
+		CaughtBy:    []string{"auth.token.form-charset"},
+	},
+	{
+		Name: AcceptParamsRefused, Surface: SurfaceB,
+		Description: "interface B answers 406 to an Accept header whose media range has parameters or several ranges",
+		How:         "the placement list is asked for with Accept: application/json; charset=utf-8 and with two media ranges, and must answer JSON",
+		CaughtBy:    []string{"B.placements.accept-parameters"},
+	},
+	{
+		Name: MultiValueFirstOnly, Surface: SurfaceB,
+		Description: "interface B reads only the first value of a repeated query parameter (expand=child&expand=owners, groupType=A&groupType=B)",
+		How:         "repeated parameters are sent (expand=child&expand=owners; the standard's array filters with two values) and the answer compared with the runner's own reading",
+		CaughtBy:    []string{"B.placements.later-page-expand", "B.placements.expand", "B.placements.by-id-expand", "B.groups.list.filter-values", "B.organisations.list.filter-values"},
+	},
+	{
+		Name: IdentityConflictAccepted, Surface: SurfaceA,
+		Description: "interface A creates a Student or Employee whose identityNumber another person already has, instead of 409",
+		How:         "a second Student and a second Employee are created with the identityNumber of one the runner made, and must be 409",
+		CaughtBy:    []string{"A.student.identity-conflict", "A.employee.identity-conflict"},
+	},
+	{
+		Name: RestoreKeepsArchived, Surface: SurfaceA,
+		Description: "PATCH …/{id}/restore of a placement answers 200 and leaves it archived",
+		How:         "a placement is restored while active, archived, archived again (archivedAt kept) and restored twice; each answer and the GET after it are compared",
+		CaughtBy:    []string{"A.student-placement.archive-restore", "A.employee-placement.archive-restore"},
+	},
+	{
+		Name: PatchDropsOmitted, Surface: SurfaceA,
+		Description: "PATCH on a Student, Employee or Guardian clears emailAddress1 and phoneNumber1 when it does not send them",
+		How:         "a record made with optional members is PATCHed with only the update schema's required members, and the optional ones must be unchanged in the answer and a GET",
+		CaughtBy:    []string{"A.student.update-keeps-omitted", "A.employee.update-keeps-omitted", "A.guardian.update-keeps-omitted"},
+	},
+	{
+		Name: RareEnumRefused, Surface: SurfaceA,
+		Description: "interface A refuses writes holding the enum values Other (Gender, GroupCategory) and CareTeam (EmployeePlacementRole) with 422",
+		How:         "every value of GroupType, GroupCategory, Gender, EmployeePlacementRole and StudentPlacementSchoolType is written and read back; the contract does not list the 422",
+		CaughtBy:    []string{"A.group.enum-values", "A.student.enum-values", "A.employee-placement.enum-values", "A.contract"},
+	},
+	{
+		Name: ListDropsField, Surface: SurfaceA,
+		Description: "interface A lists and searches show phoneNumber1 as null; GET by id shows it",
+		How:         "every record the runner makes is read back field by field by id, in a fresh walk of its list and by _search with equals on its id",
+		CaughtBy:    []string{"A.student.read-back", "A.employee.read-back", "A.guardian.read-back"},
+	},
+	{
+		Name: DeleteRepeat204, Surface: SurfaceA,
+		Description: "a second DELETE of an interface A record already deleted answers 204 again instead of 404",
+		How:         "records the runner made are deleted, read (404) and deleted again (404)",
+		CaughtBy:    []string{"A.group.delete", "A.student.delete-twice", "A.employee.delete-twice", "A.student-placement.delete-twice", "A.employee-placement.delete-twice", "A.guardian.delete-twice"},
+	},
+	{
+		Name: RateLimitResetSlides, Surface: SurfaceA,
+		Description: "RateLimit-Reset is the time of the request plus the window on every answer, so the window's end moves with each request",
+		How:         "a run of requests (opt-in) must keep RateLimit-Reset while Remaining falls; a Reset that moves while Remaining goes on falling is a window whose end moves",
+		CaughtBy:    []string{"A.ratelimit.sequence"},
+	},
+	{
+		Name: AWritesHiddenInB, Surface: SurfaceAB,
+		Description: "interface B answers 404 by id for a person or group created through interface A",
+		How:         "a student, an employee, a guardian and a group made through interface A are read by id through interface B, with the names sent",
+		CaughtBy:    []string{"A.student.read-back-b", "A.employee.read-back-b", "A.guardian.read-back-b", "A.group.read-back-b"},
+	},
 }
 
-// All returns every deviation, sorted by name.
+// others are kinds of wrong server the mock has no switch for, with the
+// checks written to catch them.
+var others = []Deviation{
+	{
+		Name: "pagetoken-duplicates, pagetoken-skips", Surface: SurfaceB,
+		Description: "a pageToken walk repeats or skips records",
+		How:         "every walk looks for repeated ids and compares its union with the unpaged set",
+		CaughtBy:    []string{"B.placements.walk", "B.placements.limit-walk", "B.placements.sort.StartDateAsc"},
+	},
+	{
+		Name: "pagetoken-never-null", Surface: SurfaceB,
+		Description: "the last page still carries a pageToken",
+		How:         "walks are bounded by --max-pages and stop on a repeated token or a page with nothing new",
+		CaughtBy:    []string{"B.placements.walk"},
+	},
+	{
+		Name: "limit-ignored", Surface: SurfaceB,
+		Description: "interface B's lists ignore limit",
+		How:         "page sizes are compared with limit",
+		CaughtBy:    []string{"B.placements.limit-honoured", "B.placements.limit-walk"},
+	},
+	{
+		Name: "meta-before-exclusive", Surface: SurfaceB,
+		Description: "meta.created.before and meta.modified.before drop their bound",
+		How:         "bounds are the timestamp of a record, which must be kept by before",
+		CaughtBy:    []string{"B.placements.filter.created-before", "B.placements.filter.modified-before"},
+	},
+	{
+		Name: "filter-ignored", Surface: SurfaceB,
+		Description: "the placement list ignores the group, child or owner filter",
+		How:         "the filtered set is compared with the runner's own filtering",
+		CaughtBy:    []string{"B.placements.filter.group", "B.placements.filter.child", "B.placements.filter.owner"},
+	},
+	{
+		Name: "sort-wrong", Surface: SurfaceB,
+		Description: "a list is sorted in another order than its sortkey says",
+		How:         "each sortkey's walk is checked for order",
+		CaughtBy:    []string{"B.placements.sort.StartDateAsc", "B.placements.sort.StartDateDesc", "B.placements.sort.EndDateAsc", "B.placements.sort.EndDateDesc", "B.placements.sort.ModifiedDesc"},
+	},
+	{
+		Name: "embedded-mismatch", Surface: SurfaceB,
+		Description: "_embedded holds other persons than the references name",
+		How:         "_embedded persons are compared with the references",
+		CaughtBy:    []string{"B.placements.expand", "B.placements.by-id-expand"},
+	},
+	{
+		Name: "display-name-never", Surface: SurfaceB,
+		Description: "references lack displayName even with expandReferenceNames=true",
+		How:         "displayName is looked for with true, false and without the parameter",
+		CaughtBy:    []string{"B.placements.reference-names", "B.groups.reference-names", "B.attendances.reference-names", "B.absences.reference-names"},
+	},
+	{
+		Name: "lookup-returns-unknown", Surface: SurfaceB,
+		Description: "a lookup returns records that were not asked for",
+		How:         "the lookup result is compared with the known ids",
+		CaughtBy:    []string{"B.groups.lookup"},
+	},
+	{
+		Name: "malformed-id-not-400", Surface: SurfaceAB,
+		Description: "a malformed id in the path is answered otherwise than 400 (interface B) or 404/400 as documented (interface A)",
+		How:         "every by-id operation is sent a malformed id",
+		CaughtBy:    []string{"B.placements.malformed-id", "B.groups.malformed-id", "A.school.get.malformed-id", "A.group.get.malformed-id"},
+	},
+	{
+		Name: "restore-ignored", Surface: SurfaceA,
+		Description: "an archived placement patched with endDate null or a future date stays archived",
+		How:         "an archived placement is patched with endDate null or a future date and must be active again",
+		CaughtBy:    []string{"A.student-placement.restore-null-enddate", "A.student-placement.restore-future-enddate", "A.employee-placement.restore-null-enddate"},
+	},
+	{
+		Name: "patch-keeps-modified", Surface: SurfaceA,
+		Description: "a PATCH leaves meta.updatedAt unchanged",
+		How:         "a PATCH must change only what it sends and move the modification time",
+		CaughtBy:    []string{"A.group.update", "A.school.update"},
+	},
+	{
+		Name: "wrong-token-error", Surface: SurfaceToken,
+		Description: "the token endpoint answers an unknown client or an unsupported grant with another error than RFC 6749's",
+		How:         "unknown clients and wrong grants are sent",
+		CaughtBy:    []string{"auth.token.unknown-client", "auth.token.unsupported-grant"},
+	},
+	{
+		Name: "credentials-not-checked", Surface: SurfaceAny,
+		Description: "a surface answers a request with a garbage token or without credentials",
+		How:         "requests without credentials and with a garbage token must be 401",
+		CaughtBy:    []string{"auth.B.garbage-token", "auth.A.no-credentials", "auth.A.garbage-token", "auth.export.no-credentials", "auth.export.garbage-token"},
+	},
+	{
+		Name: "error-body-wrong-shape (other surfaces)", Surface: SurfaceAny,
+		Description: "an error answer of interface A, the token endpoint or the export has another body than its spec's",
+		How:         "every error answer's body is checked",
+		CaughtBy:    []string{"A.errors.body", "auth.errors.body", "export.errors.body", "A.contract"},
+	},
+	{
+		Name: "status-undocumented, wrong-content-type", Surface: SurfaceAny,
+		Description: "an answer has a status, header or body its contract does not allow",
+		How:         "every answer is validated against the contract",
+		CaughtBy:    []string{"auth.contract", "A.contract", "B.contract", "export.contract"},
+	},
+	{
+		Name: "dates-not-rfc3339", Surface: SurfaceAny,
+		Description: "a date or timestamp is not RFC 3339",
+		How:         "every date and timestamp field is parsed",
+		CaughtBy:    []string{"all.dates-rfc3339", "B.contract"},
+	},
+	{
+		Name: "export-total-wrong", Surface: SurfaceExport,
+		Description: "the data export's pagination.total differs from the items it serves",
+		How:         "the export is walked and its items counted",
+		CaughtBy:    []string{"export.attendance.total"},
+	},
+	{
+		Name: "no-429, 429-without-retry", Surface: SurfaceA,
+		Description: "a spent quota is not answered 429, or the 429 does not say when to retry",
+		How:         "the quota is spent until 429 (opt-in)",
+		CaughtBy:    []string{"A.ratelimit.exhaust-429"},
+	},
+	{
+		Name: "route-missing", Surface: SurfaceB,
+		Description: "a by-id or lookup route does not exist",
+		How:         "the unknown-id, malformed-id and lookup-refusal checks first prove the route with a known id (a 2xx); without it they skip and the by-id check fails",
+		CaughtBy:    []string{"B.groups.by-id", "B.syllabuses.by-id", "B.groups.lookup"},
+	},
+	{
+		Name: "refuses-everything", Surface: SurfaceAny,
+		Description: "a surface answers 401 to every request",
+		How:         "the refusal checks first prove the same request with the run's token answers 2xx; the run exits 2 when no authenticated request to a surface was answered 2xx",
+		CaughtBy:    []string{"auth.B.token-accepted", "auth.A.token-accepted", "auth.export.token-accepted", "auth.B.no-token"},
+	},
+	{
+		Name: "slow or hanging answers", Surface: SurfaceAny,
+		Description: "the server answers slowly or not at all",
+		How:         "every request has --timeout; a request that times out ends its check with status error (exit 2)",
+	},
+}
+
+// All returns the mock's deviations, sorted by name.
 func All() []Deviation {
 	out := slices.Clone(all)
 	slices.SortFunc(out, func(a, b Deviation) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
+
+// Others returns the kinds of wrong server the mock has no switch for, with
+// the checks written to catch them.
+func Others() []Deviation { return slices.Clone(others) }
 
 // Names returns every deviation's name, sorted.
 func Names() []string {
@@ -161,19 +574,18 @@ func Names() []string {
 	return names
 }
 
-// Describe returns the description of the named deviation, and whether
-// there is one by that name.
-func Describe(name string) (string, bool) {
-	for _, d := range all {
-		if d.Name == name {
-			return d.Description, true
-		}
+// Lookup returns the named deviation of the mock, and whether there is
+// one by that name.
+func Lookup(name string) (Deviation, bool) {
+	i := slices.IndexFunc(all, func(d Deviation) bool { return d.Name == name })
+	if i < 0 {
+		return Deviation{}, false
 	}
-	return "", false
+	return all[i], true
 }
 
 // Known reports whether name is a deviation's name.
 func Known(name string) bool {
-	_, ok := Describe(name)
+	_, ok := Lookup(name)
 	return ok
 }

@@ -2,10 +2,10 @@ package main
 
 import (
 	"bytes"
-	"maps"
 	"net/http/httptest"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,123 +18,92 @@ import (
 	"github.com/skolkit/skolkit/mockserver"
 )
 
-// killMatrix says, for each named deviation of the mock, which checks the
-// run includes and which of them must fail: a deviation that no check
-// catches is a hole in the suite.
-var killMatrix = map[string]struct {
-	include []string
-	write   bool
-	ttl     time.Duration
-	should  bool     // the catching checks are SHOULD: the run fails on should
-	args    []string // more flags for the run
-	catch   []string // at least one of these fails
+// killSetup is what a deviation's run needs besides the mock with the
+// deviation on: a deviation that needs nothing special has no row. Which
+// checks catch each deviation is package deviation's table.
+var killSetup = map[string]struct {
+	ttl     time.Duration // the mock's token lifetime
+	args    []string      // more flags for the run
+	include []string      // more checks a quick run needs: those whose answers the catching checks judge
 }{
-	deviation.TokenCacheable:               {include: []string{"auth.token.*"}, catch: []string{"auth.token.no-store", "auth.token.pragma-no-cache"}},
-	deviation.WrongSecretAccepted:          {include: []string{"auth.token.*"}, catch: []string{"auth.token.wrong-secret"}},
-	deviation.ExpiredTokenAccepted:         {include: []string{"auth.B.expired-token", "auth.A.expired-token"}, ttl: time.Second, catch: []string{"auth.B.expired-token", "auth.A.expired-token"}},
-	deviation.NoTokenAccepted:              {include: []string{"auth.B.*"}, catch: []string{"auth.B.no-token"}},
-	deviation.PaginationTotalWrong:         {include: []string{"A.school.list.*", "A.group.list.*"}, catch: []string{"A.school.list.total", "A.group.list.total", "A.school.list.offset-walk"}},
-	deviation.ListLimitIgnored:             {include: []string{"A.school.list.*", "A.group.list.*"}, catch: []string{"A.school.list.limit", "A.group.list.limit"}},
-	deviation.PatchReplaces:                {include: []string{"A.school.create", "A.school.update"}, write: true, catch: []string{"A.school.update"}},
-	deviation.DeleteNot204:                 {include: []string{"A.group.delete"}, write: true, catch: []string{"A.group.delete"}},
-	deviation.AuditEventMissing:            {include: []string{"A.audit.*"}, write: true, catch: []string{"A.audit.delete-recorded"}},
-	deviation.IdentityNumberNoHyphen:       {include: []string{"A.*.identity-number-form"}, catch: []string{"A.student.identity-number-form", "A.employee.identity-number-form", "A.guardian.identity-number-form"}},
-	deviation.NestedMetaFilterIgnored:      {include: []string{"A.school.search.*", "A.group.search.*", "A.unit.search.*"}, catch: []string{"A.school.search.sync-query", "A.group.search.sync-query", "A.unit.search.sync-query"}},
-	deviation.SearchIgnoresFilter:          {include: []string{"A.school.search.*", "A.group.search.*"}, catch: []string{"A.school.search.items-match", "A.group.search.items-match", "A.group.search.equals-own-filtering"}},
-	deviation.RateLimitResetInSeconds:      {include: []string{"A.ratelimit.*", "A.contract"}, catch: []string{"A.ratelimit.reset-epoch-ms", "A.contract"}},
-	deviation.RateLimitHeadersMissingOn204: {include: []string{"A.ratelimit.headers-on-204"}, write: true, catch: []string{"A.ratelimit.headers-on-204"}},
-	deviation.EndDateFilterDropsOpenEnded:  {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.endDate-keeps-open-ended"}},
-	deviation.DateBoundsExclusive:          {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.startDate-onOrBefore", "B.placements.filter.startDate-onOrAfter"}},
-	deviation.MetaAfterInclusive:           {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.created-after", "B.placements.filter.modified-after"}},
-	deviation.OrganisationFilterIgnored:    {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.organisation"}},
-	deviation.SortKeyIgnored:               {include: []string{"B.placements.sort.*"}, catch: []string{"B.placements.sort.StartDateAsc", "B.placements.sort.StartDateDesc"}},
-	deviation.PageTokenWithFilterAccepted:  {include: []string{"B.placements.pagetoken-*"}, catch: []string{"B.placements.pagetoken-with-filter", "B.placements.pagetoken-with-sortkey"}},
-	deviation.PageTokenRepeatsLast:         {include: []string{"B.placements.walk", "B.placements.limit-walk"}, catch: []string{"B.placements.walk", "B.placements.limit-walk"}},
-	deviation.LimitZeroAccepted:            {include: []string{"B.placements.limit-*"}, catch: []string{"B.placements.limit-below-one"}},
-	deviation.ExpandIgnored:                {include: []string{"B.placements.expand", "B.placements.by-id-expand"}, catch: []string{"B.placements.expand", "B.placements.by-id-expand"}},
-	deviation.DisplayNameAlways:            {include: []string{"B.*.reference-names"}, catch: []string{"B.placements.reference-names"}},
-	deviation.ExpandChangesModified:        {include: []string{"B.placements.modified-unchanged-by-expand"}, catch: []string{"B.placements.modified-unchanged-by-expand"}},
-	deviation.SecurityMarkingMissing:       {include: []string{"B.placements.security-marking", "B.contract"}, catch: []string{"B.placements.security-marking", "B.contract"}},
-	deviation.LookupDropsFirst:             {include: []string{"B.groups.lookup"}, catch: []string{"B.groups.lookup"}},
-	deviation.ErrorBodyWrongShape:          {include: []string{"B.placements.unknown-id", "B.errors.body", "B.contract"}, should: true, catch: []string{"B.errors.body"}},
-	deviation.UnknownIDNot404:              {include: []string{"B.*.unknown-id"}, catch: []string{"B.placements.unknown-id", "B.groups.unknown-id"}},
-	deviation.TokenGetAccepted:             {include: []string{"auth.token.method"}, catch: []string{"auth.token.method"}},
-	deviation.JSONCharsetRefused:           {include: []string{"B.groups.lookup-charset"}, catch: []string{"B.groups.lookup-charset"}},
-	deviation.LimitAboveMaxRefused:         {include: []string{"B.placements.limit-large"}, catch: []string{"B.placements.limit-large"}},
-	deviation.CombinedFiltersDropDate:      {include: []string{"B.placements.filter.*"}, catch: []string{"B.placements.filter.combined"}},
-	deviation.ReferenceMarkingDiffers:      {include: []string{"B.placements.references-match", "B.*.list.references-resolve"}, catch: []string{"B.placements.references-match", "B.groups.list.references-resolve", "B.absences.list.references-resolve"}},
-	deviation.LaterPageDropsExpand:         {include: []string{"B.placements.later-page-expand"}, should: true, catch: []string{"B.placements.later-page-expand"}},
-	deviation.LegacyAuthRefused:            {include: []string{"auth.A.*"}, args: []string{"--legacy-auth"}, catch: []string{"auth.A.legacy-headers"}},
-	deviation.FormCharsetRefused:           {include: []string{"auth.token.*"}, catch: []string{"auth.token.form-charset"}},
-	deviation.AcceptParamsRefused:          {include: []string{"B.placements.accept-parameters"}, catch: []string{"B.placements.accept-parameters"}},
-	deviation.MultiValueFirstOnly:          {include: []string{"B.placements.expand", "B.*.list.filter-values"}, catch: []string{"B.placements.expand", "B.groups.list.filter-values", "B.organisations.list.filter-values"}},
-	deviation.CallbacksNotSent:             {include: []string{"B.subscriptions.callback"}, write: true, catch: []string{"B.subscriptions.callback"}},
-	deviation.IdentityConflictAccepted:     {include: []string{"A.*.identity-conflict"}, write: true, catch: []string{"A.student.identity-conflict", "A.employee.identity-conflict"}},
-	deviation.RestoreKeepsArchived:         {include: []string{"A.*.archive-restore"}, write: true, catch: []string{"A.student-placement.archive-restore", "A.employee-placement.archive-restore"}},
-	deviation.PatchDropsOmitted:            {include: []string{"A.*.update-keeps-omitted"}, write: true, catch: []string{"A.student.update-keeps-omitted", "A.employee.update-keeps-omitted", "A.guardian.update-keeps-omitted"}},
-	deviation.RareEnumRefused:              {include: []string{"A.*.enum-values"}, write: true, catch: []string{"A.group.enum-values", "A.student.enum-values", "A.employee-placement.enum-values"}},
-	deviation.ListDropsField:               {include: []string{"A.*.read-back"}, write: true, catch: []string{"A.student.read-back", "A.employee.read-back", "A.guardian.read-back"}},
-	deviation.DeleteRepeat204:              {include: []string{"A.*.delete-twice"}, write: true, catch: []string{"A.student.delete-twice", "A.guardian.delete-twice", "A.employee.delete-twice", "A.student-placement.delete-twice", "A.employee-placement.delete-twice"}},
-	deviation.AWritesHiddenInB:             {include: []string{"A.*.read-back-b"}, write: true, catch: []string{"A.student.read-back-b", "A.employee.read-back-b", "A.group.read-back-b"}},
-	deviation.RateLimitResetSlides:         {include: []string{"A.ratelimit.*", "A.ratelimit.sequence"}, catch: []string{"A.ratelimit.sequence"}},
+	deviation.ExpiredTokenAccepted: {ttl: time.Second},
+	deviation.LegacyAuthRefused:    {args: []string{"--legacy-auth"}, include: []string{"auth.A.token-accepted"}},
+	deviation.ErrorBodyWrongShape:  {include: []string{"B.placements.unknown-id"}},
 }
 
-// fullMatrix runs every row against the whole suite; without it (go test
-// ./..., which must stay quick) each row runs only its own checks and a
-// few rows, chosen by sample, run the whole suite. .ci/run sets
-// SKOLKIT_KILL_MATRIX=full.
+// fullMatrix runs every deviation against the whole suite; without it (go
+// test ./..., which must stay quick) each deviation's run holds only the
+// checks the table names, and a few deviations, chosen by sample, run the
+// whole suite. .ci/run sets SKOLKIT_KILL_MATRIX=full.
 var fullMatrix = os.Getenv("SKOLKIT_KILL_MATRIX") == "full"
 
-// sample are the rows that run the whole suite in a quick run, so that a
-// check outside a row's include that breaks a whole run is seen locally too.
+// sample are the deviations that run the whole suite in a quick run, so
+// that a check outside the table's that breaks a whole run is seen locally
+// too.
 var sample = []string{deviation.SortKeyIgnored}
 
 func TestKillMatrixCoversEveryDeviation(t *testing.T) {
-	names := slices.Sorted(maps.Keys(killMatrix))
-	assert.Equal(t, deviation.Names(), names, "every deviation has a row")
-	assert.GreaterOrEqual(t, len(names), 20)
-	ids := map[string]bool{}
+	assert.GreaterOrEqual(t, len(deviation.Names()), 20)
+	checks := map[string]bool{}
 	for _, c := range conformance.Catalogue() {
-		ids[c.ID] = true
+		checks[c.ID] = true
 	}
-	for name, row := range killMatrix {
-		for _, id := range row.catch {
-			assert.True(t, ids[id], "%s: no check %s", name, id)
+	for _, d := range deviation.All() {
+		assert.NotEmpty(t, d.CaughtBy, "%s: no check catches it", d.Name)
+		for _, id := range d.CaughtBy {
+			assert.True(t, checks[id], "%s: no check %s", d.Name, id)
+		}
+	}
+	for name, setup := range killSetup {
+		assert.True(t, deviation.Known(name), "killSetup names %s, which is no deviation", name)
+		for _, id := range setup.include {
+			assert.True(t, checks[id], "killSetup of %s: no check %s", name, id)
 		}
 	}
 }
 
-// TestKillMatrix runs the whole suite (both levels, the opt-in school
-// writes and the row's own catching checks included) against the mock with each deviation switched on and
-// requires one of the row's checks to fail. Under the race detector, and in
-// a quick run (fullMatrix unset), it runs only each row's checks (and the
-// sample rows the whole suite); .ci/run runs the whole matrix without the
-// race detector.
+// TestKillMatrix runs the suite against the mock with each deviation
+// switched on. A whole run (with SKOLKIT_KILL_MATRIX=full, and for the
+// sample deviations) is both levels, the opt-in school writes and the
+// deviation's own catching checks, and exactly the checks package deviation
+// names must fail: a named check that passes is an error of the table, and
+// so is a failing check the table does not name. A quick run (otherwise,
+// and under the race detector) holds only the deviation's catching checks:
+// at least one must fail and no other, but the checks that judge what the
+// other checks sent (the contract, error bodies, searches over what others
+// wrote) may have nothing to judge there.
 func TestKillMatrix(t *testing.T) {
-	for _, name := range slices.Sorted(maps.Keys(killMatrix)) {
-		row := killMatrix[name]
-		t.Run(name, func(t *testing.T) {
+	catalogue := map[string]*conformance.Check{}
+	for _, c := range conformance.Catalogue() {
+		catalogue[c.ID] = c
+	}
+	for _, d := range deviation.All() {
+		setup := killSetup[d.Name]
+		t.Run(d.Name, func(t *testing.T) {
 			t.Parallel()
-			srv, args := mockUnderTest(t, mockserver.Options{Deviations: []string{name}, TokenTTL: row.ttl})
+			srv, args := mockUnderTest(t, mockserver.Options{Deviations: []string{d.Name}, TokenTTL: setup.ttl})
 			require.Contains(t, strings.Join(args, " "), "--base-url", "the mock serves interface A")
 			args = append(args, recordIDs(srv)...)
-			if raceEnabled || (!fullMatrix && !slices.Contains(sample, name)) {
-				for _, inc := range row.include {
-					args = append(args, "--include", inc)
-				}
-				if row.write {
+			whole := !raceEnabled && (fullMatrix || slices.Contains(sample, d.Name))
+			if !whole {
+				write := slices.ContainsFunc(d.CaughtBy, func(id string) bool { return catalogue[id].Level == conformance.LevelWrite })
+				if write {
 					args = append(args, "--level", "write")
+				}
+				for _, id := range setup.include {
+					args = append(args, "--include", id)
 				}
 			} else {
 				args = append(args, "--level", "write", "--include", "*", "--include", "A.school.create", "--include", "A.school.update")
-				for _, id := range row.catch { // an opt-in check runs only when named exactly
-					args = append(args, "--include", id)
-				}
 			}
-			if row.should {
+			for _, id := range d.CaughtBy { // an opt-in check runs only when named exactly
+				args = append(args, "--include", id)
+			}
+			must := slices.ContainsFunc(d.CaughtBy, func(id string) bool { return catalogue[id].Severity == conformance.MUST })
+			if !must {
 				args = append(args, "--fail-on", "should")
 			}
-			args = append(args, row.args...)
+			args = append(args, setup.args...)
 			code, out, rep := runConformance(t, args...)
 			var failed []string
 			for _, r := range rep.Results {
@@ -142,11 +111,27 @@ func TestKillMatrix(t *testing.T) {
 					failed = append(failed, r.ID)
 				}
 			}
-			caught := slices.ContainsFunc(row.catch, func(id string) bool { return slices.Contains(failed, id) })
-			assert.True(t, caught, "deviation %s: none of %v failed (failed: %v)\n%s", name, row.catch, failed, out)
+			var missed []string // checks that see what other checks sent (the contract, error bodies) fail only in a whole run
+			if whole {
+				missed = slices.DeleteFunc(slices.Clone(d.CaughtBy), func(id string) bool { return slices.Contains(failed, id) })
+			}
+			extra := slices.DeleteFunc(slices.Clone(failed), func(id string) bool { return slices.Contains(d.CaughtBy, id) })
+			if len(missed) > 0 || len(extra) > 0 || len(failed) == 0 {
+				t.Errorf("deviation %s: package deviation names checks that did not fail %v, and does not name checks that failed %v; the checks that failed are\n\t\tCaughtBy: []string{%s},\n%s",
+					d.Name, missed, extra, quoted(failed), out)
+			}
 			assert.Equal(t, 1, code, "exit code with a failure at the --fail-on severity")
 		})
 	}
+}
+
+// quoted renders ids as the elements of a Go []string literal.
+func quoted(ids []string) string {
+	q := make([]string, len(ids))
+	for i, id := range ids {
+		q[i] = strconv.Quote(id)
+	}
+	return strings.Join(q, ", ")
 }
 
 // BenchmarkConformanceSuite measures one whole write-level run of the suite,
