@@ -19,6 +19,7 @@ import (
 	"github.com/skolkit/skolkit/mockserver/admin"
 	"github.com/skolkit/skolkit/mockserver/directory"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
+	"github.com/skolkit/skolkit/mockserver/internal/wire"
 	"github.com/skolkit/skolkit/mockserver/register"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/openapi"
@@ -104,6 +105,8 @@ type Server struct {
 	core *surface.Core
 	// variants switched on (see variants.go)
 	variants map[string]bool
+	// sparse is the state of the variant absent-optional-members (sparse.go)
+	sparse *sparse
 	clock    *Clock
 	// ctl is the control plane's hold on the server: the scenario lock and
 	// the state file (admin.go); plane is the control plane itself: its
@@ -226,6 +229,7 @@ func newServer(opts Options) (*Server, func() (*store.Store, error), error) {
 		now:     now,
 		log:     opts.Logger,
 		limiter: newRateLimiter(rateWindow),
+		sparse:  newSparse(),
 	}
 	s.core = &surface.Core{Now: now, PageSize: s.pageSize, ClientOf: s.clientOf}
 	s.useScenario(sc)
@@ -389,16 +393,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.ctl.mu.RLock()
 	vars, devs := s.variants, s.core.Deviations
 	s.ctl.mu.RUnlock()
-	if vw := s.variantWriter(w, r, vars, devs); vw != nil {
-		defer vw.flush()
-		w = vw
-	}
-	if !s.deviateRequest(w, r, devs) {
-		return
-	}
+	// The journal records the request as the client sent it; the wire
+	// behaviours (variants.go, wire.go) change it after, and rewrite the
+	// answer the handlers wrote before it is sent.
 	start := time.Now()
-	rec := &admin.Recorder{ResponseWriter: w}
 	entry := s.plane.Begin(r)
+	if rewrites := append(s.variantRewrites(r, vars), s.deviationRewrites(r, devs)...); len(rewrites) > 0 {
+		held := wire.NewRecorder(w)
+		defer held.Send(rewrites...)
+		w = held
+	}
+	s.variantRequest(r, vars)
+	rec := &admin.Recorder{ResponseWriter: w}
 	locked := false
 	defer func() {
 		if !locked {
@@ -417,7 +423,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			surface.WriteRegisterError(rec, http.StatusInternalServerError, CodeInternal, "unexpected server error")
 		}
 	}()
-	if !s.plane.Behave(rec, r) {
+	if !s.deviateRequest(rec, r, devs) || !s.plane.Behave(rec, r) {
 		return
 	}
 	s.ctl.mu.RLock()

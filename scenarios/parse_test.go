@@ -287,7 +287,7 @@ func TestParseReportsEachProblemWithItsPosition(t *testing.T) {
 			src:  "name: t\nbehaviours:\n  variants: [empty-404, empty-404, pagetoken-wobble]\n",
 			want: []string{
 				`s.yaml:3:25: behaviours.variants[1]: variant "empty-404" is listed twice`,
-				`s.yaml:3:36: behaviours.variants[2]: unknown variant "pagetoken-wobble"; known: clamped-limit, empty-404, extra-properties, extra-token-fields, pagetoken-encoding, references-without-security-marking, small-default-page, token-type-lowercase`,
+				`s.yaml:3:36: behaviours.variants[2]: unknown variant "pagetoken-wobble"; known: absent-optional-members, clamped-limit, empty-404, extra-properties, extra-token-fields, local-time-offset, long-fractional-seconds, pagetoken-encoding, references-without-security-marking, reordered-members, short-pages, small-default-page, token-type-lowercase, whole-seconds`,
 			},
 		},
 		{
