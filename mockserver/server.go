@@ -107,7 +107,7 @@ type Server struct {
 	variants map[string]bool
 	// sparse is the state of the variant absent-optional-members (sparse.go)
 	sparse *sparse
-	clock    *Clock
+	clock  *Clock
 	// ctl is the control plane's hold on the server: the scenario lock and
 	// the state file (admin.go); plane is the control plane itself: its
 	// router, the journal and the fault rules (package admin).

@@ -154,7 +154,7 @@ func TestAbsentOptionalMembers(t *testing.T) {
 
 	// Interface B: what the standard does not require and nothing filters
 	// by is left out; what a filter reads stays.
-	persons, plainPersons := h.wireGet(PrefixB+"/persons?limit=50")["data"].([]any), plain.wireGet(PrefixB+"/persons?limit=50")["data"].([]any)
+	persons, plainPersons := h.wireGet(PrefixB + "/persons?limit=50")["data"].([]any), plain.wireGet(PrefixB + "/persons?limit=50")["data"].([]any)
 	require.Len(t, persons, len(plainPersons))
 	dropped, kept := map[string]bool{}, map[string]bool{}
 	for i, p := range persons {
