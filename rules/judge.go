@@ -1,0 +1,271 @@
+package rules
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"sync"
+)
+
+// Config says what a judge judges and by what.
+type Config struct {
+	// Profile is what the traffic is judged by (default ProfileService).
+	Profile Profile
+	// Sides are the sides judged (nil: both).
+	Sides []Side
+	// Rules are the rules applied (nil: Catalogue()); rules that are Off
+	// under the profile, or of a side not judged, are left out.
+	Rules []*Rule
+	// Limits bound the history.
+	Limits Limits
+}
+
+// Finding is one thing a rule found wrong.
+type Finding struct {
+	Rule     string   `json:"rule"`
+	Family   Family   `json:"family"`
+	Side     Side     `json:"side"`
+	Severity Severity `json:"severity"`
+	// Operation names the operation ("B GET /placements/{id}").
+	Operation string `json:"operation"`
+	Message   string `json:"message"`
+	Expected  string `json:"expected,omitempty"`
+	// Exchange is the exchange that shows it; Related are others that do
+	// (the earlier read of a record, the page a walk repeats).
+	Exchange *Exchange   `json:"-"`
+	Related  []*Exchange `json:"-"`
+}
+
+// Judge applies rules to a stream of exchanges. It is safe for concurrent
+// use: rules that read only the exchange in hand (Concurrent) run at once;
+// the others, and the history they read, are serialised.
+type Judge struct {
+	cfg      Config
+	contract *Contract
+	rules    []*Rule
+	byOp     sync.Map // *Operation (or nil key) → []*Rule
+	history  *History
+	mu       sync.Mutex // guards history, states and rules that are not Concurrent
+	states   map[*Rule]any
+
+	statsMu sync.Mutex
+	stats   map[*Rule]*ruleStats
+	seenOps map[string]int // operation → exchanges seen
+	nRules  map[string]int // operation → rules that concerned it
+	total   int
+}
+
+type ruleStats struct {
+	ops       map[string]int
+	judged    int
+	findings  []Finding
+	nFindings int
+	undecided map[string]int
+	notes     []string
+}
+
+// NewJudge builds a judge.
+func NewJudge(cfg Config) (*Judge, error) {
+	if cfg.Profile == "" {
+		cfg.Profile = ProfileService
+	}
+	cfg.Limits = cfg.Limits.withDefaults()
+	c, err := LoadContract(cfg.Profile)
+	if err != nil {
+		return nil, err
+	}
+	rs := cfg.Rules
+	if rs == nil {
+		rs = Catalogue()
+	}
+	j := &Judge{cfg: cfg, contract: c, history: newHistory(cfg.Limits), states: map[*Rule]any{},
+		stats: map[*Rule]*ruleStats{}, seenOps: map[string]int{}, nRules: map[string]int{}}
+	for _, r := range rs {
+		if err := validRule(r); err != nil {
+			return nil, err
+		}
+		if r.SeverityIn(cfg.Profile) == Off || (cfg.Sides != nil && !slices.Contains(cfg.Sides, r.Side)) {
+			continue
+		}
+		j.rules = append(j.rules, r)
+		if r.NewState != nil {
+			j.states[r] = r.NewState()
+		}
+		j.stats[r] = &ruleStats{ops: map[string]int{}, undecided: map[string]int{}}
+	}
+	return j, nil
+}
+
+// Contract is the operation index the judge matches exchanges against.
+func (j *Judge) Contract() *Contract { return j.contract }
+
+// Rules are the rules the judge applies.
+func (j *Judge) Rules() []*Rule { return slices.Clone(j.rules) }
+
+// Profile is what the judge judges by.
+func (j *Judge) Profile() Profile { return j.cfg.Profile }
+
+type opKey struct{ op *Operation }
+
+func (j *Judge) rulesFor(op *Operation) []*Rule {
+	if v, ok := j.byOp.Load(opKey{op}); ok {
+		return v.([]*Rule)
+	}
+	var out []*Rule
+	for _, r := range j.rules {
+		if r.concerns(op) {
+			out = append(out, r)
+		}
+	}
+	j.byOp.Store(opKey{op}, out)
+	return out
+}
+
+// Observe judges one exchange and remembers it. The exchange must not be
+// changed afterwards.
+func (j *Judge) Observe(ex *Exchange) *Observation {
+	o := NewObservation(j.contract, ex)
+	rs := j.rulesFor(o.Op)
+	name := o.OperationName()
+	j.statsMu.Lock()
+	j.total++
+	j.seenOps[name]++
+	j.nRules[name] += len(rs)
+	for _, r := range rs {
+		j.stats[r].ops[name]++
+	}
+	j.statsMu.Unlock()
+	for _, r := range rs {
+		if r.Concurrent {
+			r.Check(&Context{Profile: j.cfg.Profile, Contract: j.contract, judge: j, rule: r}, o)
+		}
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for _, r := range rs {
+		if !r.Concurrent {
+			r.Check(&Context{Profile: j.cfg.Profile, History: j.history, Contract: j.contract, judge: j, rule: r, state: j.states[r]}, o)
+		}
+	}
+	j.history.record(o)
+	return o
+}
+
+func (j *Judge) judged(r *Rule, _ *Observation, n int) {
+	j.statsMu.Lock()
+	j.stats[r].judged += n
+	j.statsMu.Unlock()
+}
+
+func (j *Judge) finding(r *Rule, _ *Observation, f Finding) {
+	j.statsMu.Lock()
+	defer j.statsMu.Unlock()
+	st := j.stats[r]
+	st.nFindings++
+	if len(st.findings) < j.cfg.Limits.Findings {
+		st.findings = append(st.findings, f)
+	}
+}
+
+func (j *Judge) note(r *Rule, s string) {
+	j.statsMu.Lock()
+	defer j.statsMu.Unlock()
+	st := j.stats[r]
+	if len(st.notes) < j.cfg.Limits.Findings && !slices.Contains(st.notes, s) {
+		st.notes = append(st.notes, s)
+	}
+}
+
+func (j *Judge) undecided(r *Rule, reason string) {
+	j.statsMu.Lock()
+	j.stats[r].undecided[reason]++
+	j.statsMu.Unlock()
+}
+
+// Findings returns the findings kept so far, by rule id.
+func (j *Judge) Findings() []Finding {
+	j.statsMu.Lock()
+	defer j.statsMu.Unlock()
+	var out []Finding
+	for _, r := range j.rules {
+		out = append(out, j.stats[r].findings...)
+	}
+	return out
+}
+
+// Coverage says what each rule could judge.
+type Coverage struct {
+	// Exchanges is the number of exchanges observed.
+	Exchanges int
+	// Rules are the rules applied, by id.
+	Rules []RuleCoverage
+	// Unjudged are operations seen that no rule concerned, with the
+	// number of exchanges.
+	Unjudged map[string]int
+	// Dropped says what the history forgot to stay within its limits.
+	Dropped map[string]int
+}
+
+// RuleCoverage is what one rule saw.
+type RuleCoverage struct {
+	Rule *Rule
+	// Operations are the operations it concerns that were seen, with the
+	// number of exchanges.
+	Operations map[string]int
+	// Judged counts what it could decide (exchanges, records, values).
+	Judged int
+	// Findings counts every finding; Kept are the first ones.
+	Findings int
+	Kept     []Finding
+	// Undecided are the reasons it could not judge, with counts.
+	Undecided map[string]int
+	// Notes are remarks it made.
+	Notes []string
+}
+
+// Nothing reports whether the rule had nothing to look at: it judged
+// nothing and found nothing (never a pass).
+func (c RuleCoverage) Nothing() bool { return c.Judged == 0 && c.Findings == 0 }
+
+// Reason words why a rule without evidence could not pass.
+func (c RuleCoverage) Reason() string {
+	if len(c.Undecided) > 0 {
+		reasons := slices.Collect(maps.Keys(c.Undecided))
+		sort.Slice(reasons, func(a, b int) bool { return c.Undecided[reasons[a]] > c.Undecided[reasons[b]] })
+		s := reasons[0]
+		if len(reasons) > 1 {
+			s += fmt.Sprintf(" (and %d other reasons)", len(reasons)-1)
+		}
+		return s
+	}
+	if len(c.Operations) == 0 {
+		return "no exchange of an operation it concerns was seen"
+	}
+	return "the exchanges seen gave it nothing to judge"
+}
+
+// Coverage returns what every rule could judge so far.
+func (j *Judge) Coverage() Coverage {
+	// The judge's lock before the statistics' (the order Observe takes
+	// them in).
+	j.mu.Lock()
+	dropped := j.history.Dropped()
+	j.mu.Unlock()
+	j.statsMu.Lock()
+	defer j.statsMu.Unlock()
+	cov := Coverage{Exchanges: j.total, Unjudged: map[string]int{}, Dropped: dropped}
+	for _, r := range j.rules {
+		st := j.stats[r]
+		cov.Rules = append(cov.Rules, RuleCoverage{
+			Rule: r, Operations: maps.Clone(st.ops), Judged: st.judged, Findings: st.nFindings,
+			Kept: slices.Clone(st.findings), Undecided: maps.Clone(st.undecided), Notes: slices.Clone(st.notes),
+		})
+	}
+	for op, n := range j.seenOps {
+		if j.nRules[op] == 0 {
+			cov.Unjudged[op] = n
+		}
+	}
+	return cov
+}
