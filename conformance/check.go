@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/skolkit/skolkit/rules"
 )
 
 // Level says what a check may do to the server's data.
@@ -37,19 +39,18 @@ func ParseLevel(s string) (Level, error) {
 	return 0, fmt.Errorf("level %q: want read or write", s)
 }
 
-// Severity is how strongly the spec states what a check enforces.
-type Severity string
+// Severity is how strongly the spec states what a check enforces: MUST
+// (the spec, or the standard it builds on, requires it), SHOULD (a
+// recommendation, or a choice of our contract where the spec leaves the
+// behaviour open: docs/decisions.md), or Off (not part of a profile).
+type Severity = rules.Severity
 
+// The severities.
 const (
-	// MUST: the spec (or the standard it builds on) requires it.
-	MUST Severity = "MUST"
-	// SHOULD: a recommendation, or a choice of our contract where the spec
-	// leaves the behaviour open (docs/decisions.md).
-	SHOULD Severity = "SHOULD"
+	MUST   = rules.MUST
+	SHOULD = rules.SHOULD
+	Off    = rules.Off
 )
-
-// Off is the severity of a check that is not part of a profile.
-const Off Severity = "-"
 
 // ParseSeverity reads "must" or "should" (any case).
 func ParseSeverity(s string) (Severity, error) {
@@ -63,18 +64,18 @@ func ParseSeverity(s string) (Severity, error) {
 }
 
 // Surface is one of the service's URLs.
-type Surface string
+type Surface = rules.Surface
 
 // The surfaces a check may need.
 const (
-	SurfaceAuth   Surface = "auth"   // --auth-url: the token endpoint
-	SurfaceA      Surface = "A"      // --base-url: interface A, /directory/v1
-	SurfaceB      Surface = "B"      // --register-url: interface B, /api/v1
-	SurfaceExport Surface = "export" // --export-url: the data export, /data-export/v1
+	SurfaceAuth   = rules.SurfaceAuth   // --auth-url: the token endpoint
+	SurfaceA      = rules.SurfaceA      // --base-url: interface A, /directory/v1
+	SurfaceB      = rules.SurfaceB      // --register-url: interface B, /api/v1
+	SurfaceExport = rules.SurfaceExport // --export-url: the data export, /data-export/v1
 )
 
 // flagOf names the command-line flag that configures a surface.
-func (s Surface) flag() string {
+func flagOf(s Surface) string {
 	switch s {
 	case SurfaceAuth:
 		return "--auth-url"
@@ -87,21 +88,21 @@ func (s Surface) flag() string {
 	}
 }
 
-// Profile says what a run judges the server by.
-type Profile string
+// Profile says what a run judges the server by: ProfileService (the
+// default) judges the whole service (interface A, interface B, the data
+// export, the token endpoint) by the service's spec, and interface B no
+// more strictly than the SS 12000 standard unless the service's spec says
+// more (and the check then quotes the sentence); ProfileSS12000 judges
+// interface B and the token endpoint by the official SS 12000 2.1.0
+// document and the RFCs it builds on only: skolkit's own choices are
+// SHOULD at most, and responses are validated against the standard-mode
+// contract (openapi.Contract.Standard).
+type Profile = rules.Profile
 
 // The profiles.
 const (
-	// ProfileService judges the whole service (interface A, interface B, the
-	// data export, the token endpoint) by the service's spec, and interface B
-	// no more strictly than the SS 12000 standard unless the service's spec
-	// says more (and the check then quotes the sentence).
-	ProfileService Profile = "service"
-	// ProfileSS12000 judges interface B and the token endpoint by the
-	// official SS 12000 2.1.0 document and the RFCs it builds on only:
-	// skolkit's own choices are SHOULD at most, and responses are validated
-	// against the standard-mode contract (openapi.Contract.Standard).
-	ProfileSS12000 Profile = "ss12000"
+	ProfileService = rules.ProfileService
+	ProfileSS12000 = rules.ProfileSS12000
 )
 
 // Profiles lists the profiles, the default first.
@@ -117,17 +118,11 @@ func ParseProfile(s string) (Profile, error) {
 	return "", fmt.Errorf("profile %q: want service or ss12000", s)
 }
 
-// SpecRef is the sentence a check enforces and where it stands.
-type SpecRef struct {
-	// Section of the service spec ("Limits"), or another source
-	// ("RFC 6749 §5.1").
-	Section string
-	// Quote is the sentence, verbatim.
-	Quote string
-	// Decision names the entry of docs/decisions.md that fills in what the
-	// spec leaves open ("B5"), when the check relies on one.
-	Decision string
-}
+// SpecRef is the sentence a check enforces and where it stands: the
+// section of the service spec ("Limits") or another source ("RFC 6749
+// §5.1"), the sentence verbatim, and the entry of docs/decisions.md that
+// fills in what the spec leaves open ("B5"), when the check relies on one.
+type SpecRef = rules.SpecRef
 
 // phase orders the run: every read check before any write check, quota
 // spending after both, and the checks over the whole run's responses last.

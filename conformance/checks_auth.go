@@ -124,9 +124,9 @@ func (t *T) goodToken() (*Response, map[string]any) {
 	t.RequireStatus(resp, http.StatusOK)
 	body := t.RequireObject(resp)
 	if tok := str(body, "access_token"); tok != "" {
-		t.env.red.addToken(tok)
+		t.env.red.AddToken(tok)
 		// The excerpt was recorded before the token was known.
-		resp.ex.ResponseBody = t.env.red.redact(resp.ex.ResponseBody)
+		resp.ex.ResponseBody = t.env.red.Redact(resp.ex.ResponseBody)
 	}
 	return resp, body
 }
@@ -167,8 +167,8 @@ func checkTokenFormCharset(t *T) {
 	if tok := str(t.RequireObject(resp), "access_token"); tok == "" {
 		t.Failf(resp, "an access_token", "no access_token in the answer")
 	} else {
-		t.env.red.addToken(tok)
-		resp.ex.ResponseBody = t.env.red.redact(resp.ex.ResponseBody)
+		t.env.red.AddToken(tok)
+		resp.ex.ResponseBody = t.env.red.Redact(resp.ex.ResponseBody)
 	}
 }
 
@@ -184,7 +184,7 @@ func checkTokenMethod(t *T) {
 	}
 	if body, err := resp.Object(); err == nil {
 		if tok := str(body, "access_token"); tok != "" {
-			t.env.red.addToken(tok)
+			t.env.red.AddToken(tok)
 			t.Failf(resp, "no access_token", "GET %s issued a token", pathToken)
 		}
 	}
@@ -305,7 +305,7 @@ func checkTokenBasic(t *T) {
 	if tok := str(body, "access_token"); tok == "" {
 		t.Failf(resp, "an access_token", "no access_token in the answer")
 	} else {
-		t.env.red.addToken(tok)
+		t.env.red.AddToken(tok)
 	}
 }
 
@@ -456,7 +456,7 @@ func (t *T) expiredTokenFor() string {
 			return expiredToken{skip: fmt.Sprintf("the token request answered %d", resp.Status)}
 		}
 		tok := str(body, "access_token")
-		t.env.red.addToken(tok)
+		t.env.red.AddToken(tok)
 		n, ok := intOf(body["expires_in"])
 		if !ok || n <= 0 {
 			return expiredToken{skip: "the token response has no usable expires_in"}

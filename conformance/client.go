@@ -3,7 +3,6 @@ package conformance
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,6 +17,9 @@ import (
 
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
+
+	"github.com/skolkit/skolkit/report"
+	"github.com/skolkit/skolkit/rules"
 )
 
 // Wire strings the runner sends or reads.
@@ -34,11 +35,6 @@ const (
 	headerRLReset       = "RateLimit-Reset"
 	mimeJSON            = "application/json"
 	mimeForm            = "application/x-www-form-urlencoded"
-
-	redactedSecret = "$CLIENT_SECRET"
-	redactedToken  = "$TOKEN"
-
-	excerptBytes = 2048
 )
 
 // authMode says how a request authenticates.
@@ -90,7 +86,8 @@ type Response struct {
 	Header http.Header
 	Body   []byte
 
-	ex        *Exchange
+	ex        *report.Exchange
+	wire      *rules.Exchange
 	jsonOnce  sync.Once
 	jsonValue any
 	jsonErr   error
@@ -212,49 +209,6 @@ func (b *cappedBody) Read(p []byte) (int, error) {
 
 func (b *cappedBody) Close() error { return b.rc.Close() }
 
-// redactor replaces the client secret and every access token the runner has
-// seen in anything that goes into a report.
-type redactor struct {
-	mu     sync.RWMutex
-	secret string
-	tokens []string
-}
-
-// minRedactLen keeps a one-letter "token" from garbling every report.
-const minRedactLen = 4
-
-func (r *redactor) addToken(tok string) {
-	if len(tok) < minRedactLen {
-		return
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if !slices.Contains(r.tokens, tok) {
-		r.tokens = append(r.tokens, tok)
-	}
-}
-
-func (r *redactor) isToken(tok string) bool {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return slices.Contains(r.tokens, tok)
-}
-
-func (r *redactor) redact(s string) string {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	if len(r.secret) >= minRedactLen {
-		s = strings.ReplaceAll(s, r.secret, redactedSecret)
-		if esc := url.QueryEscape(r.secret); esc != r.secret {
-			s = strings.ReplaceAll(s, esc, redactedSecret)
-		}
-	}
-	for _, t := range r.tokens {
-		s = strings.ReplaceAll(s, t, redactedToken)
-	}
-	return s
-}
-
 // tokenSource hands out the run's access token, fetched with the client
 // credentials grant (golang.org/x/oauth2/clientcredentials, which caches it
 // and fetches a new one when it expires). A failure is remembered, so that a
@@ -263,10 +217,10 @@ type tokenSource struct {
 	mu  sync.Mutex
 	ts  oauth2.TokenSource
 	err error
-	red *redactor
+	red *report.Redactor
 }
 
-func newTokenSource(ctx context.Context, cfg *Config, client *http.Client, tokenURL string, red *redactor) *tokenSource {
+func newTokenSource(ctx context.Context, cfg *Config, client *http.Client, tokenURL string, red *report.Redactor) *tokenSource {
 	cc := &clientcredentials.Config{
 		ClientID:     cfg.ClientID,
 		ClientSecret: cfg.ClientSecret,
@@ -288,13 +242,13 @@ func (s *tokenSource) token() (string, error) {
 	if err != nil {
 		var re *oauth2.RetrieveError
 		if errors.As(err, &re) && re.Response != nil {
-			s.err = fmt.Errorf("%w: the token endpoint answered %d %s", errNoToken, re.Response.StatusCode, excerpt(s.red.redact(string(re.Body)), 200))
+			s.err = fmt.Errorf("%w: the token endpoint answered %d %s", errNoToken, re.Response.StatusCode, excerpt(s.red.Redact(string(re.Body)), 200))
 		} else {
-			s.err = fmt.Errorf("%w: %s", errNoToken, s.red.redact(err.Error()))
+			s.err = fmt.Errorf("%w: %s", errNoToken, s.red.Redact(err.Error()))
 		}
 		return "", s.err
 	}
-	s.red.addToken(tok.AccessToken)
+	s.red.AddToken(tok.AccessToken)
 	return tok.AccessToken, nil
 }
 
@@ -302,7 +256,7 @@ func (s *tokenSource) token() (string, error) {
 func (e *env) url(req *Request) (string, error) {
 	base, ok := e.urls[req.Surface]
 	if !ok {
-		return "", fmt.Errorf("%s is not configured (%s)", req.Surface, req.Surface.flag())
+		return "", fmt.Errorf("%s is not configured (%s)", req.Surface, flagOf(req.Surface))
 	}
 	u := *base
 	u.Path = strings.TrimSuffix(u.Path, "/") + req.Path
@@ -364,17 +318,27 @@ func (e *env) do(ctx context.Context, check string, req Request) (*Response, err
 	if err := e.guardSecret(&req, target, header, body); err != nil {
 		return nil, err
 	}
+	if header.Get("Accept") == "" {
+		header.Set("Accept", mimeJSON)
+	}
+	header.Set("User-Agent", "skolkit-conformance")
 	var waited time.Duration
 	for attempt := 0; ; attempt++ {
-		resp, elapsed, err := e.send(ctx, req.Method, target, header, body)
+		resp, start, elapsed, err := e.send(ctx, req.Method, target, header, body)
 		if err != nil && !errors.Is(err, errBodyTooLarge) {
-			ex := e.exchange(&req, target, header, body, nil, elapsed)
-			ex.Error = e.red.redact(err.Error())
-			return nil, &transportError{method: req.Method, url: ex.URL, err: errors.New(ex.Error)}
+			wire, _ := e.exchange(&req, target, header, body, nil, start, elapsed)
+			wire.Err = err.Error()
+			return nil, &transportError{method: req.Method, url: e.red.Redact(target), err: errors.New(e.red.Redact(err.Error()))}
 		}
-		if err == nil && resp.Status == http.StatusTooManyRequests && !req.NoRetry && attempt < 2 {
+		resp.wire, resp.ex = e.exchange(&req, target, header, body, resp, start, elapsed)
+		if err != nil {
+			resp.wire.ResponseTruncated = true
+			return resp, err
+		}
+		e.observe(check, resp.wire, resp.ex)
+		if resp.Status == http.StatusTooManyRequests && !req.NoRetry && attempt < 2 {
 			if d, basis, ok := e.retryWait(resp.Header); ok {
-				e.noteWait(check, e.red.redact(target), d, basis)
+				e.noteWait(check, e.red.Redact(target), d, basis)
 				if err := sleep(ctx, d); err != nil {
 					return nil, err
 				}
@@ -382,12 +346,7 @@ func (e *env) do(ctx context.Context, check string, req Request) (*Response, err
 				continue
 			}
 		}
-		resp.ex = e.exchange(&req, target, header, body, resp, elapsed)
 		resp.ex.Waited = waited
-		if err != nil {
-			return resp, err
-		}
-		e.ledger.record(ctx, check, &req, resp)
 		if resp.Status/100 == 2 && (req.Auth == authDefault || req.Auth == authLegacy || (req.Auth == authToken && req.Surface != SurfaceAuth)) {
 			e.noteEvidence(req.Surface)
 		}
@@ -395,38 +354,35 @@ func (e *env) do(ctx context.Context, check string, req Request) (*Response, err
 	}
 }
 
-// send performs one HTTP round trip and reads the body within the cap.
-func (e *env) send(ctx context.Context, method, target string, header http.Header, body []byte) (*Response, time.Duration, error) {
+// send performs one HTTP round trip and reads the body within the cap. It
+// returns when the request started and how long the answer took.
+func (e *env) send(ctx context.Context, method, target string, header http.Header, body []byte) (*Response, time.Time, time.Duration, error) {
 	ctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
 	defer cancel()
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
+	start := time.Now()
 	hreq, err := http.NewRequestWithContext(ctx, method, target, rd)
 	if err != nil {
-		return nil, 0, err
+		return nil, start, 0, err
 	}
 	hreq.Header = header.Clone()
-	if hreq.Header.Get("Accept") == "" {
-		hreq.Header.Set("Accept", mimeJSON)
-	}
-	hreq.Header.Set("User-Agent", "skolkit-conformance")
-	start := time.Now()
 	hresp, err := e.http.Do(hreq)
 	if err != nil {
-		return nil, time.Since(start), err
+		return nil, start, time.Since(start), err
 	}
 	defer hresp.Body.Close()
 	data, err := io.ReadAll(hresp.Body)
 	resp := &Response{Status: hresp.StatusCode, Header: hresp.Header, Body: data}
 	if err != nil {
 		if errors.Is(err, errBodyTooLarge) {
-			return resp, time.Since(start), errBodyTooLarge
+			return resp, start, time.Since(start), errBodyTooLarge
 		}
-		return nil, time.Since(start), err
+		return nil, start, time.Since(start), err
 	}
-	return resp, time.Since(start), nil
+	return resp, start, time.Since(start), nil
 }
 
 // retryWait reads how long a 429 asks to wait: Retry-After (seconds or an
@@ -456,7 +412,7 @@ func (e *env) retryWait(h http.Header) (time.Duration, string, bool) {
 func (e *env) noteWait(check, target string, d time.Duration, basis string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.waits = append(e.waits, Wait{Check: check, URL: target, Duration: d, Basis: basis})
+	e.waits = append(e.waits, report.Wait{Check: check, URL: target, Duration: d, Basis: basis})
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
@@ -489,110 +445,26 @@ func (e *env) guardSecret(req *Request, target string, header http.Header, body 
 		}
 	}
 	if leak {
-		return fmt.Errorf("internal: refusing to send the client secret to %s (%s)", req.Surface, req.Surface.flag())
+		return fmt.Errorf("internal: refusing to send the client secret to %s (%s)", req.Surface, flagOf(req.Surface))
 	}
 	return nil
 }
 
-// exchange records a request and response for reports, redacted.
-func (e *env) exchange(req *Request, target string, header http.Header, body []byte, resp *Response, d time.Duration) *Exchange {
-	ex := &Exchange{
-		Surface:       req.Surface,
-		Method:        req.Method,
-		URL:           e.red.redact(target),
-		RequestHeader: map[string]string{},
-		Duration:      d,
+// exchange is a request and its answer as sent and received: the wire
+// exchange the rules judge, and its redacted excerpt for reports.
+func (e *env) exchange(req *Request, target string, header http.Header, body []byte, resp *Response, start time.Time, d time.Duration) (*rules.Exchange, *report.Exchange) {
+	wire := &rules.Exchange{
+		Surface: req.Surface, Method: req.Method, Path: req.Path, Query: req.Query, URL: target,
+		RequestHeader: header, RequestBody: body, Start: start, Duration: d,
 	}
-	for k, vs := range header {
-		ex.RequestHeader[k] = e.redactHeader(k, strings.Join(vs, ", "))
-	}
-	if len(body) > 0 {
-		ex.RequestBody = excerpt(e.red.redact(string(body)), excerptBytes)
+	if wire.Query == nil {
+		wire.Query = url.Values{}
 	}
 	if resp != nil {
-		ex.Status = resp.Status
-		ex.ResponseHeader = map[string]string{}
-		for k, vs := range resp.Header {
-			ex.ResponseHeader[k] = e.red.redact(strings.Join(vs, ", "))
-		}
-		ex.ResponseBody = excerpt(e.red.redact(string(resp.Body)), excerptBytes)
+		wire.Status, wire.ResponseHeader, wire.ResponseBody = resp.Status, resp.Header, resp.Body
 	}
-	ex.Curl = e.curl(req, ex, header, body)
-	return ex
-}
-
-// redactHeader shows an Authorization header without its secret parts.
-func (e *env) redactHeader(name, v string) string {
-	if http.CanonicalHeaderKey(name) != headerAuthorization {
-		return e.red.redact(v)
-	}
-	scheme, cred, _ := strings.Cut(v, " ")
-	switch {
-	case strings.EqualFold(scheme, "Bearer") && e.red.isToken(cred):
-		return "Bearer " + redactedToken
-	case strings.EqualFold(scheme, "Basic"):
-		if raw, err := base64.StdEncoding.DecodeString(cred); err == nil {
-			return "Basic base64(" + e.red.redact(string(raw)) + ")"
-		}
-	}
-	return e.red.redact(v)
-}
-
-// curl builds a command line that reproduces the request. Secrets appear as
-// shell variables ($CLIENT_SECRET, $TOKEN) for the user to set.
-func (e *env) curl(req *Request, ex *Exchange, header http.Header, body []byte) string {
-	parts := []string{"curl", "-sS", "-i"}
-	if req.Method != http.MethodGet || body != nil {
-		parts = append(parts, "-X", req.Method)
-	}
-	parts = append(parts, shellQuote(ex.URL))
-	for _, k := range slices.Sorted(maps.Keys(header)) {
-		v := ex.RequestHeader[k]
-		if http.CanonicalHeaderKey(k) == headerAuthorization && strings.HasPrefix(v, "Basic base64(") {
-			parts = append(parts, "-u", shellQuote(strings.TrimSuffix(strings.TrimPrefix(v, "Basic base64("), ")")))
-			continue
-		}
-		parts = append(parts, "-H", shellQuote(k+": "+v))
-	}
-	if len(body) > 0 {
-		if req.Form != nil {
-			for _, k := range slices.Sorted(maps.Keys(req.Form)) {
-				for _, v := range req.Form[k] {
-					parts = append(parts, "--data-urlencode", shellQuote(k+"="+e.red.redact(v)))
-				}
-			}
-		} else {
-			parts = append(parts, "--data-raw", shellQuote(e.red.redact(string(body))))
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-// shellQuote quotes for a POSIX shell. Values holding one of the redaction
-// variables are double-quoted so that the shell expands them.
-func shellQuote(s string) string {
-	if strings.Contains(s, redactedSecret) || strings.Contains(s, redactedToken) {
-		r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`")
-		out := r.Replace(s)
-		// Dollar signs other than the variables are escaped.
-		out = strings.ReplaceAll(out, "$", `\$`)
-		out = strings.ReplaceAll(out, `\`+redactedSecret, redactedSecret)
-		out = strings.ReplaceAll(out, `\`+redactedToken, redactedToken)
-		return `"` + out + `"`
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return wire, e.red.Excerpt(wire)
 }
 
 // excerpt cuts s to n bytes on a rune boundary.
-func excerpt(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !isRuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("… (%d bytes in all)", len(s))
-}
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+func excerpt(s string, n int) string { return rules.Excerpt(s, n) }

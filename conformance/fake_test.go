@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/rules"
 )
 
 const (
@@ -471,7 +472,7 @@ func (f *fake) listPlacements(w http.ResponseWriter, q url.Values) {
 		q = q2
 	}
 	for _, k := range []string{"startDate.onOrBefore", "startDate.onOrAfter", "endDate.onOrBefore", "endDate.onOrAfter"} {
-		if v := q.Get(k); v != "" && !isDate(v) {
+		if v := q.Get(k); v != "" && !rules.IsDate(v) {
 			bErr(w, 400, "bad date")
 			return
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/report"
 )
 
 // Hostile servers: each misbehaves in one way a runner must survive.
@@ -61,7 +62,7 @@ func TestHugeBodyIsCutAtTheCap(t *testing.T) {
 	rep, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
 	for _, r := range rep.Results {
-		assert.Equal(t, StatusFail, r.Status, r.ID)
+		assert.Equal(t, report.StatusFail, r.Status, r.ID)
 		require.NotEmpty(t, r.Failures, r.ID)
 		assert.Contains(t, r.Failures[0].Message, "cap", r.ID)
 	}
@@ -91,7 +92,7 @@ func TestEndlessPageTokenChainIsBounded(t *testing.T) {
 			rep, err := Run(context.Background(), cfg)
 			require.NoError(t, err)
 			r := resultOf(t, rep, "B.placements.walk")
-			assert.Equal(t, StatusFail, r.Status, r.Reason)
+			assert.Equal(t, report.StatusFail, r.Status, r.Reason)
 			assert.LessOrEqual(t, pages.Load(), int64(52), "page requests")
 			if fresh {
 				assert.Contains(t, r.Failures[len(r.Failures)-1].Message, "--max-pages=50")
@@ -195,8 +196,8 @@ func TestSecretOnlyGoesToTheTokenEndpoint(t *testing.T) {
 			}
 			// Nothing the runner reports holds the secret or the token.
 			var b bytes.Buffer
-			require.NoError(t, WriteJSON(&b, rep))
-			WriteConsole(&b, rep)
+			require.NoError(t, report.WriteJSON(&b, rep))
+			report.WriteConsole(&b, rep)
 			assert.NotContains(t, b.String(), fakeSecret)
 			assert.NotContains(t, b.String(), fakeToken)
 		})
@@ -223,7 +224,7 @@ func TestNoRedirectToOtherHosts(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, elsewhere.Load(), "requests that followed a redirect to another host")
 	for _, r := range rep.Results {
-		assert.NotEqual(t, StatusPass, r.Status, r.ID)
+		assert.NotEqual(t, report.StatusPass, r.Status, r.ID)
 	}
 }
 
@@ -243,12 +244,12 @@ func TestRateLimitedRequestIsRetriedAfterTheWait(t *testing.T) {
 	rep, err := Run(context.Background(), fakeConfig(srv.URL, "B.placements.limit-honoured"))
 	require.NoError(t, err)
 	r := resultOf(t, rep, "B.placements.limit-honoured")
-	assert.Equal(t, StatusPass, r.Status, "%s %v", r.Reason, r.Failures)
+	assert.Equal(t, report.StatusPass, r.Status, "%s %v", r.Reason, r.Failures)
 	require.Len(t, rep.Waits, 1)
 	assert.Equal(t, "Retry-After: 1", rep.Waits[0].Basis)
 	assert.GreaterOrEqual(t, rep.Waits[0].Duration, time.Second)
 	var b bytes.Buffer
-	WriteConsole(&b, rep)
+	report.WriteConsole(&b, rep)
 	assert.Contains(t, b.String(), "RATE LIMITS: waited 1 times")
 }
 
@@ -264,7 +265,7 @@ func TestRateLimitWaitAboveTheBoundSkips(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, rep.Waits, "the runner did not wait the hour the server asked for")
 	r := resultOf(t, rep, "B.placements.limit-below-one")
-	assert.Equal(t, StatusSkip, r.Status)
+	assert.Equal(t, report.StatusSkip, r.Status)
 	assert.Contains(t, r.Reason, "429")
 }
 
@@ -285,7 +286,7 @@ func TestSlowServerIsAnErrorWithExitCode2(t *testing.T) {
 	rep, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
 	r := resultOf(t, rep, "auth.B.no-token")
-	assert.Equal(t, StatusError, r.Status)
+	assert.Equal(t, report.StatusError, r.Status)
 	assert.Equal(t, 2, rep.ExitCode())
 }
 
@@ -323,13 +324,13 @@ func TestWalkBudgetIsTheFlags(t *testing.T) {
 	rep, err := Run(context.Background(), small)
 	require.NoError(t, err)
 	r := resultOf(t, rep, "B.placements.walk")
-	require.Equal(t, StatusFail, r.Status, r.Reason)
+	require.Equal(t, report.StatusFail, r.Status, r.Reason)
 	assert.Contains(t, r.Failures[len(r.Failures)-1].Message, "--max-walk-bytes")
 
 	rep, err = Run(context.Background(), fakeConfig(srv.URL, "B.placements.walk"))
 	require.NoError(t, err)
 	r = resultOf(t, rep, "B.placements.walk")
-	assert.Equal(t, StatusPass, r.Status, r.Reason)
+	assert.Equal(t, report.StatusPass, r.Status, r.Reason)
 }
 
 // TestRateLimitResetIsJudgedByTheServersClock: a server whose clock is days
@@ -340,10 +341,10 @@ func TestRateLimitResetIsJudgedByTheServersClock(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		dev  deviations
-		want Status
+		want report.Status
 	}{
-		{"milliseconds", deviations{}, StatusPass},
-		{"seconds", deviations{deviation.RateLimitResetInSeconds: true}, StatusFail},
+		{"milliseconds", deviations{}, report.StatusPass},
+		{"seconds", deviations{deviation.RateLimitResetInSeconds: true}, report.StatusFail},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(tc.dev)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/skolkit/skolkit/report"
 )
 
 // What running the suite against real SS 12000 servers showed (docs/
@@ -27,13 +29,13 @@ func TestABearerTokenFromElsewhereReplacesTheTokenEndpoint(t *testing.T) {
 	rep, err := Run(context.Background(), Config{RegisterURL: srv.URL + "/api/v1", Token: fakeToken, Profile: ProfileSS12000, Timeout: 5 * time.Second})
 	require.NoError(t, err)
 	assert.Empty(t, rep.Incomplete, "interface B was tested with the given token")
-	for id, want := range map[string]Status{
-		"B.placements.walk":     StatusPass, // the token is sent and accepted
-		"auth.B.no-token":       StatusPass, // the refusal without it is still checked
-		"auth.B.garbage-token":  StatusPass,
-		"auth.token.success":    StatusSkip, // no token endpoint to judge
-		"auth.B.token-accepted": StatusSkip,
-		"auth.B.expired-token":  StatusSkip,
+	for id, want := range map[string]report.Status{
+		"B.placements.walk":     report.StatusPass, // the token is sent and accepted
+		"auth.B.no-token":       report.StatusPass, // the refusal without it is still checked
+		"auth.B.garbage-token":  report.StatusPass,
+		"auth.token.success":    report.StatusSkip, // no token endpoint to judge
+		"auth.B.token-accepted": report.StatusSkip,
+		"auth.B.expired-token":  report.StatusSkip,
 	} {
 		assert.Equal(t, want, resultOf(t, rep, id).Status, "%s: %s", id, resultOf(t, rep, id).Reason)
 	}
@@ -44,8 +46,8 @@ func TestABearerTokenFromElsewhereReplacesTheTokenEndpoint(t *testing.T) {
 	}
 	rc.mu.Unlock()
 	var b bytes.Buffer
-	require.NoError(t, WriteJSON(&b, rep))
-	WriteConsole(&b, rep)
+	require.NoError(t, report.WriteJSON(&b, rep))
+	report.WriteConsole(&b, rep)
 	assert.NotContains(t, b.String(), fakeToken, "the given token is redacted like an issued one")
 }
 
@@ -80,13 +82,13 @@ func TestSubscriptionUnknownIDNeedsAKnownSubscriptionFirst(t *testing.T) {
 		name   string
 		list   []map[string]any
 		byID   func(w http.ResponseWriter, id string)
-		want   Status
+		want   report.Status
 		reason string
 	}{
 		{name: "no GET /subscriptions/{id} at all (405)", list: []map[string]any{{"id": known}},
-			byID: func(w http.ResponseWriter, _ string) { w.WriteHeader(http.StatusMethodNotAllowed) }, want: StatusSkip, reason: "405"},
+			byID: func(w http.ResponseWriter, _ string) { w.WriteHeader(http.StatusMethodNotAllowed) }, want: report.StatusSkip, reason: "405"},
 		{name: "no subscription to prove the route with", list: []map[string]any{},
-			byID: func(w http.ResponseWriter, _ string) { w.WriteHeader(http.StatusNotFound) }, want: StatusSkip, reason: "no subscription"},
+			byID: func(w http.ResponseWriter, _ string) { w.WriteHeader(http.StatusNotFound) }, want: report.StatusSkip, reason: "no subscription"},
 		{name: "a known subscription is found, an unknown one is 404", list: []map[string]any{{"id": known}},
 			byID: func(w http.ResponseWriter, id string) {
 				if id == known {
@@ -94,9 +96,9 @@ func TestSubscriptionUnknownIDNeedsAKnownSubscriptionFirst(t *testing.T) {
 					return
 				}
 				w.WriteHeader(http.StatusNotFound)
-			}, want: StatusPass},
+			}, want: report.StatusPass},
 		{name: "a known subscription is found, an unknown one is 200", list: []map[string]any{{"id": known}},
-			byID: func(w http.ResponseWriter, id string) { writeJSON(w, 200, map[string]any{"id": id}) }, want: StatusFail},
+			byID: func(w http.ResponseWriter, id string) { writeJSON(w, 200, map[string]any{"id": id}) }, want: report.StatusFail},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -134,10 +136,10 @@ func TestRefusalChecksProbeAnotherResourceWhenPlacementsFails(t *testing.T) {
 		name       string
 		placements int
 		auth       bool
-		want       Status
+		want       report.Status
 	}{
-		{name: "placements 500, no authentication at all", placements: 500, want: StatusFail},
-		{name: "placements 404, bearer token required", placements: 404, auth: true, want: StatusPass},
+		{name: "placements 500, no authentication at all", placements: 500, want: report.StatusFail},
+		{name: "placements 404, bearer token required", placements: 404, auth: true, want: report.StatusPass},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -189,14 +191,14 @@ func TestStandardProfileQuotesTheDocument(t *testing.T) {
 		rep, err := Run(context.Background(), cfg)
 		require.NoError(t, err)
 		r := resultOf(t, rep, tc.id)
-		assert.Equal(t, StatusPass, r.Status, "%s %s: %s", tc.profile, tc.id, r.Reason)
+		assert.Equal(t, report.StatusPass, r.Status, "%s %s: %s", tc.profile, tc.id, r.Reason)
 		assert.Contains(t, r.Spec.Section, tc.section, "%s under --profile %s", tc.id, tc.profile)
 	}
 }
 
 // A 404 to GET of a collection the server does not have, or a 405/501,
 // says that the server does not offer the operation: the checks skip it,
-// and under --profile ss12000 B.contract does not judge that answer by the
+// and under --profile ss12000 contract.B.response does not judge that answer by the
 // operation's responses either (fastapi-ss12000-server's {"detail": "Not
 // Found"} for /attendances, which it serves as /attendance).
 func TestContractDoesNotJudgeAnOperationTheServerDoesNotOffer(t *testing.T) {
@@ -217,11 +219,11 @@ func TestContractDoesNotJudgeAnOperationTheServerDoesNotOffer(t *testing.T) {
 		profile Profile
 		flagged bool
 	}{{ProfileSS12000, false}, {ProfileService, true}} {
-		cfg := hostileConfig(srv.URL, "B.attendances.by-id", "B.absences.by-id", "B.rooms.list.walk", "B.placements.walk", "B.contract")
+		cfg := hostileConfig(srv.URL, "B.attendances.by-id", "B.absences.by-id", "B.rooms.list.walk", "B.placements.walk", "contract.B.response")
 		cfg.Profile = tc.profile
 		rep, err := Run(context.Background(), cfg)
 		require.NoError(t, err)
-		r := resultOf(t, rep, "B.contract")
+		r := resultOf(t, rep, "contract.B.response")
 		var flagged bool
 		for _, f := range r.Failures {
 			if f.Exchange != nil && (bytes.Contains([]byte(f.Exchange.URL), []byte("/attendances")) || bytes.Contains([]byte(f.Exchange.URL), []byte("/rooms"))) {
@@ -252,11 +254,11 @@ func TestAListThatCannotBeWalkedFailsOnlyItsWalk(t *testing.T) {
 	cfg.Profile = ProfileSS12000
 	rep, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
-	for id, want := range map[string]Status{
-		"B.persons.list.walk":            StatusFail,
-		"B.organisations.list.walk":      StatusFail,
-		"B.persons.lookup-civic-numbers": StatusSkip,
-		"B.organisations.filter-type":    StatusSkip,
+	for id, want := range map[string]report.Status{
+		"B.persons.list.walk":            report.StatusFail,
+		"B.organisations.list.walk":      report.StatusFail,
+		"B.persons.lookup-civic-numbers": report.StatusSkip,
+		"B.organisations.filter-type":    report.StatusSkip,
 	} {
 		assert.Equal(t, want, resultOf(t, rep, id).Status, "%s: %s", id, resultOf(t, rep, id).Reason)
 	}
@@ -278,7 +280,7 @@ func TestAListAnswered405Or501IsNotOffered(t *testing.T) {
 		srv.Close()
 		require.NoError(t, err)
 		r := resultOf(t, rep, "B.aggregatedAttendance.list-walk")
-		assert.Equal(t, StatusSkip, r.Status, "%d: %s %v", status, r.Reason, r.Failures)
+		assert.Equal(t, report.StatusSkip, r.Status, "%d: %s %v", status, r.Reason, r.Failures)
 		assert.Contains(t, r.Reason, "does not serve", "%d", status)
 	}
 }
@@ -302,7 +304,7 @@ func TestTokenChecksProbeAnOfferedResource(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	for p, want := range map[Profile]Status{ProfileSS12000: StatusPass, ProfileService: StatusFail} {
+	for p, want := range map[Profile]report.Status{ProfileSS12000: report.StatusPass, ProfileService: report.StatusFail} {
 		cfg := hostileConfig(srv.URL, "auth.B.token-accepted", "auth.token.reissue")
 		cfg.Profile = p
 		rep, err := Run(context.Background(), cfg)

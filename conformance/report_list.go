@@ -1,12 +1,15 @@
 package conformance
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/rules"
 )
 
 // ListFormats are the formats of --list.
@@ -30,10 +33,18 @@ func WriteList(w io.Writer, format string) error {
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.ID, level, c.SeverityIn(ProfileService), c.SeverityIn(ProfileSS12000), title)
 		}
+		rs := serverRules()
+		for _, r := range rs {
+			title := r.Title
+			if r.Choice != "" {
+				title += " [skolkit's choice: " + r.Choice + "]"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, "rule", r.SeverityIn(ProfileService), r.SeverityIn(ProfileSS12000), title)
+		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
-		_, err := fmt.Fprintf(w, "%d checks\n", len(Catalogue()))
+		_, err := fmt.Fprintf(w, "%d checks, %d rules\n", len(Catalogue()), len(rs))
 		return err
 	case "markdown":
 		_, err := io.WriteString(w, Markdown())
@@ -61,7 +72,14 @@ func WriteList(w io.Writer, format string) error {
 			}
 			out = append(out, e)
 		}
-		return jsonEncoder(w).Encode(out)
+		for _, r := range serverRules() {
+			out = append(out, entry{ID: r.ID, Title: r.Title, Area: string(r.Family), Level: "rule", Severity: r.Severity, Standard: r.Standard, Choice: r.Choice,
+				Evidence: "an exchange of an operation it concerns that it could judge", Spec: r.Spec, StdSpec: r.StandardSpec})
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(out)
 	}
 	return fmt.Errorf("unknown list format %q (want %s)", format, strings.Join(ListFormats, ", "))
 }
@@ -117,8 +135,8 @@ decision (` + "`docs/decisions.md`" + `) and names it.
   ` + "`*.www-authenticate`" + `) first proves the same request with the run's token answers 2xx; a check that
   uses a token proves the token works with a 2xx (` + "`auth.token.reissue`" + `); a lookup refusal first proves a
   lookup of a known group answers 200; a bad ` + "`limit`" + ` or ` + "`pageToken`" + ` is sent only after the placement
-  list was walked. The ledger checks (` + "`*.contract`" + `, ` + "`*.errors.body`" + `, ` + "`all.dates-rfc3339`" + `) skip
-  when the run received no answer of their kind (for the dates: no answer carrying a date or timestamp).
+  list was walked. The rules (` + "`contract.*`" + `, ` + "`errors.*`" + `, ` + "`dates.*`" + `, …) judge every answer the run
+  receives and skip when it received nothing they could judge (for the dates: no answer carrying a date).
   A check with nothing to look at is skipped with the reason, never passed.
 - **A run that tested nothing fails**: exit status 2 when a surface was given but no check could send it an
   authenticated request answered 2xx (missing credentials, a wrong URL, a token endpoint that issues no
@@ -128,8 +146,10 @@ decision (` + "`docs/decisions.md`" + `) and names it.
 - **Outcome**: pass, fail (with the request, an excerpt of the response, what was expected and a curl line,
   secrets shown as ` + "`$CLIENT_SECRET`" + ` and ` + "`$TOKEN`" + `), skip (always with the reason: a check the data
   or the configuration cannot decide is skipped, never passed), or error (the server could not be reached).
-- Every response is also validated against the contract (` + "`openapi/*.yaml`" + `) with kin-openapi; the
-  ` + "`*.contract`" + ` checks report the violations. ` + "`--spec FILE`" + ` adds a second document (for example the
+- Every exchange of the run is also judged by the rules of package ` + "`rules`" + ` (below the checks): small
+  named predicates over one request and its answer or over the history so far, applied to every
+  operation of the contract they concern; the ` + "`contract.*`" + ` rules validate every answer against the
+  contract (` + "`openapi/*.yaml`" + `) with kin-openapi. ` + "`--spec FILE`" + ` adds a second document (for example the
   official SS 12000 one), matched by path relative to the surface URL.
 - Ids for interface B's by-id checks come from ` + "`--id syllabus=UUID`" + ` (also ` + "`attendance=`" + `, ` + "`absence=`" + `,
   ` + "`group=`" + `, ` + "`placement=`" + `), from the first page of the resource's own list (` + "`GET /syllabuses`" + `, …: the
@@ -151,17 +171,10 @@ decision (` + "`docs/decisions.md`" + `) and names it.
 			if c.OptIn != "" {
 				level += ", opt-in: " + c.OptIn
 			}
-			spec := fmt.Sprintf("“%s” (%s)", c.Spec.Quote, c.Spec.Section)
-			if c.Spec.Decision != "" {
-				spec += "; decision " + c.Spec.Decision
-			}
-			what := c.Title
-			if c.Choice != "" {
-				what += " — *skolkit's choice*: " + c.Choice
-			}
-			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s |\n", c.ID, mdCell(level), c.SeverityIn(ProfileService), c.SeverityIn(ProfileSS12000), mdCell(what), mdCell(c.EvidenceRule()), mdCell(spec))
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s |\n", c.ID, mdCell(level), c.SeverityIn(ProfileService), c.SeverityIn(ProfileSS12000), mdCell(whatCell(c.Title, c.Choice)), mdCell(c.EvidenceRule()), mdCell(specCell(c.Spec)))
 		}
 	}
+	writeRulesMarkdown(&b)
 	b.WriteString("\n## Deviations and the checks that catch them\n\n" +
 		"The mock's deviations (switched on by a scenario's `behaviours.deviations`), each with exactly the checks that fail " +
 		"when the whole suite runs against the mock with it on (the kill matrix of `cmd/skolkit` asserts it):\n\n")
@@ -173,4 +186,53 @@ decision (` + "`docs/decisions.md`" + `) and names it.
 		fmt.Fprintf(&b, "- “%s” (%s): %s.\n", u.Quote, u.Section, u.Why)
 	}
 	return b.String()
+}
+
+// serverRules are the rules that judge a server, by id.
+func serverRules() []*rules.Rule {
+	var rs []*rules.Rule
+	for _, r := range rules.Catalogue() {
+		if r.Side == rules.SideServer {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
+
+// writeRulesMarkdown lists the server rules, by family.
+func writeRulesMarkdown(b *strings.Builder) {
+	var families []rules.Family
+	rs := serverRules()
+	for _, r := range rs {
+		if !slices.Contains(families, r.Family) {
+			families = append(families, r.Family)
+		}
+	}
+	fmt.Fprintf(b, "\n# Rules over every exchange\n\nThe runner hands every exchange to the server rules of package `rules`; each rule is a result of the run: it passes only when it judged something, fails with every finding (the exchange, what was expected, a curl line), and is skipped with the reason when the run gave it nothing to judge. %d server rules in %d families.\n", len(rs), len(families))
+	for _, f := range families {
+		fmt.Fprintf(b, "\n## %s\n\n| id | service | ss12000 | what | spec |\n|---|---|---|---|---|\n", f)
+		for _, r := range rs {
+			if r.Family != f {
+				continue
+			}
+			fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s |\n", r.ID, r.SeverityIn(ProfileService), r.SeverityIn(ProfileSS12000), mdCell(whatCell(r.Title, r.Choice)), mdCell(specCell(r.Spec)))
+		}
+	}
+}
+
+// specCell is the sentence a check or rule enforces, for a table cell.
+func specCell(s SpecRef) string {
+	out := fmt.Sprintf("“%s” (%s)", s.Quote, s.Section)
+	if s.Decision != "" {
+		out += "; decision " + s.Decision
+	}
+	return out
+}
+
+// whatCell is a title, labelled when it is skolkit's choice.
+func whatCell(title, choice string) string {
+	if choice != "" {
+		return title + " — *skolkit's choice*: " + choice
+	}
+	return title
 }

@@ -14,7 +14,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/skolkit/skolkit/openapi"
+	"github.com/skolkit/skolkit/report"
+	"github.com/skolkit/skolkit/rules"
 )
 
 // Config is what a run needs. The zero values of the limits take the
@@ -82,7 +83,7 @@ type Config struct {
 	// Notes are remarks to carry into the report (how --spec was loaded).
 	Notes []string
 	// Progress, when set, is called as each check ends.
-	Progress func(done, total int, r Result)
+	Progress func(done, total int, r report.Result)
 	// Transport replaces the HTTP transport (tests).
 	Transport http.RoundTripper
 	// Now replaces the clock for dates the checks compute (tests).
@@ -157,7 +158,7 @@ type ConnectionError struct {
 }
 
 func (e *ConnectionError) Error() string {
-	return fmt.Sprintf("cannot reach %s (%s): %v", e.Surface, e.Surface.flag(), e.Err)
+	return fmt.Sprintf("cannot reach %s (%s): %v", e.Surface, flagOf(e.Surface), e.Err)
 }
 
 func (e *ConnectionError) Unwrap() error { return e.Err }
@@ -168,10 +169,11 @@ type env struct {
 	urls     map[Surface]*url.URL
 	http     *http.Client
 	tokens   *tokenSource
-	red      *redactor
-	ledger   *ledger
+	red      *report.Redactor
+	judge    *rules.Judge
+	user     *userSpec
 	mu       sync.Mutex
-	waits    []Wait
+	waits    []report.Wait
 	created  map[string]string // record path → check id, while the record exists
 	leftover []string
 	data     sharedData
@@ -220,7 +222,7 @@ func (e *env) has(s Surface) bool { _, ok := e.urls[s]; return ok }
 func parseSurfaceURL(s Surface, raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return nil, &UsageError{fmt.Sprintf("%s %q: want an absolute http or https URL without query", s.flag(), raw)}
+		return nil, &UsageError{fmt.Sprintf("%s %q: want an absolute http or https URL without query", flagOf(s), raw)}
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	u.RawPath = ""
@@ -230,7 +232,7 @@ func parseSurfaceURL(s Surface, raw string) (*url.URL, error) {
 // newEnv checks the configuration and builds the run's state.
 func newEnv(ctx context.Context, cfg Config) (*env, error) {
 	cfg.setDefaults()
-	e := &env{cfg: cfg, urls: map[Surface]*url.URL{}, red: &redactor{secret: cfg.ClientSecret}, created: map[string]string{}, authed: map[Surface]int{}}
+	e := &env{cfg: cfg, urls: map[Surface]*url.URL{}, red: report.NewRedactor(cfg.ClientSecret), created: map[string]string{}, authed: map[Surface]int{}}
 	for s, raw := range map[Surface]string{SurfaceA: cfg.BaseURL, SurfaceB: cfg.RegisterURL, SurfaceAuth: cfg.AuthURL, SurfaceExport: cfg.ExportURL} {
 		if raw == "" {
 			continue
@@ -247,7 +249,7 @@ func newEnv(ctx context.Context, cfg Config) (*env, error) {
 	if cfg.Token != "" && e.has(SurfaceAuth) {
 		return nil, &UsageError{"--token replaces the token endpoint: give --token or --auth-url, not both"}
 	}
-	e.red.addToken(cfg.Token)
+	e.red.AddToken(cfg.Token)
 	if cfg.LegacyAuth && !e.has(SurfaceA) {
 		return nil, &UsageError{"--legacy-auth applies to interface A: give --base-url"}
 	}
@@ -276,36 +278,20 @@ func newEnv(ctx context.Context, cfg Config) (*env, error) {
 	if cfg.MinChecks < 0 {
 		return nil, &UsageError{"--min-checks must not be negative"}
 	}
-	contract, err := openapi.Shared()
-	if err != nil {
-		return nil, fmt.Errorf("contract: %w", err)
+	if rs := selectRules(e.cfg.Profile, e.cfg.Include, e.cfg.Exclude); len(rs) > 0 {
+		j, err := rules.NewJudge(rules.Config{Profile: e.cfg.Profile, Sides: []rules.Side{rules.SideServer}, Rules: rs})
+		if err != nil {
+			return nil, fmt.Errorf("rules: %w", err)
+		}
+		e.judge = j
 	}
-	// Interface B and the token endpoint are validated against our contract
-	// relaxed to the standard (--profile ss12000), or relaxed where the
-	// service's spec says no more than the standard (--profile service).
-	mode := openapi.Service
-	if e.cfg.Profile == ProfileSS12000 {
-		mode = openapi.Standard
-	}
-	authDoc, err := mode(openapi.NameAuth)
-	if err != nil {
-		return nil, fmt.Errorf("contract: %w", err)
-	}
-	registerDoc, err := mode(openapi.NameRegister)
-	if err != nil {
-		return nil, fmt.Errorf("contract: %w", err)
-	}
-	validators := map[Surface]*docValidator{
-		SurfaceAuth:   newDocValidator(string(openapi.NameAuth), authDoc),
-		SurfaceA:      newDocValidator(string(openapi.NameDirectory), contract.Doc(openapi.NameDirectory)),
-		SurfaceB:      newDocValidator(string(openapi.NameRegister), registerDoc),
-		SurfaceExport: newDocValidator(string(openapi.NameExport), contract.Doc(openapi.NameExport)),
-	}
-	var user *docValidator
 	if cfg.UserSpec != nil {
-		user = newDocValidator(cfg.UserSpecName, cfg.UserSpec)
+		v, err := rules.NewDocValidator(cfg.UserSpecName, cfg.UserSpec)
+		if err != nil {
+			return nil, fmt.Errorf("--spec: %w", err)
+		}
+		e.user = &userSpec{v: v, operations: map[string]int{}}
 	}
-	e.ledger = newLedger(validators, user, e.cfg.Profile)
 	return e, nil
 }
 
@@ -339,7 +325,7 @@ func (e *env) preflight(ctx context.Context) error {
 				if e.cfg.WaitFor > 0 {
 					err = fmt.Errorf("still unreachable after waiting %s (--wait-for): %w", e.cfg.WaitFor, err)
 				}
-				return &ConnectionError{Surface: s, Err: errors.New(e.red.redact(err.Error()))}
+				return &ConnectionError{Surface: s, Err: errors.New(e.red.Redact(err.Error()))}
 			}
 			if sleep(ctx, 500*time.Millisecond) != nil {
 				return &ConnectionError{Surface: s, Err: ctx.Err()}
@@ -358,10 +344,10 @@ func (e *env) preflight(ctx context.Context) error {
 // check could test it with credentials (no authenticated request answered
 // 2xx, or no token was ever issued), and whether fewer checks decided than
 // --min-checks asks: a run that tested nothing must not look green.
-func (e *env) incomplete(checks []*Check, results []Result) []string {
+func (e *env) incomplete(checks []*Check, results []report.Result) []string {
 	requested := map[Surface]bool{}
 	for i, c := range checks {
-		if results[i].Status == StatusSkip && e.gate(c) != "" {
+		if results[i].Status == report.StatusSkip && e.gate(c) != "" {
 			continue
 		}
 		for _, s := range c.Needs {
@@ -373,7 +359,7 @@ func (e *env) incomplete(checks []*Check, results []Result) []string {
 	why := func(s Surface) string {
 		switch {
 		case e.cfg.Token != "" && !(s == SurfaceA && e.cfg.LegacyAuth):
-			return fmt.Sprintf("no request with the --token bearer token was answered 2xx: check %s (%s) and the token (see the failed checks)", s.flag(), e.urls[s])
+			return fmt.Sprintf("no request with the --token bearer token was answered 2xx: check %s (%s) and the token (see the failed checks)", flagOf(s), e.urls[s])
 		case !creds:
 			return "no client credentials were given: set --client-id and --client-secret (or SKOLKIT_CLIENT_ID and SKOLKIT_CLIENT_SECRET), or give a bearer token with --token"
 		case s == SurfaceA && e.cfg.LegacyAuth:
@@ -384,7 +370,7 @@ func (e *env) incomplete(checks []*Check, results []Result) []string {
 		if _, err := e.tokens.token(); err != nil {
 			return fmt.Sprintf("the token endpoint issued no token (%v): check --auth-url and the credentials", err)
 		}
-		return fmt.Sprintf("no authenticated request was answered 2xx: check %s (%s) and that the token is accepted (see the failed checks)", s.flag(), e.urls[s])
+		return fmt.Sprintf("no authenticated request was answered 2xx: check %s (%s) and that the token is accepted (see the failed checks)", flagOf(s), e.urls[s])
 	}
 	for _, s := range []Surface{SurfaceAuth, SurfaceA, SurfaceB, SurfaceExport} {
 		if !e.has(s) || !requested[s] {
@@ -402,7 +388,7 @@ func (e *env) incomplete(checks []*Check, results []Result) []string {
 	}
 	decided := 0
 	for _, r := range results {
-		if r.Status == StatusPass || r.Status == StatusFail {
+		if r.Status == report.StatusPass || r.Status == report.StatusFail {
 			decided++
 		}
 	}
@@ -415,7 +401,7 @@ func (e *env) incomplete(checks []*Check, results []Result) []string {
 // Run runs the selected checks and returns the report. It returns a
 // *UsageError for a configuration it cannot use and a *ConnectionError when
 // a surface cannot be reached at all; both mean exit status 2.
-func Run(ctx context.Context, cfg Config) (*Report, error) {
+func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	e, err := newEnv(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -424,20 +410,24 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := e.preflight(ctx); err != nil {
 		return nil, err
 	}
-	rep := &Report{Started: started, Level: e.cfg.Level.String(), Profile: e.cfg.Profile, FailOn: e.cfg.FailOn, URLs: map[string]string{}}
+	rep := &report.Report{Started: started, Level: e.cfg.Level.String(), Profile: e.cfg.Profile, FailOn: e.cfg.FailOn, URLs: map[string]string{}}
 	for s, u := range e.urls {
-		rep.URLs[s.flag()[2:]] = u.String()
+		rep.URLs[flagOf(s)[2:]] = u.String()
 	}
 	checks := selectChecks(e.cfg.Profile, e.cfg.Include, e.cfg.Exclude)
-	results := make([]Result, len(checks))
+	results := make([]report.Result, len(checks))
+	total := len(checks)
+	if e.judge != nil {
+		total += len(e.judge.Rules())
+	}
 	var done int
 	var progressMu sync.Mutex
-	finish := func(i int, r Result) {
+	finish := func(i int, r report.Result) {
 		results[i] = r
 		if e.cfg.Progress != nil {
 			progressMu.Lock()
 			done++
-			e.cfg.Progress(done, len(checks), r)
+			e.cfg.Progress(done, total, r)
 			progressMu.Unlock()
 		}
 	}
@@ -448,7 +438,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				continue
 			}
 			if reason := e.gate(c); reason != "" {
-				finish(i, e.newResult(c, StatusSkip, reason))
+				finish(i, e.newResult(c, report.StatusSkip, reason))
 				continue
 			}
 			idx = append(idx, i)
@@ -457,15 +447,22 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	e.listLeftovers()
 	e.callbacks.close()
-	rep.Incomplete = e.incomplete(checks, results)
-	rep.Results = results
+	ruled := e.ruleResults()
+	if e.cfg.Progress != nil {
+		for _, r := range ruled {
+			done++
+			e.cfg.Progress(done, total, r)
+		}
+	}
+	rep.Incomplete = e.incomplete(checks, slices.Concat(results, ruled))
+	rep.Results = slices.Concat(results, ruled)
 	rep.Duration = time.Since(started)
 	rep.Waits = e.waits
 	rep.Notes = e.cfg.Notes
 	if e.cfg.Profile == ProfileSS12000 {
 		for _, s := range []Surface{SurfaceA, SurfaceExport} {
 			if e.has(s) {
-				rep.Notes = append(rep.Notes, fmt.Sprintf("--profile ss12000 judges interface B and the token endpoint only: %s (%s) was not tested; run --profile service for it", surfaceName(s), s.flag()))
+				rep.Notes = append(rep.Notes, fmt.Sprintf("--profile ss12000 judges interface B and the token endpoint only: %s (%s) was not tested; run --profile service for it", surfaceName(s), flagOf(s)))
 			}
 		}
 	}
@@ -483,31 +480,20 @@ func (e *env) gate(c *Check) string {
 	}
 	for _, s := range c.Needs {
 		if !e.has(s) {
-			return fmt.Sprintf("%s not configured: give %s", surfaceName(s), s.flag())
+			return fmt.Sprintf("%s not configured: give %s", surfaceName(s), flagOf(s))
 		}
 	}
 	return ""
 }
 
-func surfaceName(s Surface) string {
-	switch s {
-	case SurfaceA:
-		return "interface A"
-	case SurfaceB:
-		return "interface B"
-	case SurfaceAuth:
-		return "the token endpoint"
-	default:
-		return "the data export"
-	}
-}
+func surfaceName(s Surface) string { return s.Name() }
 
-func (e *env) newResult(c *Check, s Status, reason string) Result {
-	return Result{ID: c.ID, Title: c.Title, Area: c.Area, Level: c.Level.String(), Severity: c.SeverityIn(e.cfg.Profile), Choice: c.Choice, Spec: c.SpecIn(e.cfg.Profile), Status: s, Reason: reason}
+func (e *env) newResult(c *Check, s report.Status, reason string) report.Result {
+	return report.Result{ID: c.ID, Title: c.Title, Area: c.Area, Level: c.Level.String(), Severity: c.SeverityIn(e.cfg.Profile), Choice: c.Choice, Spec: c.SpecIn(e.cfg.Profile), Status: s, Reason: reason}
 }
 
 // runPhase runs the checks at idx with at most Concurrency at once.
-func (e *env) runPhase(ctx context.Context, checks []*Check, idx []int, finish func(int, Result)) {
+func (e *env) runPhase(ctx context.Context, checks []*Check, idx []int, finish func(int, report.Result)) {
 	sem := make(chan struct{}, e.cfg.Concurrency)
 	var wg sync.WaitGroup
 	for _, i := range idx {
@@ -523,7 +509,7 @@ func (e *env) runPhase(ctx context.Context, checks []*Check, idx []int, finish f
 }
 
 // runCheck runs one check and turns its recorded outcome into a Result.
-func (e *env) runCheck(ctx context.Context, c *Check) Result {
+func (e *env) runCheck(ctx context.Context, c *Check) report.Result {
 	res := e.newResult(c, "", "")
 	t := &T{ctx: ctx, env: e, check: c, res: &res}
 	start := time.Now()
@@ -533,7 +519,7 @@ func (e *env) runCheck(ctx context.Context, c *Check) Result {
 				if _, ok := v.(stop); ok {
 					return
 				}
-				res.Status = StatusError
+				res.Status = report.StatusError
 				res.Reason = fmt.Sprintf("internal error in the check: %v\n%s", v, debug.Stack())
 			}
 		}()
@@ -545,10 +531,10 @@ func (e *env) runCheck(ctx context.Context, c *Check) Result {
 	e.runCleanups(t)
 	res.Duration = time.Since(start)
 	switch {
-	case len(res.Failures) > 0 && res.Status != StatusError:
-		res.Status = StatusFail
+	case len(res.Failures) > 0 && res.Status != report.StatusError:
+		res.Status = report.StatusFail
 	case res.Status == "":
-		res.Status = StatusPass
+		res.Status = report.StatusPass
 	}
 	return res
 }

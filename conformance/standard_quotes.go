@@ -95,8 +95,6 @@ var standardQuotesByID = map[string]SpecRef{
 	"B.absences.by-id":    {Section: "SS 12000 2.1.0: GET /absences/{id}", Quote: "Hämta anmäld frånvaro baserat på ID … 200: Anropet lyckades."},
 	"B.groups.lookup": {Section: "SS 12000 2.1.0: POST /groups/lookup",
 		Quote: "Istället för att hämta grupper en i taget med en loop av GET-anrop så finns det även möjlighet att hämta många grupper på en gång genom att skicka ett anrop med en lista med önskade grupper."},
-	"B.contract": {Section: "SS 12000 2.1.0: the responses of every operation",
-		Quote: "content: application/json … default: description: Okänt fel. (schema Error)"},
 	"auth.token.form-request": {Section: "RFC 6749 §4.4.2",
 		Quote: "The client makes a request to the token endpoint by adding the following parameters using the \"application/x-www-form-urlencoded\" format … grant_type REQUIRED. Value MUST be set to \"client_credentials\"."},
 	"auth.token.reissue": {Section: "RFC 6749 §4.4",

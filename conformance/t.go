@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/skolkit/skolkit/report"
 )
 
 // T is handed to a check's Run function, in the manner of testing.T: it
@@ -16,7 +18,7 @@ type T struct {
 	ctx      context.Context
 	env      *env
 	check    *Check
-	res      *Result
+	res      *report.Result
 	last     *Response
 	cleanups []func(context.Context)
 }
@@ -30,7 +32,7 @@ func (t *T) standard() bool { return t.env.cfg.Profile == ProfileSS12000 }
 // Skipf ends the check as skipped, with the reason. A check skips when the
 // server's data or the configuration does not allow it to decide.
 func (t *T) Skipf(format string, args ...any) {
-	t.res.Status = StatusSkip
+	t.res.Status = report.StatusSkip
 	t.res.Reason = fmt.Sprintf(format, args...)
 	panic(stop{})
 }
@@ -43,7 +45,7 @@ func (t *T) Notef(format string, args ...any) {
 
 // Failf records a failure shown by resp (nil: not tied to one response).
 func (t *T) Failf(resp *Response, expected, format string, args ...any) {
-	f := Failure{Message: fmt.Sprintf(format, args...), Expected: expected}
+	f := report.Failure{Message: fmt.Sprintf(format, args...), Expected: expected}
 	if resp != nil {
 		f.Exchange = resp.ex
 	}
@@ -78,7 +80,7 @@ func (t *T) Do(req Request) *Response {
 	switch {
 	case err == nil:
 	case errors.As(err, &te):
-		t.res.Status = StatusError
+		t.res.Status = report.StatusError
 		t.res.Reason = err.Error()
 		panic(stop{})
 	case errors.Is(err, errBodyTooLarge):

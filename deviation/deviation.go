@@ -131,7 +131,7 @@ var all = []Deviation{
 		Name: TokenCacheable, Surface: SurfaceToken,
 		Description: "token responses lack Cache-Control: no-store and Pragma: no-cache",
 		How:         "token answers are checked for Cache-Control: no-store and Pragma: no-cache, which the contract requires too",
-		CaughtBy:    []string{"auth.token.no-store", "auth.token.pragma-no-cache", "auth.contract"},
+		CaughtBy:    []string{"auth.token.no-store", "auth.token.pragma-no-cache", "contract.auth.response"},
 	},
 	{
 		Name: WrongSecretAccepted, Surface: SurfaceToken,
@@ -173,7 +173,7 @@ var all = []Deviation{
 		Name: DeleteNot204, Surface: SurfaceA,
 		Description: "interface A's DELETE answers 200 with a body instead of 204",
 		How:         "every DELETE the runner sends must answer 204 without a body, with the rate-limit headers the contract requires on a 204",
-		CaughtBy:    []string{"A.group.delete", "A.audit.delete-recorded", "A.student.delete-twice", "A.employee.delete-twice", "A.student-placement.delete-twice", "A.employee-placement.delete-twice", "A.guardian.delete-twice", "A.ratelimit.headers-on-204", "A.contract"},
+		CaughtBy:    []string{"A.group.delete", "A.audit.delete-recorded", "A.student.delete-twice", "A.employee.delete-twice", "A.student-placement.delete-twice", "A.employee-placement.delete-twice", "A.guardian.delete-twice", "A.ratelimit.headers-on-204", "contract.A.response"},
 	},
 	{
 		Name: SearchIgnoresFilter, Surface: SurfaceA,
@@ -203,13 +203,13 @@ var all = []Deviation{
 		Name: RateLimitResetInSeconds, Surface: SurfaceAExport,
 		Description: "RateLimit-Reset is epoch seconds instead of milliseconds",
 		How:         "RateLimit-Reset read as epoch milliseconds lands in 1970; the failure says it looks like seconds. The contract's 13-digit pattern fails too",
-		CaughtBy:    []string{"A.ratelimit.reset-epoch-ms", "A.ratelimit.headers-on-204", "A.contract", "export.contract"},
+		CaughtBy:    []string{"A.ratelimit.reset-epoch-ms", "A.ratelimit.headers-on-204", "contract.A.response", "contract.export.response"},
 	},
 	{
 		Name: RateLimitHeadersMissingOn204, Surface: SurfaceA,
 		Description: "the 204 of an interface A deletion has no RateLimit headers",
 		How:         "the 204 of a group deletion is checked for the three headers the contract requires",
-		CaughtBy:    []string{"A.ratelimit.headers-on-204", "A.contract"},
+		CaughtBy:    []string{"A.ratelimit.headers-on-204", "contract.A.response"},
 	},
 	{
 		Name: EndDateFilterDropsOpenEnded, Surface: SurfaceB,
@@ -281,7 +281,7 @@ var all = []Deviation{
 		Name: SecurityMarkingMissing, Surface: SurfaceB,
 		Description: "person references have an empty securityMarking",
 		How:         "person references are checked for an allowed securityMarking, and compared with the persons they resolve to",
-		CaughtBy:    []string{"B.placements.references-match", "B.placements.security-marking", "B.attendances.security-marking", "B.absences.security-marking", "B.groups.membership-security-marking", "B.absences.list.references-resolve", "B.attendanceEvents.list.references-resolve", "B.attendances.list.references-resolve", "B.duties.list.references-resolve", "B.grades.list.references-resolve", "B.groups.list.references-resolve", "B.persons.list.references-resolve", "B.studyplans.list.references-resolve", "B.contract"},
+		CaughtBy:    []string{"B.placements.references-match", "B.placements.security-marking", "B.attendances.security-marking", "B.absences.security-marking", "B.groups.membership-security-marking", "B.absences.list.references-resolve", "B.attendanceEvents.list.references-resolve", "B.attendances.list.references-resolve", "B.duties.list.references-resolve", "B.grades.list.references-resolve", "B.groups.list.references-resolve", "B.persons.list.references-resolve", "B.studyplans.list.references-resolve", "contract.B.response"},
 	},
 	{
 		Name: LookupDropsFirst, Surface: SurfaceB,
@@ -299,7 +299,7 @@ var all = []Deviation{
 		Name: ErrorBodyWrongShape, Surface: SurfaceB,
 		Description: "interface B's 404 body is {\"error\": ...} instead of {code, message}",
 		How:         "every error answer's body is checked (a 404's body is our choice: SHOULD; other statuses have the standard's Error body in the contract)",
-		CaughtBy:    []string{"B.errors.body"},
+		CaughtBy:    []string{"errors.B.body"},
 	},
 	{
 		Name: UnknownIDNot404, Surface: SurfaceB,
@@ -389,7 +389,7 @@ var all = []Deviation{
 		Name: RareEnumRefused, Surface: SurfaceA,
 		Description: "interface A refuses writes holding the enum values Other (Gender, GroupCategory) and CareTeam (EmployeePlacementRole) with 422",
 		How:         "every value of GroupType, GroupCategory, Gender, EmployeePlacementRole and StudentPlacementSchoolType is written and read back; the contract does not list the 422",
-		CaughtBy:    []string{"A.group.enum-values", "A.student.enum-values", "A.employee-placement.enum-values", "A.contract"},
+		CaughtBy:    []string{"A.group.enum-values", "A.student.enum-values", "A.employee-placement.enum-values", "contract.A.response"},
 	},
 	{
 		Name: ListDropsField, Surface: SurfaceA,
@@ -508,19 +508,19 @@ var others = []Deviation{
 		Name: "error-body-wrong-shape (other surfaces)", Surface: SurfaceAny,
 		Description: "an error answer of interface A, the token endpoint or the export has another body than its spec's",
 		How:         "every error answer's body is checked",
-		CaughtBy:    []string{"A.errors.body", "auth.errors.body", "export.errors.body", "A.contract"},
+		CaughtBy:    []string{"errors.A.body", "errors.auth.body", "errors.export.body", "contract.A.response"},
 	},
 	{
 		Name: "status-undocumented, wrong-content-type", Surface: SurfaceAny,
 		Description: "an answer has a status, header or body its contract does not allow",
 		How:         "every answer is validated against the contract",
-		CaughtBy:    []string{"auth.contract", "A.contract", "B.contract", "export.contract"},
+		CaughtBy:    []string{"contract.auth.response", "contract.A.response", "contract.B.response", "contract.export.response"},
 	},
 	{
 		Name: "dates-not-rfc3339", Surface: SurfaceAny,
 		Description: "a date or timestamp is not RFC 3339",
 		How:         "every date and timestamp field is parsed",
-		CaughtBy:    []string{"all.dates-rfc3339", "B.contract"},
+		CaughtBy:    []string{"dates.rfc3339", "contract.B.response"},
 	},
 	{
 		Name: "export-total-wrong", Surface: SurfaceExport,

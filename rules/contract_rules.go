@@ -35,17 +35,18 @@ func init() {
 	for _, c := range []struct {
 		s        Surface
 		spec     SpecRef
+		std      *SpecRef
 		standard Severity
 	}{
-		{SurfaceAuth, specTokenResponse, MUST},
-		{SurfaceA, SpecRef{Section: specJSON.Section, Quote: specJSON.Quote, Decision: "A2, A16, A19"}, Off},
-		{SurfaceB, SpecRef{Section: specJSON.Section, Quote: specJSON.Quote, Decision: "B9, B11"}, MUST},
-		{SurfaceExport, SpecRef{Section: specJSON.Section, Quote: specJSON.Quote, Decision: "E1, E2"}, Off},
+		{SurfaceAuth, specTokenResponse, &SpecRef{Section: "RFC 6749 §5.1", Quote: "access_token REQUIRED. The access token issued by the authorization server. token_type REQUIRED. The type of the token issued … expires_in RECOMMENDED."}, MUST},
+		{SurfaceA, SpecRef{Section: specJSON.Section, Quote: specJSON.Quote, Decision: "A2, A16, A19"}, nil, Off},
+		{SurfaceB, SpecRef{Section: specJSON.Section, Quote: specJSON.Quote, Decision: "B9, B11"}, &SpecRef{Section: "SS 12000 2.1.0: the responses of every operation", Quote: "content: application/json … default: description: Okänt fel. (schema Error)"}, MUST},
+		{SurfaceExport, SpecRef{Section: specJSON.Section, Quote: specJSON.Quote, Decision: "E1, E2"}, nil, Off},
 	} {
 		register(&Rule{
 			ID: "contract." + string(c.s) + ".response", Family: FamilyContract, Side: SideServer,
-			Title:    "every answer of " + c.s.Name() + " has a documented status, content type, headers and body (" + surfaceDoc[c.s] + ")",
-			Spec:     c.spec,
+			Title: "every answer of " + c.s.Name() + " has a documented status, content type, headers and body (" + surfaceDoc[c.s] + ")",
+			Spec:  c.spec, StandardSpec: c.std,
 			Severity: MUST, Standard: c.standard,
 			Applies:    onSurface(c.s),
 			Concurrent: true,

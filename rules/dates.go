@@ -16,8 +16,10 @@ import (
 func init() {
 	register(&Rule{
 		ID: "dates.rfc3339", Family: FamilyDates, Side: SideServer,
-		Title:    "every date in an answer is an RFC 3339 full-date and every date-time an RFC 3339 date-time (any offset, any fraction of a second)",
-		Spec:     SpecRef{Section: "Resources: Conventions", Quote: "`meta`: object with `created` and `modified`, both date-time (RFC 3339). … Date fields: string, format date (RFC 3339 full-date)."},
+		Title: "every date in an answer is an RFC 3339 full-date and every date-time an RFC 3339 date-time (any offset, any fraction of a second)",
+		Spec:  SpecRef{Section: "Resources: Conventions", Quote: "`meta`: object with `created` and `modified`, both date-time (RFC 3339). … Date fields: string, format date (RFC 3339 full-date)."},
+		StandardSpec: &SpecRef{Section: "SS 12000 2.1.0: Meta.created, Meta.modified (format: date-time); date fields (format: date)",
+			Quote: "Datum och tid för när entiteten skapades (RFC 3339 format tex \"2015-12-12T10:30:00+01:00\")."},
 		Severity: MUST, Standard: MUST,
 		Applies:    func(op *Operation) bool { return op != nil && op.Kind != KindOther },
 		Concurrent: true,

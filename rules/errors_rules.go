@@ -17,29 +17,31 @@ func init() {
 	errorsOn := func(s Surface) func(*Operation) bool {
 		return func(op *Operation) bool { return op != nil && op.Surface == s }
 	}
-	register(
-		&Rule{ID: "errors.auth.body", Family: FamilyErrors, Side: SideServer,
-			Title:    "every token-endpoint error has the RFC 6749 §5.2 body",
-			Spec:     SpecRef{Section: "RFC 6749 §5.2", Quote: "The authorization server responds with an HTTP 400 (Bad Request) status code (unless specified otherwise) and includes the following parameters with the response: error REQUIRED.", Decision: "B14"},
-			Severity: MUST, Standard: MUST, Applies: errorsOn(SurfaceAuth), Concurrent: true, Check: checkErrorBody},
-		&Rule{ID: "errors.A.body", Family: FamilyErrors, Side: SideServer,
-			Title:    "every interface A error has the body {error: {code, message, requestID}} with the code of its status",
-			Spec:     SpecRef{Section: "Errors", Quote: "The body shape of error responses, and any error code field: not shown.", Decision: "A16"},
-			Severity: SHOULD, Standard: Off, Applies: errorsOn(SurfaceA), Concurrent: true, Check: checkErrorBody},
-		&Rule{ID: "errors.B.body", Family: FamilyErrors, Side: SideServer,
-			Title:    "every interface B error has the SS 12000 body {code, message} (under --profile ss12000 a 404 may have none)",
-			Spec:     SpecRef{Section: "Errors", Quote: "Error statuses of interface B: not shown.", Decision: "B9"},
-			Choice:   "an error body on every status, 404 included (decision B9); the standard's 404 has no content",
-			Severity: SHOULD, Standard: SHOULD, Applies: errorsOn(SurfaceB), Concurrent: true, Check: checkErrorBody},
-		&Rule{ID: "errors.export.body", Family: FamilyErrors, Side: SideServer,
-			Title:    "every data-export error has the body {error: {code, message, requestID}}",
-			Spec:     SpecRef{Section: "Errors", Quote: "The body shape of error responses, and any error code field: not shown.", Decision: "E1"},
-			Severity: SHOULD, Standard: Off, Applies: errorsOn(SurfaceExport), Concurrent: true, Check: checkErrorBody},
-		&Rule{ID: "errors.A.422-only-on-writes", Family: FamilyErrors, Side: SideServer,
-			Title:    "interface A answers 422 only to creates, searches and updates",
-			Spec:     SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 422: request data failed validation; only on create, search and update operations", Decision: "A15"},
-			Severity: MUST, Standard: Off, Applies: errorsOn(SurfaceA), Concurrent: true, Check: checkA422},
-	)
+	notShown := SpecRef{Section: "Errors", Quote: "The body shape of error responses, and any error code field: not shown."}
+	for _, c := range []struct {
+		s                  Surface
+		title              string
+		spec               SpecRef
+		choice             string
+		severity, standard Severity
+	}{
+		{SurfaceAuth, "every token-endpoint error has the RFC 6749 §5.2 body",
+			SpecRef{Section: "RFC 6749 §5.2", Quote: "The authorization server responds with an HTTP 400 (Bad Request) status code (unless specified otherwise) and includes the following parameters with the response: error REQUIRED.", Decision: "B14"}, "", MUST, MUST},
+		{SurfaceA, "every interface A error has the body {error: {code, message, requestID}} with the code of its status",
+			SpecRef{Section: notShown.Section, Quote: notShown.Quote, Decision: "A16"}, "", SHOULD, Off},
+		{SurfaceB, "every interface B error has the SS 12000 body {code, message} (under --profile ss12000 a 404 may have none)",
+			SpecRef{Section: "Errors", Quote: "Error statuses of interface B: not shown.", Decision: "B9"},
+			"an error body on every status, 404 included (decision B9); the standard's 404 has no content", SHOULD, SHOULD},
+		{SurfaceExport, "every data-export error has the body {error: {code, message, requestID}}",
+			SpecRef{Section: notShown.Section, Quote: notShown.Quote, Decision: "E1"}, "", SHOULD, Off},
+	} {
+		register(&Rule{ID: "errors." + string(c.s) + ".body", Family: FamilyErrors, Side: SideServer, Title: c.title, Spec: c.spec, Choice: c.choice,
+			Severity: c.severity, Standard: c.standard, Applies: errorsOn(c.s), Concurrent: true, Check: checkErrorBody})
+	}
+	register(&Rule{ID: "errors.A.422-only-on-writes", Family: FamilyErrors, Side: SideServer,
+		Title:    "interface A answers 422 only to creates, searches and updates",
+		Spec:     SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 422: request data failed validation; only on create, search and update operations", Decision: "A15"},
+		Severity: MUST, Standard: Off, Applies: errorsOn(SurfaceA), Concurrent: true, Check: checkA422})
 }
 
 func checkErrorBody(c *Context, o *Observation) {

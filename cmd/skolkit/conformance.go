@@ -16,6 +16,7 @@ import (
 
 	"github.com/skolkit/skolkit/conformance"
 	"github.com/skolkit/skolkit/openapi"
+	"github.com/skolkit/skolkit/report"
 )
 
 const conformanceUsage = `Usage: skolkit conformance [flags]
@@ -71,8 +72,8 @@ type reportFlag [][2]string
 func (r *reportFlag) String() string { return "" }
 func (r *reportFlag) Set(s string) error {
 	format, file, ok := strings.Cut(s, "=")
-	if !ok || file == "" || !slices.Contains(conformance.ReportFormats, format) {
-		return fmt.Errorf("want FORMAT=FILE with FORMAT one of %s", strings.Join(conformance.ReportFormats, ", "))
+	if !ok || file == "" || !slices.Contains(report.ReportFormats, format) {
+		return fmt.Errorf("want FORMAT=FILE with FORMAT one of %s", strings.Join(report.ReportFormats, ", "))
 	}
 	*r = append(*r, [2]string{format, file})
 	return nil
@@ -164,7 +165,7 @@ func conformanceCmd(args []string, stdout, stderr io.Writer) int {
 	// Report files are checked before the first request: a run of many
 	// minutes must not end in a report it cannot write.
 	for _, r := range reports {
-		if err := conformance.CheckReportPath(r[1]); err != nil {
+		if err := report.CheckReportPath(r[1]); err != nil {
 			return usageErr("--report %s=%s: %v", r[0], r[1], err)
 		}
 	}
@@ -183,8 +184,8 @@ func conformanceCmd(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if !*quiet {
-		cfg.Progress = func(done, total int, r conformance.Result) {
-			fmt.Fprintln(stdout, conformance.ProgressLine(done, total, r))
+		cfg.Progress = func(done, total int, r report.Result) {
+			fmt.Fprintln(stdout, report.ProgressLine(done, total, r))
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -193,12 +194,12 @@ func conformanceCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	conformance.WriteConsole(stdout, rep)
+	report.WriteConsole(stdout, rep)
 	for _, m := range rep.Incomplete {
 		fmt.Fprintf(stderr, "skolkit conformance: incomplete run: %s\n", m)
 	}
 	for _, r := range reports {
-		if err := conformance.WriteReportFile(r[0], r[1], rep); err != nil {
+		if err := report.WriteReportFile(r[0], r[1], rep); err != nil {
 			return usageErr("--report %s=%s: %v", r[0], r[1], err)
 		}
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/skolkit/skolkit/conformance"
 	"github.com/skolkit/skolkit/internal/reference"
 	"github.com/skolkit/skolkit/mockserver"
+	"github.com/skolkit/skolkit/report"
 	"github.com/skolkit/skolkit/scenarios"
 )
 
@@ -67,7 +68,7 @@ func recordIDs(srv *mockserver.Server) []string {
 
 // runConformance runs the command and returns its exit code, its output and
 // the JSON report.
-func runConformance(t *testing.T, args ...string) (int, string, *conformance.Report) {
+func runConformance(t *testing.T, args ...string) (int, string, *report.Report) {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "report.json")
 	var out, errOut bytes.Buffer
@@ -78,7 +79,7 @@ func runConformance(t *testing.T, args ...string) (int, string, *conformance.Rep
 	f, err := os.Open(file)
 	require.NoError(t, err, "no report written; output:\n%s", out.String())
 	defer f.Close()
-	rep, err := conformance.ReadJSON(f)
+	rep, err := report.ReadJSON(f)
 	require.NoError(t, err)
 	return code, out.String(), rep
 }
@@ -92,19 +93,19 @@ var knownMockFindings = map[string]string{}
 
 // assertClean fails on every failed or errored check, with its failures,
 // and on every skip without a reason.
-func assertClean(t *testing.T, rep *conformance.Report, out string) {
+func assertClean(t *testing.T, rep *report.Report, out string) {
 	t.Helper()
 	for _, r := range rep.Results {
 		known, isKnown := knownMockFindings[r.ID]
-		if isKnown && r.Status == conformance.StatusPass {
+		if isKnown && r.Status == report.StatusPass {
 			t.Errorf("stale entry in knownMockFindings: %s passes now; remove it", r.ID)
 		}
-		if isKnown && r.Status == conformance.StatusFail {
+		if isKnown && r.Status == report.StatusFail {
 			t.Logf("known mock finding %s: %s", r.ID, known)
 			continue
 		}
 		switch r.Status {
-		case conformance.StatusFail, conformance.StatusError:
+		case report.StatusFail, report.StatusError:
 			var b strings.Builder
 			for _, f := range r.Failures {
 				b.WriteString("\n  " + f.Message)
@@ -113,7 +114,7 @@ func assertClean(t *testing.T, rep *conformance.Report, out string) {
 				}
 			}
 			t.Errorf("%s %s: %s%s", r.Status, r.ID, r.Reason, b.String())
-		case conformance.StatusSkip:
+		case report.StatusSkip:
 			assert.NotEmpty(t, r.Reason, "%s skipped without a reason", r.ID)
 		}
 	}
@@ -123,11 +124,11 @@ func assertClean(t *testing.T, rep *conformance.Report, out string) {
 }
 
 // assertExit expects exit 0, or 1 when only known findings failed.
-func assertExit(t *testing.T, rep *conformance.Report, code int) {
+func assertExit(t *testing.T, rep *report.Report, code int) {
 	t.Helper()
 	want := 0
 	for _, r := range rep.Results {
-		if _, known := knownMockFindings[r.ID]; known && r.Status == conformance.StatusFail && r.Severity == conformance.MUST {
+		if _, known := knownMockFindings[r.ID]; known && r.Status == report.StatusFail && r.Severity == conformance.MUST {
 			want = 1
 		}
 	}
@@ -142,7 +143,7 @@ func TestConformanceAgainstMockReadLevel(t *testing.T) {
 	code, out, rep := runConformance(t, args...)
 	assertClean(t, rep, out)
 	assertExit(t, rep, code)
-	assert.Len(t, rep.Results, len(conformance.Catalogue()), "every check is reported")
+	assert.Len(t, rep.Results, len(conformance.Catalogue())+len(conformance.Rules(conformance.ProfileService)), "every check and rule is reported")
 	c := rep.Counts()
 	assert.Greater(t, c.Pass, 70, "passes")
 	t.Logf("read level: %d passed, %d skipped in %s", c.Pass, c.Skip, time.Since(start))
@@ -200,7 +201,7 @@ func TestConformanceExpiredTokens(t *testing.T) {
 	assertExit(t, rep, code)
 	for _, r := range rep.Results {
 		if strings.HasSuffix(r.ID, ".expired-token") && (r.ID == "auth.B.expired-token" || strings.Contains(strings.Join(args, " "), "--base-url")) {
-			assert.Equal(t, conformance.StatusPass, r.Status, "%s: %s", r.ID, r.Reason)
+			assert.Equal(t, report.StatusPass, r.Status, "%s: %s", r.ID, r.Reason)
 		}
 	}
 }
@@ -276,7 +277,7 @@ func TestConformanceUserSpec(t *testing.T) {
 		for _, f := range r.Failures {
 			msgs = append(msgs, f.Message)
 		}
-		assert.Equal(t, conformance.StatusPass, r.Status, "%s: %s\n%s\n%s", r.ID, r.Reason, strings.Join(msgs, "\n"), out)
+		assert.Equal(t, report.StatusPass, r.Status, "%s: %s\n%s\n%s", r.ID, r.Reason, strings.Join(msgs, "\n"), out)
 		assert.NotEmpty(t, r.Notes, "the check says how many answers it validated")
 	}
 	assert.True(t, found, "all.user-spec ran\n%s", out)

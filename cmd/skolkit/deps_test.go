@@ -1,8 +1,12 @@
 package main
 
 import (
+	"go/parser"
+	"go/token"
 	"os/exec"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -23,5 +27,52 @@ func TestTheBinaryDoesNotLinkTesting(t *testing.T) {
 	assert.False(t, slices.Contains(deps, "testing"), "skolkit links package testing")
 	for _, d := range deps {
 		assert.NotContains(t, d, "testify", "skolkit links %s", d)
+	}
+}
+
+// TestDependenciesPointInward enforces who may import whom: the judges
+// are built independently of the mock (so that each catches the other's
+// mistakes), the rules know only the contract, and reports only the rules'
+// vocabulary. Test files count too, except where a row says so.
+func TestDependenciesPointInward(t *testing.T) {
+	const module = "github.com/skolkit/skolkit/"
+	for _, tc := range []struct {
+		dir string
+		// allowed, when set, is every skolkit package the files may import.
+		allowed []string
+		// banned are skolkit packages no file may import; bannedOutsideTests
+		// those only the tests may.
+		banned, bannedOutsideTests []string
+	}{
+		// The names of the mock's deviations are for the runner's tests (the
+		// fake, the Deviations table); the runner judges by the spec.
+		{dir: "conformance", banned: []string{"mockserver", "fixtures", "model", "scenarios"}, bannedOutsideTests: []string{"deviation"}},
+		{dir: "rules", allowed: []string{"openapi"}},
+		{dir: "report", allowed: []string{"rules"}},
+	} {
+		t.Run(tc.dir, func(t *testing.T) {
+			files, err := filepath.Glob(filepath.Join("..", "..", tc.dir, "*.go"))
+			require.NoError(t, err)
+			require.NotEmpty(t, files)
+			for _, f := range files {
+				ast, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+				require.NoError(t, err)
+				for _, imp := range ast.Imports {
+					p, _ := strconv.Unquote(imp.Path.Value)
+					pkg, ok := strings.CutPrefix(p, module)
+					if !ok {
+						continue
+					}
+					pkg, _, _ = strings.Cut(pkg, "/")
+					if tc.allowed != nil {
+						assert.Contains(t, tc.allowed, pkg, "%s imports %s", f, p)
+					}
+					assert.NotContains(t, tc.banned, pkg, "%s imports %s", f, p)
+					if !strings.HasSuffix(f, "_test.go") {
+						assert.NotContains(t, tc.bannedOutsideTests, pkg, "%s imports %s", f, p)
+					}
+				}
+			}
+		})
 	}
 }

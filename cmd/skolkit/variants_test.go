@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/skolkit/skolkit/conformance"
 	"github.com/skolkit/skolkit/mockserver"
+	"github.com/skolkit/skolkit/report"
 	"github.com/skolkit/skolkit/scenarios"
 )
 
@@ -30,8 +30,8 @@ func TestVariantCataloguesAgree(t *testing.T) {
 var serviceRejects = map[string]struct{ check, quote string }{
 	mockserver.VarReferencesWithoutSecurityMarking: {"B.placements.security-marking", "Person references also carry `securityMarking`"},
 	mockserver.VarAbsentOptionalMembers:            {"B.placements.security-marking", "Person references also carry `securityMarking`"},
-	mockserver.VarTokenTypeLowercase:               {"auth.contract", "`token_type` (`Bearer`)"},
-	mockserver.VarEmpty404:                         {"B.errors.body", "Error statuses of interface B: not shown."},
+	mockserver.VarTokenTypeLowercase:               {"contract.auth.response", "`token_type` (`Bearer`)"},
+	mockserver.VarEmpty404:                         {"errors.B.body", "Error statuses of interface B: not shown."},
 }
 
 // knownFalseAlarms are the runner's checks that fail a legal variant today,
@@ -96,9 +96,9 @@ func runLegalVariants(t *testing.T, profile string, variants []string) {
 			for _, r := range rep.Results {
 				why, known := alarms[r.ID]
 				switch {
-				case known && r.Status == conformance.StatusPass:
+				case known && r.Status == report.StatusPass:
 					t.Errorf("stale entry in knownFalseAlarms: %s passes with %v; remove it", r.ID, rows[name])
-				case known && r.Status == conformance.StatusFail:
+				case known && r.Status == report.StatusFail:
 					t.Logf("known false alarm of the runner, %s: %s", r.ID, why)
 					continue
 				}
@@ -182,9 +182,9 @@ func TestVariantsThatTheServiceProfileRejects(t *testing.T) {
 			_, args := mockUnderTest(t, mockserver.Options{Variants: []string{v}})
 			code, _, rep := runConformance(t, append(args, "--include", "B.placements.unknown-id", "--include", "auth.token.success", "--include", reject.check, "--fail-on", "should")...)
 			assert.Equal(t, 1, code)
-			i := slices.IndexFunc(rep.Results, func(r conformance.Result) bool { return r.ID == reject.check })
+			i := slices.IndexFunc(rep.Results, func(r report.Result) bool { return r.ID == reject.check })
 			require.GreaterOrEqual(t, i, 0, "no result for %s", reject.check)
-			assert.Equal(t, conformance.StatusFail, rep.Results[i].Status)
+			assert.Equal(t, report.StatusFail, rep.Results[i].Status)
 			assert.Contains(t, rep.Results[i].Spec.Quote, reject.quote)
 		})
 	}

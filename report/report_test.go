@@ -1,12 +1,8 @@
-package conformance
+package report
 
 import (
 	"bytes"
 	"encoding/xml"
-	"flag"
-	"fmt"
-	"io"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -15,18 +11,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/skolkit/skolkit/rules"
 )
-
-type nopCloser struct{ io.Reader }
-
-func (nopCloser) Close() error { return nil }
-
-func readAll(r io.Reader) ([]byte, error) { return io.ReadAll(r) }
 
 // sampleReport has one result of every status, with a failure that holds
 // characters XML and HTML must escape.
 func sampleReport() *Report {
-	ex := &Exchange{Surface: SurfaceB, Method: "GET", URL: "http://127.0.0.1:8080/api/v1/placements?limit=0", Status: 200,
+	ex := &Exchange{Surface: rules.SurfaceB, Method: "GET", URL: "http://127.0.0.1:8080/api/v1/placements?limit=0", Status: 200,
 		ResponseBody: `{"data": [], "note": "<script>alert(1)</script> & ]]>"}`, Curl: `curl -sS -i 'http://127.0.0.1:8080/api/v1/placements?limit=0' -H "Authorization: Bearer $TOKEN"`}
 	mk := func(id, area string, s Status) Result {
 		return Result{ID: id, Title: "title of " + id, Area: area, Level: "read", Severity: MUST, Spec: SpecRef{Section: "Limits", Quote: "`limit` is at least 1", Decision: "B5"}, Status: s, Duration: 12 * time.Millisecond}
@@ -203,33 +195,4 @@ func TestExitCodes(t *testing.T) {
 	assert.Equal(t, 1, rep.ExitCode())
 	rep.Results = append(rep.Results, Result{Status: StatusError})
 	assert.Equal(t, 2, rep.ExitCode())
-}
-
-var update = flag.Bool("update", false, "rewrite docs/conformance.md from the catalogue")
-
-// TestMarkdownUpToDate fails when docs/conformance.md is not what the
-// catalogue generates. Regenerate with
-// go run ./cmd/skolkit conformance --list --format markdown > docs/conformance.md
-// or go test ./conformance -run TestMarkdownUpToDate -update.
-func TestMarkdownUpToDate(t *testing.T) {
-	if *update {
-		require.NoError(t, os.WriteFile("../docs/conformance.md", []byte(Markdown()), 0o644))
-	}
-	have, err := os.ReadFile("../docs/conformance.md")
-	require.NoError(t, err)
-	if string(have) != Markdown() {
-		t.Fatalf("docs/conformance.md is stale: regenerate it with\n  go run ./cmd/skolkit conformance --list --format markdown > docs/conformance.md")
-	}
-}
-
-func TestListFormats(t *testing.T) {
-	for _, f := range ListFormats {
-		var b bytes.Buffer
-		require.NoError(t, WriteList(&b, f), f)
-		assert.Contains(t, b.String(), "B.placements.walk", f)
-	}
-	assert.Error(t, WriteList(io.Discard, "pdf"))
-	md := Markdown()
-	assert.Contains(t, md, "## Spec statements no check covers yet")
-	assert.Contains(t, md, fmt.Sprintf("%d checks", len(Catalogue())))
 }

@@ -1,7 +1,24 @@
-package conformance
+package report
 
 import (
 	"time"
+
+	"github.com/skolkit/skolkit/rules"
+)
+
+// The vocabulary reports share with the rules they report on.
+type (
+	Severity = rules.Severity
+	SpecRef  = rules.SpecRef
+	Surface  = rules.Surface
+	Profile  = rules.Profile
+)
+
+// The severities and the default profile, as rules names them.
+const (
+	MUST           = rules.MUST
+	SHOULD         = rules.SHOULD
+	ProfileService = rules.ProfileService
 )
 
 // Status is the outcome of one check.
@@ -58,8 +75,12 @@ type Exchange struct {
 	Waited         time.Duration     `json:"waitedNs,omitempty"` // time spent waiting on 429 before this answer
 }
 
-// Report is the outcome of a run.
+// Report is the outcome of a run of the conformance runner, the tap or the
+// exam.
 type Report struct {
+	// Tool names what made the report ("skolkit conformance"; empty reads
+	// as the conformance runner).
+	Tool     string            `json:"tool,omitempty"`
 	Started  time.Time         `json:"started"`
 	Duration time.Duration     `json:"durationNs"`
 	Level    string            `json:"level"`
@@ -119,24 +140,28 @@ func (r *Report) Counts() Counts {
 	return c
 }
 
-// ByArea tallies results per area, in catalogue order.
+// ByArea tallies results per area, areas in the order their first result
+// comes in.
 func (r *Report) ByArea() ([]string, map[string]Counts) {
 	m := map[string]Counts{}
 	var order []string
-	for _, a := range Areas() {
-		for _, res := range r.Results {
-			if res.Area == a {
-				order = append(order, a)
-				break
-			}
-		}
-	}
 	for _, res := range r.Results {
-		c := m[res.Area]
+		c, ok := m[res.Area]
+		if !ok {
+			order = append(order, res.Area)
+		}
 		c.add(res.Status)
 		m[res.Area] = c
 	}
 	return order, m
+}
+
+// ToolName is the report's tool, the conformance runner when unset.
+func (r *Report) ToolName() string {
+	if r.Tool == "" {
+		return "skolkit conformance"
+	}
+	return r.Tool
 }
 
 // Failed reports whether a check at or above the severity failed: with
@@ -171,4 +196,14 @@ func (r *Report) ExitCode() int {
 		return 1
 	}
 	return 0
+}
+
+// excerpt cuts s to n bytes on a rune boundary.
+func excerpt(s string, n int) string { return rules.Excerpt(s, n) }
+
+func first[S ~[]E, E any](s S, n int) S {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
 }

@@ -1,4 +1,4 @@
-package conformance
+package report
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ var htmlTemplate = sync.OnceValue(func() *template.Template {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>skolkit conformance report</title>
+<title>{{.Rep.ToolName}} report</title>
 <style>
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1100px;padding:1.5em;color:#1d1d1f;background:#fff}
 h1{font-size:1.5em;margin:0 0 .2em}h2{font-size:1.15em;margin:1.6em 0 .5em;border-bottom:1px solid #ddd}
@@ -42,7 +42,7 @@ pre{white-space:pre-wrap;word-break:break-all;background:#f7f7f9;border:1px soli
 </style>
 </head>
 <body>
-<h1>skolkit conformance report</h1>
+<h1>{{.Rep.ToolName}} report</h1>
 <p class="meta">Started {{.Rep.Started.UTC.Format "2006-01-02 15:04:05"}} UTC · took {{dur .Rep.Duration}} · level {{.Rep.Level}} · profile {{if .Rep.Profile}}{{.Rep.Profile}}{{else}}service{{end}} · failing on {{.Rep.FailOn}}</p>
 {{if .Rep.Incomplete}}<h2>Incomplete run</h2><ul>{{range .Rep.Incomplete}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <p><span class="verdict v-{{verdict .Rep}}">{{verdict .Rep}}</span> {{.Counts.Pass}} passed, {{.Counts.Fail}} failed, {{.Counts.Skip}} skipped, {{.Counts.Error}} errors</p>

@@ -1,4 +1,4 @@
-package conformance
+package report
 
 import (
 	"encoding/xml"
@@ -66,7 +66,7 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 // WriteJUnit writes the report as JUnit XML.
 func WriteJUnit(w io.Writer, rep *Report) error {
 	areas, _ := rep.ByArea()
-	doc := junitSuites{Name: "skolkit conformance", Time: seconds(rep.Duration)}
+	doc := junitSuites{Name: rep.ToolName(), Time: seconds(rep.Duration)}
 	for _, a := range areas {
 		s := junitSuite{Name: a, Timestamp: rep.Started.UTC().Format("2006-01-02T15:04:05")}
 		for k, v := range rep.URLs {
