@@ -30,6 +30,9 @@ const usage = `skolkit — a test kit for the Swedish school-data service (SS 12
 Usage:
   skolkit serve [flags]        run the mock server
   skolkit conformance [flags]  test an implementation of the service against the spec
+  skolkit tap --target URL [flags]
+                               a proxy that judges the live traffic between a
+                               client and a server, both ways
   skolkit scenarios list       list the built-in scenarios and the named deviations
   skolkit scenarios validate FILE
                                check a scenario file; every problem as file:line:col
@@ -50,6 +53,7 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"serve":       serve,
 	"spec":        spec,
 	"conformance": conformanceCmd,
+	"tap":         tapCmd,
 	"scenarios":   scenariosCommand,
 	"generate":    generateCommand,
 	"version":     versionCmd,
