@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# The cost of skolkit tap: wrk against `skolkit serve` directly, through a
+# plain httputil.ReverseProxy that judges nothing (docs/plainproxy: the
+# standard transport tuned for kept-alive connections), and through
+# `skolkit tap` judging both sides, in the same run. GET by id of one
+# placement, ROUNDS rounds alternating the three, the median of each
+# figure; then a long run through the tap over many operations and records
+# that samples the tap's memory (it must stay bounded).
+#
+#   bash docs/tap-bench.sh          # the figures in docs/performance.md come from this
+#
+# Environment: DURATION (10s a measurement), ROUNDS (3), CONNS (16),
+# THREADS (1), LONG (60s; 0 skips the long run), PORT (18090: serve,
+# +1 the plain proxy, +2 the tap).
+# It needs wrk (Debian: apt-get install -y wrk) and curl; without wrk it
+# says so and exits 0.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v wrk >/dev/null; then
+  echo "docs/tap-bench.sh: skipped: wrk is not installed (Debian, Ubuntu: apt-get install -y wrk)" >&2
+  exit 0
+fi
+command -v curl >/dev/null || { echo "docs/tap-bench.sh: curl is needed" >&2; exit 2; }
+
+DURATION=${DURATION:-10s}
+ROUNDS=${ROUNDS:-3}
+CONNS=${CONNS:-16}
+THREADS=${THREADS:-1}
+LONG=${LONG:-60s}
+PORT=${PORT:-18090}
+serve_port=$PORT plain_port=$((PORT + 1)) tap_port=$((PORT + 2))
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+say() { printf '== %s\n' "$*" >&2; }
+
+wait_for() { # URL PID: poll until the URL answers (at most 60 s) while PID runs
+  local deadline=$((SECONDS + 60))
+  until curl -s -o /dev/null "$1"; do
+    kill -0 "$2" 2>/dev/null || { echo "the process for $1 exited (a port in use? see PORT)" >&2; exit 1; }
+    [ $SECONDS -lt $deadline ] || { echo "no answer from $1" >&2; exit 1; }
+    sleep 0.05
+  done
+  kill -0 "$2" 2>/dev/null || { echo "the process for $1 exited (a port in use? see PORT)" >&2; exit 1; }
+}
+
+say "building skolkit and the plain proxy"
+go build -o "$work/skolkit" ./cmd/skolkit
+go build -o "$work/plainproxy" ./docs/plainproxy
+
+say "starting skolkit serve, the plain proxy and skolkit tap"
+"$work/skolkit" serve --addr "127.0.0.1:$serve_port" >"$work/serve.log" 2>&1 &
+serve_pid=$!
+pids+=($serve_pid)
+wait_for "http://127.0.0.1:$serve_port/healthz" $serve_pid
+"$work/plainproxy" --listen "127.0.0.1:$plain_port" --target "http://127.0.0.1:$serve_port" 2>"$work/plain.log" &
+plain_pid=$!
+pids+=($plain_pid)
+"$work/skolkit" tap --listen "127.0.0.1:$tap_port" --target "http://127.0.0.1:$serve_port" \
+  --report "json=$work/tap.json" >"$work/tap.log" 2>&1 &
+tap_pid=$!
+pids+=($tap_pid)
+wait_for "http://127.0.0.1:$plain_port/healthz" $plain_pid
+wait_for "http://127.0.0.1:$tap_port/__tap/report" $tap_pid
+
+serve="http://127.0.0.1:$serve_port" plain="http://127.0.0.1:$plain_port" tapurl="http://127.0.0.1:$tap_port"
+client_id=$(awk '$1 == "client_id" {print $2}' "$work/serve.log")
+client_secret=$(awk '$1 == "client_secret" {print $2}' "$work/serve.log")
+# The token through the tap, so that it knows the client.
+token=$(curl -sf -X POST "$tapurl/oauth/token" -d grant_type=client_credentials \
+  --data-urlencode "client_id=$client_id" --data-urlencode "client_secret=$client_secret" |
+  sed -E 's/.*"access_token":"([^"]+)".*/\1/')
+auth="Authorization: Bearer $token"
+placement=$(curl -sf -H "$auth" "$serve/api/v1/placements?limit=1" | grep -o '"data":\[{"id":"[^"]*"' | sed -E 's/.*"id":"([^"]+)"/\1/')
+[ -n "$placement" ] || { echo "could not find a placement" >&2; exit 1; }
+path="/api/v1/placements/$placement"
+
+ms() { # a wrk latency (850.00us, 1.23ms, 2.00s) in milliseconds
+  awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n += 0; else if (v ~ /s$/) n *= 1000; printf "%.2f", n }'
+}
+rss() { awk '/^VmRSS:/ {printf "%.0f", $2 / 1024}' "/proc/$1/status"; } # MiB
+hwm() { awk '/^VmHWM:/ {printf "%.0f", $2 / 1024}' "/proc/$1/status"; } # MiB
+
+# bench NAME BASE PID: one wrk run; appends "rps p50 p99 rss non2xx" to $work/NAME.
+bench() {
+  local out rps p50 p99 bad mem=-
+  out=$(wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -H "$auth" "$2$path")
+  rps=$(awk '/^Requests\/sec:/ {printf "%.0f", $2}' <<<"$out")
+  p50=$(ms "$(awk '$1 == "50%" {print $2}' <<<"$out")")
+  p99=$(ms "$(awk '$1 == "99%" {print $2}' <<<"$out")")
+  bad=$(awk '/Non-2xx or 3xx responses:/ {print $NF}' <<<"$out")
+  [ "$3" = - ] || mem=$(rss "$3")
+  echo "$rps $p50 $p99 $mem ${bad:-0}" >>"$work/$1"
+}
+
+say "warming up"
+for base in "$serve" "$plain" "$tapurl"; do wrk -t1 -c"$CONNS" -d2s -H "$auth" "$base$path" >/dev/null; done
+
+for round in $(seq "$ROUNDS"); do
+  say "round $round of $ROUNDS: wrk -t$THREADS -c$CONNS -d$DURATION --latency GET $path"
+  bench direct "$serve" -
+  bench plain "$plain" "$plain_pid"
+  bench tap "$tapurl" "$tap_pid"
+done
+
+median() { # FILE COLUMN
+  awk -v c="$2" '{print $c}' "$1" | sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'
+}
+stats=$(curl -sf "$tapurl/__tap/report")
+field() { printf '%s' "$stats" | grep -o "\"$1\": *[0-9]*" | head -1 | grep -o '[0-9]*$'; }
+
+echo
+echo "wrk -t$THREADS -c$CONNS -d$DURATION --latency, GET $path (default scenario), $(nproc) cores, median of $ROUNDS rounds; $(date -u +%Y-%m-%d)"
+echo
+echo "| | req/s | p50 ms | p99 ms | RSS MiB | non-2xx |"
+echo "|---|---|---|---|---|---|"
+for name in direct plain tap; do
+  label=$name
+  [ $name = direct ] && label="direct (skolkit serve)"
+  [ $name = plain ] && label="plain httputil.ReverseProxy"
+  [ $name = tap ] && label="skolkit tap"
+  echo "| $label | $(median "$work/$name" 1) | $(median "$work/$name" 2) | $(median "$work/$name" 3) | $(median "$work/$name" 4) | $(median "$work/$name" 5) |"
+done
+echo
+awk -v t="$(median "$work/tap" 1)" -v p="$(median "$work/plain" 1)" -v t99="$(median "$work/tap" 3)" -v p99="$(median "$work/plain" 3)" \
+  'BEGIN { printf "tap / plain throughput: %.0f %% (target >= 80 %%); tap p99 - plain p99: %+.2f ms (target <= 2 ms)\n", 100 * t / p, t99 - p99 }'
+echo "per round (req/s p50 p99 RSS non-2xx): plain $(paste -sd '|' "$work/plain"); tap $(paste -sd '|' "$work/tap")"
+echo "the tap so far: $(field seen) exchanges forwarded, $(field judged) judged, $(field dropped) not judged (its judge behind)"
+
+if [ "$LONG" != 0 ]; then
+  say "long run through the tap: $LONG over many records and operations, the tap's memory every 5 s"
+  # Every record of a few kinds by id, and their lists and pages.
+  for kind in placements persons groups organisations duties activities; do
+    curl -sf -H "$auth" "$serve/api/v1/$kind?limit=1000" | grep -o '"id":"[0-9a-f-]\{36\}"' | sed -E "s#\"id\":\"([^\"]+)\"#/api/v1/$kind/\1#"
+    printf '/api/v1/%s?limit=%s\n' "$kind" 5 "$kind" 50 "$kind" 200
+  done | sort -u >"$work/paths"
+  cat >"$work/paths.lua" <<EOF
+paths = {}
+for line in io.lines("$work/paths") do paths[#paths + 1] = line end
+i = 0
+request = function()
+  i = i + 1
+  return wrk.format("GET", paths[(i % #paths) + 1])
+end
+EOF
+  samples=()
+  wrk -t"$THREADS" -c"$CONNS" -d"$LONG" -s "$work/paths.lua" -H "$auth" "$tapurl" >"$work/long.txt" &
+  wrk_pid=$!
+  while kill -0 "$wrk_pid" 2>/dev/null; do
+    samples+=("$(rss "$tap_pid")")
+    sleep 5
+  done
+  wait "$wrk_pid" || true
+  stats=$(curl -sf "$tapurl/__tap/report")
+  echo
+  echo "long run: $(wc -l <"$work/paths") distinct paths, $(awk '/^Requests\/sec:/ {printf "%.0f", $2}' "$work/long.txt") req/s through the tap for $LONG"
+  echo "tap RSS every 5 s (MiB): ${samples[*]}; peak $(hwm "$tap_pid") MiB"
+  echo "the tap in all: $(field seen) exchanges forwarded, $(field judged) judged, $(field dropped) not judged"
+fi
