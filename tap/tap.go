@@ -26,6 +26,8 @@ const (
 	// DefaultQueueBytes bounds the bodies of the exchanges waiting for the
 	// judge.
 	DefaultQueueBytes = 64 << 20
+	// DefaultJudgeShare is the share of one core the judge may use.
+	DefaultJudgeShare = 0.25
 )
 
 // PathPrefix is the tap's own part of the URL space: requests under it are
@@ -60,6 +62,11 @@ type Options struct {
 	// would exceed either is not judged and counted as dropped.
 	QueueLen   int
 	QueueBytes int64
+	// JudgeShare is the share of one core's time the judging goroutine
+	// may use, averaged over a few milliseconds (DefaultJudgeShare when 0;
+	// 1: as much as it needs). Forwarding keeps the rest of the machine; a
+	// judge that falls behind queues, then drops.
+	JudgeShare float64
 	// Prefixes say which paths are which surface (DefaultPrefixes when
 	// zero).
 	Prefixes Prefixes
@@ -81,6 +88,10 @@ type Tap struct {
 	done    chan struct{}
 	stopped atomic.Bool
 	stop    sync.Once
+
+	// now and sleep are the judge's clock (tests replace them).
+	now   func() time.Time
+	sleep func(time.Duration)
 
 	queuedBytes atomic.Int64
 	seen        atomic.Uint64
@@ -127,10 +138,14 @@ func New(opts Options) (*Tap, error) {
 	if opts.QueueBytes <= 0 {
 		opts.QueueBytes = DefaultQueueBytes
 	}
+	if opts.JudgeShare <= 0 {
+		opts.JudgeShare = DefaultJudgeShare
+	}
+	opts.JudgeShare = min(opts.JudgeShare, 1)
 	if opts.Prefixes == (Prefixes{}) {
 		opts.Prefixes = DefaultPrefixes()
 	}
-	t := &Tap{opts: opts, done: make(chan struct{})}
+	t := &Tap{opts: opts, done: make(chan struct{}), now: time.Now, sleep: time.Sleep}
 	proxy := newProxy(opts.Target, opts.Transport, opts.ErrorLog)
 	if opts.Observer == nil {
 		t.handler = proxy
@@ -210,18 +225,36 @@ func (t *Tap) enqueue(ex *Exchange) {
 	}
 }
 
-// judge is the one goroutine that feeds the observer.
+// judge is the one goroutine that feeds the observer. It keeps to its
+// share of a core: for each stretch of judging it owes a rest in
+// proportion, which time spent waiting for exchanges pays first.
 func (t *Tap) judge() {
 	defer close(t.done)
-	for ex := range t.queue {
+	restPerBusy := (1 - t.opts.JudgeShare) / t.opts.JudgeShare
+	var owed time.Duration
+	for {
+		waited := t.now()
+		ex := <-t.queue
 		if ex == nil {
 			return
 		}
+		start := t.now()
+		owed = max(owed-start.Sub(waited), 0)
 		t.queuedBytes.Add(-int64(len(ex.RequestBody) + len(ex.ResponseBody)))
 		t.opts.Observer.Observe(ex)
 		t.judged.Add(1)
+		end := t.now()
+		owed += time.Duration(float64(end.Sub(start)) * restPerBusy)
+		if owed > minRest {
+			t.sleep(owed)
+			owed = max(owed-t.now().Sub(end), 0)
+		}
 	}
 }
+
+// minRest is the shortest rest the judge takes (shorter sleeps cost more
+// than they give back).
+const minRest = 2 * time.Millisecond
 
 func (t *Tap) serveOwn(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != PathReport {

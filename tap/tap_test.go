@@ -363,3 +363,48 @@ func TestATargetMustBeAnHTTPURL(t *testing.T) {
 func quietLog(*testing.T) *log.Logger {
 	return log.New(io.Discard, "", 0)
 }
+
+// fakeClock is a clock that only moves when told.
+type fakeClock struct {
+	mu    sync.Mutex
+	t     time.Time
+	slept []time.Duration
+}
+
+func (c *fakeClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+func (c *fakeClock) sleep(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+	c.slept = append(c.slept, d)
+}
+
+// slowObserver takes a while (by the fake clock) over each exchange.
+type slowObserver struct {
+	clock *fakeClock
+	took  time.Duration
+}
+
+func (o slowObserver) Observe(*Exchange) { o.clock.advance(o.took) }
+
+func TestTheJudgeKeepsToItsShare(t *testing.T) {
+	clock := &fakeClock{t: time.Unix(0, 0)}
+	tp, err := New(Options{Target: &url.URL{Scheme: "http", Host: "h"}, Observer: slowObserver{clock, 4 * time.Millisecond}, JudgeShare: 0.2})
+	require.NoError(t, err)
+	tp.Close() // the real judge goroutine stops; run one on the fake clock
+	tp.queue, tp.done, tp.stop = make(chan *Exchange, 10), make(chan struct{}), sync.Once{}
+	tp.now, tp.sleep = clock.now, clock.sleep
+	for range 5 {
+		tp.queue <- &Exchange{}
+	}
+	go tp.judge()
+	tp.Close()
+	// 4 ms of judging owe 16 ms of rest at a share of 0.2.
+	assert.Equal(t, []time.Duration{16 * time.Millisecond, 16 * time.Millisecond, 16 * time.Millisecond, 16 * time.Millisecond, 16 * time.Millisecond}, clock.slept)
+	assert.Equal(t, uint64(5), tp.Stats().Judged)
+}
