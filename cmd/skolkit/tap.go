@@ -70,6 +70,7 @@ func tapCmd(args []string, stdout, stderr io.Writer) int {
 	mask := fs.Bool("mask-personal-data", false, "replace civic numbers, names, addresses, e-mail addresses and telephone numbers in the reports (consistently: one value, one stand-in)")
 	maxBody := fs.Int("max-body", tap.DefaultMaxBody, "bytes of each body the judge sees (`N`); a longer body is forwarded whole and judged as cut")
 	queue := fs.Int("queue", tap.DefaultQueueLen, "exchanges that may wait for the judge (`N`); more are counted as dropped, never waited for")
+	judgeShare := fs.Float64("judge-share", tap.DefaultJudgeShare, "the share of one core the judge may use (0 < `S` <= 1); under more traffic than it can judge in that share, it drops exchanges (counted in the report) instead of slowing forwarding")
 	targetCA := fs.String("target-ca", "", "trust the certificates in this PEM `FILE` for an https:// target (besides the system's)")
 	if code, ok := parseFlags(fs, args, tapUsage, stdout, stderr); !ok {
 		return code
@@ -90,6 +91,9 @@ func tapCmd(args []string, stdout, stderr io.Writer) int {
 	if *duration < 0 || *maxBody < 0 || *queue <= 0 {
 		return usageErr("--duration and --max-body must not be negative, --queue must be positive")
 	}
+	if !(*judgeShare > 0 && *judgeShare <= 1) {
+		return usageErr("--judge-share %v: want a share of one core, more than 0 and at most 1", *judgeShare)
+	}
 	_ = profile
 	_ = mask
 	for _, r := range reports {
@@ -109,7 +113,7 @@ func tapCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	tp, err := tap.New(tap.Options{
 		Target: u, Transport: tap.NewTransport(tlsConfig), Prefixes: prefixes,
-		MaxBody: *maxBody, QueueLen: *queue, Observer: discard{},
+		MaxBody: *maxBody, QueueLen: *queue, JudgeShare: *judgeShare, Observer: discard{},
 		ErrorLog: log.New(stderr, "", log.LstdFlags),
 	})
 	if err != nil {
