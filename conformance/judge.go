@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"fmt"
-	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -73,46 +72,18 @@ func (e *env) ruleResults() []report.Result {
 	cov := e.judge.Coverage()
 	out := make([]report.Result, 0, len(cov.Rules))
 	for _, c := range cov.Rules {
-		r := c.Rule
-		res := report.Result{ID: r.ID, Title: r.Title, Area: string(r.Family), Level: LevelRead.String(),
-			Severity: r.SeverityIn(e.cfg.Profile), Choice: r.Choice, Spec: r.SpecIn(e.cfg.Profile), Notes: c.Notes}
-		switch {
-		case c.Findings > 0:
-			res.Status = report.StatusFail
-			for _, f := range c.Kept {
-				fl := report.Failure{Message: f.Message, Expected: f.Expected}
-				if f.Exchange != nil {
-					fl.Exchange = e.red.Excerpt(f.Exchange)
-				}
-				res.Failures = append(res.Failures, fl)
-			}
-			if c.Findings > len(c.Kept) {
-				res.Notes = append(res.Notes, fmt.Sprintf("%d findings in all; the first %d are shown", c.Findings, len(c.Kept)))
-			}
-		case c.Nothing():
-			res.Status = report.StatusSkip
-			res.Reason = e.nothingReason(r, c)
-		default:
-			res.Status = report.StatusPass
+		reason := ""
+		if c.Nothing() {
+			reason = e.nothingReason(c.Rule, c)
 		}
-		if n := len(c.Operations); n > 0 {
-			ops := slices.Sorted(maps.Keys(c.Operations))
-			res.Notes = append(res.Notes, fmt.Sprintf("%d judged across %d operations: %s", c.Judged, n, strings.Join(first(ops, 12), ", ")+more(len(ops), 12)))
-		}
-		res.Requests = sumValues(c.Operations)
+		res := report.RuleResult(c, e.cfg.Profile, e.red, reason)
+		res.Level, res.Side = LevelRead.String(), ""
 		out = append(out, res)
 	}
 	if len(cov.Dropped) > 0 {
 		e.cfg.Notes = append(e.cfg.Notes, fmt.Sprintf("the rules' history dropped entries to stay within its bounds: %v", cov.Dropped))
 	}
 	return out
-}
-
-func more(n, shown int) string {
-	if n > shown {
-		return fmt.Sprintf(" and %d more", n-shown)
-	}
-	return ""
 }
 
 // nothingReason says why a rule judged nothing: the surfaces it concerns
@@ -133,14 +104,6 @@ func (e *env) nothingReason(r *rules.Rule, c rules.RuleCoverage) string {
 		return fmt.Sprintf("%s not configured, and no answer of an operation it concerns was received", strings.Join(missing, ", "))
 	}
 	return c.Reason()
-}
-
-func sumValues(m map[string]int) int {
-	n := 0
-	for _, v := range m {
-		n += v
-	}
-	return n
 }
 
 // userSpec validates every answer against a user's --spec document as well

@@ -113,7 +113,7 @@ done
 median() { # FILE COLUMN
   awk -v c="$2" '{print $c}' "$1" | sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'
 }
-stats=$(curl -sf "$tapurl/__tap/report")
+stats=$(curl -sf "$tapurl/__tap/stats")
 field() { printf '%s' "$stats" | grep -o "\"$1\": *[0-9]*" | head -1 | grep -o '[0-9]*$'; }
 
 echo
@@ -132,7 +132,7 @@ echo
 awk -v t="$(median "$work/tap" 1)" -v p="$(median "$work/plain" 1)" -v t99="$(median "$work/tap" 3)" -v p99="$(median "$work/plain" 3)" \
   'BEGIN { printf "tap / plain throughput: %.0f %% (target >= 80 %%); tap p99 - plain p99: %+.2f ms (target <= 2 ms)\n", 100 * t / p, t99 - p99 }'
 echo "per round (req/s p50 p99 RSS non-2xx): plain $(paste -sd '|' "$work/plain"); tap $(paste -sd '|' "$work/tap")"
-echo "the tap so far: $(field seen) exchanges forwarded, $(field judged) judged, $(field dropped) not judged (its judge behind)"
+echo "the tap so far: $(field forwarded) requests forwarded, $(field judged) judged, $(field dropped) not judged (its judge behind)"
 
 if [ "$LONG" != 0 ]; then
   say "long run through the tap: $LONG over many records and operations, the tap's memory every 5 s"
@@ -158,9 +158,9 @@ EOF
     sleep 5
   done
   wait "$wrk_pid" || true
-  stats=$(curl -sf "$tapurl/__tap/report")
+  stats=$(curl -sf "$tapurl/__tap/stats")
   echo
   echo "long run: $(wc -l <"$work/paths") distinct paths, $(awk '/^Requests\/sec:/ {printf "%.0f", $2}' "$work/long.txt") req/s through the tap for $LONG"
   echo "tap RSS every 5 s (MiB): ${samples[*]}; peak $(hwm "$tap_pid") MiB"
-  echo "the tap in all: $(field seen) exchanges forwarded, $(field judged) judged, $(field dropped) not judged"
+  echo "the tap in all: $(field forwarded) requests forwarded, $(field judged) judged, $(field dropped) not judged"
 fi

@@ -97,7 +97,7 @@ func WriteConsole(w io.Writer, rep *Report) {
 }
 
 func writeConsoleResult(w io.Writer, r Result) {
-	fmt.Fprintf(w, "\n--- FAIL %s (%s, %s)\n    %s\n", r.ID, r.Severity, r.Level, r.Title)
+	fmt.Fprintf(w, "\n--- FAIL %s (%s)\n    %s\n", r.ID, r.Meta(), r.Title)
 	fmt.Fprintf(w, "    spec (%s): %q", r.Spec.Section, r.Spec.Quote)
 	if r.Spec.Decision != "" {
 		fmt.Fprintf(w, " [decision %s]", r.Spec.Decision)
@@ -122,6 +122,9 @@ func writeConsoleResult(w io.Writer, r Result) {
 			}
 			fmt.Fprintf(w, "      response: %d %s\n", ex.Status, oneLine(ex.ResponseBody, 300))
 			fmt.Fprintf(w, "      %s\n", ex.Curl)
+		}
+		for _, rel := range f.Related {
+			fmt.Fprintf(w, "      related:  %s %s -> %d\n", rel.Method, rel.URL, rel.Status)
 		}
 	}
 	for _, n := range r.Notes {

@@ -43,7 +43,7 @@ pre{white-space:pre-wrap;word-break:break-all;background:#f7f7f9;border:1px soli
 </head>
 <body>
 <h1>{{.Rep.ToolName}} report</h1>
-<p class="meta">Started {{.Rep.Started.UTC.Format "2006-01-02 15:04:05"}} UTC · took {{dur .Rep.Duration}} · level {{.Rep.Level}} · profile {{if .Rep.Profile}}{{.Rep.Profile}}{{else}}service{{end}} · failing on {{.Rep.FailOn}}</p>
+<p class="meta">Started {{.Rep.Started.UTC.Format "2006-01-02 15:04:05"}} UTC · took {{dur .Rep.Duration}}{{if .Rep.Level}} · level {{.Rep.Level}}{{end}} · profile {{if .Rep.Profile}}{{.Rep.Profile}}{{else}}service{{end}} · failing on {{.Rep.FailOn}}</p>
 {{if .Rep.Incomplete}}<h2>Incomplete run</h2><ul>{{range .Rep.Incomplete}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <p><span class="verdict v-{{verdict .Rep}}">{{verdict .Rep}}</span> {{.Counts.Pass}} passed, {{.Counts.Fail}} failed, {{.Counts.Skip}} skipped, {{.Counts.Error}} errors</p>
 <table>{{range $k, $v := .Rep.URLs}}<tr><th>{{$k}}</th><td><code>{{$v}}</code></td></tr>{{end}}</table>
@@ -58,7 +58,7 @@ pre{white-space:pre-wrap;word-break:break-all;background:#f7f7f9;border:1px soli
 
 {{range .Areas}}<h2>{{.Name}}</h2>
 {{range .Results}}<details{{if eq .Status "fail" "error"}} open{{end}}>
-<summary><span class="badge b-{{.Status}}">{{upper .Status}}</span> <code>{{.ID}}</code> — {{.Title}} <span class="meta">({{.Severity}}, {{.Level}}, {{dur .Duration}})</span></summary>
+<summary><span class="badge b-{{.Status}}">{{upper .Status}}</span> <code>{{.ID}}</code> — {{.Title}} <span class="meta">({{.Meta}}, {{dur .Duration}})</span></summary>
 <p class="q">“{{.Spec.Quote}}” — {{.Spec.Section}}{{if .Spec.Decision}}; decision {{.Spec.Decision}}{{end}}</p>
 {{if .Choice}}<p class="meta">skolkit's choice, not the standard's: {{.Choice}}</p>{{end}}
 {{if .Reason}}<p>{{.Reason}}</p>{{end}}
@@ -66,7 +66,10 @@ pre{white-space:pre-wrap;word-break:break-all;background:#f7f7f9;border:1px soli
 {{range .Failures}}<div class="fl"><p><b>{{.Message}}</b></p>{{if .Expected}}<p>expected: {{.Expected}}</p>{{end}}
 {{with .Exchange}}<pre>{{.Method}} {{.URL}}{{if .RequestBody}}
 {{.RequestBody}}{{end}}</pre><pre>{{.Status}}
-{{.ResponseBody}}</pre><pre>{{.Curl}}</pre>{{end}}</div>{{end}}
+{{.ResponseBody}}</pre><pre>{{.Curl}}</pre>{{end}}
+{{range .Related}}<p class="meta">related:</p><pre>{{.Method}} {{.URL}}
+{{.Status}}
+{{.ResponseBody}}</pre>{{end}}</div>{{end}}
 </details>
 {{end}}{{end}}
 </body>

@@ -83,7 +83,7 @@ func WriteJUnit(w io.Writer, rep *Report) error {
 				continue
 			}
 			c := junitCase{Name: r.ID, Classname: a, Time: seconds(r.Duration)}
-			c.SystemOut = fmt.Sprintf("%s\nseverity %s, level %s\nspec (%s): %s", r.Title, r.Severity, r.Level, r.Spec.Section, r.Spec.Quote)
+			c.SystemOut = fmt.Sprintf("%s\n%s\nspec (%s): %s", r.Title, r.Meta(), r.Spec.Section, r.Spec.Quote)
 			if r.Spec.Decision != "" {
 				c.SystemOut += "\ndecision: " + r.Spec.Decision
 			}
@@ -153,6 +153,9 @@ func failureText(r Result) string {
 			}
 			fmt.Fprintf(&b, "  response: %d %s\n", ex.Status, ex.ResponseBody)
 			fmt.Fprintf(&b, "  %s\n", ex.Curl)
+		}
+		for _, rel := range f.Related {
+			fmt.Fprintf(&b, "  related:  %s %s -> %d\n", rel.Method, rel.URL, rel.Status)
 		}
 	}
 	return b.String()

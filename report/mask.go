@@ -29,6 +29,25 @@ const (
 	nKinds
 )
 
+// standIns are the forms of each kind's stand-ins (n the count of values
+// of the kind so far): digits, when set, fill the digits of a value whose
+// shape is kept (sameShape); plain is the stand-in otherwise. A birth date
+// that is a date becomes the nth day from 1900-01-01.
+var standIns = [nKinds]struct{ digits, plain string }{
+	civicNumber: {"19000101%04d", "civic-number-%d"},
+	givenName:   {"", "Given%d"},
+	middleName:  {"", "Middle%d"},
+	familyName:  {"", "Family%d"},
+	anyName:     {"", "Name%d"},
+	email:       {"", "person%d@example.invalid"},
+	phone:       {"%012d", "phone-%d"},
+	street:      {"", "Street %d"},
+	postalCode:  {"%05d", "postal-code-%d"},
+	town:        {"", "Town%d"},
+	estate:      {"", "Estate %d"},
+	birthDate:   {"1900%08d", "date-%d"},
+}
+
 // personalFields says which member names hold personal data, in the
 // records of interface A (the vendor's field table) and of SS 12000
 // (Person, its references, lookups and filters).
@@ -187,35 +206,14 @@ func (m *Masker) standIn(kind personal, value string) string {
 	m.count[kind]++
 	n := m.count[kind]
 	var s string
-	switch kind {
-	case civicNumber:
-		s = sameShape(value, fmt.Sprintf("19000101%04d", n), fmt.Sprintf("civic-number-%d", n))
-	case givenName:
-		s = fmt.Sprintf("Given%d", n)
-	case middleName:
-		s = fmt.Sprintf("Middle%d", n)
-	case familyName:
-		s = fmt.Sprintf("Family%d", n)
-	case anyName:
-		s = fmt.Sprintf("Name%d", n)
-	case email:
-		s = fmt.Sprintf("person%d@example.invalid", n)
-	case phone:
-		s = sameShape(value, fmt.Sprintf("%012d", n), fmt.Sprintf("phone-%d", n))
-	case street:
-		s = fmt.Sprintf("Street %d", n)
-	case postalCode:
-		s = sameShape(value, fmt.Sprintf("%05d", n), fmt.Sprintf("postal-code-%d", n))
-	case town:
-		s = fmt.Sprintf("Town%d", n)
-	case estate:
-		s = fmt.Sprintf("Estate %d", n)
-	case birthDate:
-		if _, err := time.Parse(time.DateOnly, value); err == nil {
-			s = time.Date(1900, 1, n, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
-		} else {
-			s = sameShape(value, fmt.Sprintf("1900%08d", n), fmt.Sprintf("date-%d", n))
-		}
+	form := standIns[kind]
+	switch _, err := time.Parse(time.DateOnly, value); {
+	case kind == birthDate && err == nil:
+		s = time.Date(1900, 1, n, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
+	case form.digits != "":
+		s = sameShape(value, fmt.Sprintf(form.digits, n), fmt.Sprintf(form.plain, n))
+	default:
+		s = fmt.Sprintf(form.plain, n)
 	}
 	m.stand[value], m.isStand[s] = s, true
 	m.replacer = nil

@@ -3,11 +3,12 @@ package report
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/skolkit/skolkit/rules"
 )
 
 func TestRewriteJSONStringsKnowsWhereEachValueStands(t *testing.T) {
@@ -77,37 +78,56 @@ func TestTheMaskerLeavesOtherFormsAlone(t *testing.T) {
 	}
 }
 
-func TestTheRedactorTakesSecretsOut(t *testing.T) {
-	r := NewRedactor()
-	form := "grant_type=client_credentials&client_id=me&client_secret=s3cr%26t"
-	assert.Equal(t, "grant_type=client_credentials&client_id=me&client_secret=%24CLIENT_SECRET",
-		string(r.Body("application/x-www-form-urlencoded", []byte(form))))
-	answer := `{"access_token":"eyJhbGciOi.abc.def","token_type":"Bearer","expires_in":3600}`
-	assert.Equal(t, `{"access_token":"$TOKEN","token_type":"Bearer","expires_in":3600}`, string(r.Body("application/json", []byte(answer))))
+func TestATrafficRedactorLearnsTheSecretsItSees(t *testing.T) {
+	r := NewTrafficRedactor()
+	token := &rules.Exchange{Surface: rules.SurfaceAuth, Method: http.MethodPost, Path: "/oauth/token", URL: "http://h/oauth/token",
+		RequestHeader:  http.Header{"Content-Type": {"application/x-www-form-urlencoded"}},
+		RequestBody:    []byte("grant_type=client_credentials&client_id=me&client_secret=s3cr%26t"),
+		Status:         200,
+		ResponseHeader: http.Header{"Content-Type": {"application/json"}, "Set-Cookie": {"session=abc123; Path=/; HttpOnly"}},
+		ResponseBody:   []byte(`{"access_token":"eyJhbGciOi.abc.def","token_type":"Bearer","expires_in":3600}`)}
+	ex := r.Excerpt(token)
+	assert.Equal(t, `{"access_token":"$TOKEN","token_type":"Bearer","expires_in":3600}`, ex.ResponseBody)
+	assert.Equal(t, "grant_type=client_credentials&client_id=me&client_secret=$CLIENT_SECRET", ex.RequestBody)
+	assert.Equal(t, "session=$COOKIE; Path=/; HttpOnly", ex.ResponseHeader["Set-Cookie"])
+	assert.Contains(t, ex.Curl, `--data-urlencode "client_secret=$CLIENT_SECRET"`)
 
-	h := http.Header{
-		"Authorization": {"Bearer eyJhbGciOi.abc.def"},
-		"Client-Secret": {"legacy-secret"},
-		"Cookie":        {"session=abc123; theme=dark"},
-		"Set-Cookie":    {"session=abc123; Path=/; HttpOnly"},
-		"X-Echo":        {"token eyJhbGciOi.abc.def seen"},
-	}
-	got := r.Header(h)
-	assert.Equal(t, "Bearer $TOKEN", got.Get("Authorization"))
-	assert.Equal(t, "$CLIENT_SECRET", got.Get("Client-Secret"))
-	assert.Equal(t, "session=$COOKIE; theme=$COOKIE", got.Get("Cookie"))
-	assert.Equal(t, "session=$COOKIE; Path=/; HttpOnly", got.Get("Set-Cookie"))
-	assert.Equal(t, "token $TOKEN seen", got.Get("X-Echo"), "a learned token anywhere")
-	assert.Equal(t, "Bearer eyJhbGciOi.abc.def", h.Get("Authorization"), "the original is untouched")
+	// Every credential the traffic carries is someone's secret, known or not.
+	read := &rules.Exchange{Surface: rules.SurfaceB, Method: http.MethodGet, Path: "/persons", URL: "http://h/api/v1/persons?access_token=other-token",
+		RequestHeader:  http.Header{"Authorization": {"Bearer never-issued-here"}, "Client-Secret": {"legacy-secret"}, "Cookie": {"a=1; b=2"}},
+		Status:         401,
+		ResponseHeader: http.Header{"Content-Type": {"application/json"}},
+		ResponseBody:   []byte(`{"code":"Unauthorized","message":"token never-issued-here, eyJhbGciOi.abc.def and legacy-secret refused"}`)}
+	ex = r.Excerpt(read)
+	assert.Equal(t, "Bearer $TOKEN", ex.RequestHeader["Authorization"])
+	assert.Equal(t, "$CLIENT_SECRET", ex.RequestHeader["Client-Secret"])
+	assert.Equal(t, "a=$COOKIE; b=$COOKIE", ex.RequestHeader["Cookie"])
+	assert.Equal(t, `{"code":"Unauthorized","message":"token $TOKEN, $TOKEN and $CLIENT_SECRET refused"}`, ex.ResponseBody)
+	assert.Equal(t, "http://h/api/v1/persons?access_token=$TOKEN", ex.URL)
+	assert.Equal(t, "Bearer never-issued-here", read.RequestHeader.Get("Authorization"), "the exchange itself is untouched")
 
-	basic := r.Header(http.Header{"Authorization": {"Basic bWU6cGFzc3dvcmQx"}}) // me:password1
-	assert.Equal(t, "Basic base64(me:$CLIENT_SECRET)", basic.Get("Authorization"))
-	assert.Equal(t, "error: $CLIENT_SECRET and $CLIENT_SECRET and legacy $CLIENT_SECRET", r.Text("error: s3cr&t and password1 and legacy legacy-secret"))
-	assert.Equal(t, "http://h/x?access_token=%24TOKEN&q=1", r.URL("http://h/x?access_token=other-token&q=1"))
-	assert.Equal(t, "$TOKEN again", r.Text("other-token again"))
-	assert.Equal(t, `{"code":"Unauthorized","message":"bad token $TOKEN"}`,
-		string(r.Body("application/json", []byte(`{"code":"Unauthorized","message":"bad token eyJhbGciOi.abc.def"}`))))
-	assert.False(t, strings.Contains(r.Text("abc"), "$"), "short strings are never learned")
+	basic := &rules.Exchange{URL: "http://h/oauth/token", RequestHeader: http.Header{"Authorization": {"Basic bWU6cGFzc3dvcmQx"}}} // me:password1
+	assert.Equal(t, "Basic base64(me:$CLIENT_SECRET)", r.Excerpt(basic).RequestHeader["Authorization"])
+	assert.Equal(t, "error: $CLIENT_SECRET and $CLIENT_SECRET", r.Text("error: s3cr&t and password1"))
+}
+
+func TestARedactorThatMasksPersonalData(t *testing.T) {
+	r := NewTrafficRedactor()
+	r.MaskPersonalData()
+	ex := r.Excerpt(&rules.Exchange{Surface: rules.SurfaceB, Method: http.MethodPost, Path: "/persons/lookup",
+		URL:            "http://h/api/v1/persons/lookup?mail=anna%40example.org",
+		RequestHeader:  http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer tok-123456"}},
+		RequestBody:    []byte(`{"civicNos":["201001011234"]}`),
+		Status:         200,
+		ResponseHeader: http.Header{"Content-Type": {"application/json"}},
+		ResponseBody:   []byte(`[{"id":"p1","givenName":"Anna","familyName":"Svensson","civicNo":{"value":"201001011234"}}]`)})
+	assert.Equal(t, `{"civicNos":["190001010001"]}`, ex.RequestBody)
+	assert.Equal(t, `[{"id":"p1","givenName":"Given1","familyName":"Family1","civicNo":{"value":"190001010001"}}]`, ex.ResponseBody)
+	assert.Equal(t, "http://h/api/v1/persons/lookup?mail=person1%40example.invalid", ex.URL)
+	assert.Contains(t, ex.Curl, `--data-raw '{"civicNos":["190001010001"]}'`)
+	assert.Contains(t, ex.Curl, `"Authorization: Bearer $TOKEN"`)
+	assert.Equal(t, "givenName Given1 in the list, Givn by id", r.Text("givenName Anna in the list, Givn by id"),
+		"texts are masked with the stand-ins the bodies taught")
 }
 
 func FuzzRewriteJSONStrings(f *testing.F) {

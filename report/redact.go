@@ -26,11 +26,20 @@ const minRedactLen = 4
 
 // Redactor replaces secrets (client secrets, the legacy Client-Secret
 // header, Basic credentials) and every access token it has been told of
-// in anything that goes into a report. It is safe for concurrent use.
+// in anything that goes into a report, and cookie values. A redactor of
+// observed traffic (NewTrafficRedactor) also learns the secrets of each
+// exchange it makes an excerpt of, from where they stand; one that masks
+// personal data (MaskPersonalData) masks excerpts and texts too. It is
+// safe for concurrent use.
 type Redactor struct {
 	mu      sync.RWMutex
 	secrets []secret
 	tokens  []string
+	// learn: every credential an exchange carries is a secret (the tap's
+	// traffic is someone else's); otherwise a token the redactor was not
+	// told of is shown as sent (the runner's deliberately wrong ones).
+	learn bool
+	mask  *Masker
 }
 
 type secret struct{ value, variable string }
@@ -43,6 +52,16 @@ func NewRedactor(clientSecret string) *Redactor {
 	return r
 }
 
+// NewTrafficRedactor makes a redactor for traffic observed between others:
+// it knows no secret at first and learns each from the exchanges it makes
+// excerpts of (bearer tokens, Basic and legacy credentials, a token
+// request's client_secret, a token answer's tokens).
+func NewTrafficRedactor() *Redactor { return &Redactor{learn: true} }
+
+// MaskPersonalData makes the redactor mask personal data (Masker) in
+// excerpts and in Text.
+func (r *Redactor) MaskPersonalData() { r.mask = NewMasker() }
+
 // AddSecret adds a secret to hide, shown as the shell variable given
 // ("$LIMITED_CLIENT_SECRET").
 func (r *Redactor) AddSecret(value, variable string) {
@@ -51,7 +70,9 @@ func (r *Redactor) AddSecret(value, variable string) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.secrets = append(r.secrets, secret{value, variable})
+	if !slices.ContainsFunc(r.secrets, func(s secret) bool { return s.value == value }) {
+		r.secrets = append(r.secrets, secret{value, variable})
+	}
 }
 
 // AddToken adds an access token to hide (shown as $TOKEN).
@@ -89,11 +110,25 @@ func (r *Redactor) Redact(s string) string {
 	return s
 }
 
+// Text is s as a report may show it: secrets hidden and, when the
+// redactor masks personal data, personal data masked.
+func (r *Redactor) Text(s string) string {
+	s = r.Redact(s)
+	if r.mask != nil {
+		s = r.mask.Text(s)
+	}
+	return s
+}
+
 // RedactHeader shows a header's value without its secret parts: a bearer
 // token the redactor knows as $TOKEN, Basic credentials decoded with the
-// secret hidden.
+// secret hidden, cookies without their values.
 func (r *Redactor) RedactHeader(name, v string) string {
-	if http.CanonicalHeaderKey(name) != "Authorization" {
+	switch http.CanonicalHeaderKey(name) {
+	case "Cookie", "Set-Cookie":
+		return redactCookies(v)
+	case "Authorization":
+	default:
 		return r.Redact(v)
 	}
 	scheme, cred, _ := strings.Cut(v, " ")
@@ -109,42 +144,74 @@ func (r *Redactor) RedactHeader(name, v string) string {
 }
 
 // Excerpt turns an exchange into what reports show of it: secrets hidden,
-// bodies cut to ExcerptBytes, and a curl line that reproduces the request.
-// Headers the HTTP client adds by itself (User-Agent) are left out of the
-// curl line.
+// personal data masked when the redactor masks it, bodies cut to
+// ExcerptBytes, and a curl line that reproduces the request. Headers the
+// HTTP client adds by itself (User-Agent) are left out of the curl line.
 func (r *Redactor) Excerpt(ex *rules.Exchange) *Exchange {
+	if r.learn {
+		r.learnFrom(ex)
+	}
 	out := &Exchange{
 		Surface:       ex.Surface,
 		Method:        ex.Method,
-		URL:           r.Redact(ex.URL),
+		URL:           r.url(ex.URL),
 		RequestHeader: map[string]string{},
 		Duration:      ex.Duration,
-		Error:         r.Redact(ex.Err),
+		Error:         r.Text(ex.Err),
 	}
 	for k, vs := range ex.RequestHeader {
 		if http.CanonicalHeaderKey(k) == "User-Agent" {
 			continue
 		}
-		out.RequestHeader[k] = r.RedactHeader(k, strings.Join(vs, ", "))
+		out.RequestHeader[k] = r.maskText(r.RedactHeader(k, strings.Join(vs, ", ")))
 	}
-	if len(ex.RequestBody) > 0 {
-		out.RequestBody = excerpt(r.Redact(string(ex.RequestBody)), ExcerptBytes)
+	reqBody := r.body(ex.RequestHeader, ex.RequestBody)
+	if len(reqBody) > 0 {
+		out.RequestBody = excerpt(reqBody, ExcerptBytes)
 	}
 	if ex.Status != 0 {
 		out.Status = ex.Status
 		out.ResponseHeader = map[string]string{}
 		for k, vs := range ex.ResponseHeader {
-			out.ResponseHeader[k] = r.Redact(strings.Join(vs, ", "))
+			out.ResponseHeader[k] = r.maskText(r.RedactHeader(k, strings.Join(vs, ", ")))
 		}
-		out.ResponseBody = excerpt(r.Redact(string(ex.ResponseBody)), ExcerptBytes)
+		out.ResponseBody = excerpt(r.body(ex.ResponseHeader, ex.ResponseBody), ExcerptBytes)
 	}
-	out.Curl = r.curl(ex, out)
+	out.Curl = r.curl(ex, out, reqBody)
 	return out
+}
+
+// body is a whole body as a report may show it (before it is cut).
+func (r *Redactor) body(h http.Header, b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	s := r.Redact(string(b))
+	if r.mask != nil {
+		s = string(r.mask.Body(h.Get("Content-Type"), []byte(s)))
+	}
+	return s
+}
+
+// url is a URL as a report may show it.
+func (r *Redactor) url(u string) string {
+	u = r.Redact(u)
+	if r.mask != nil {
+		u = r.mask.URL(u)
+	}
+	return u
+}
+
+func (r *Redactor) maskText(s string) string {
+	if r.mask != nil {
+		return r.mask.Text(s)
+	}
+	return s
 }
 
 // curl builds a command line that reproduces the request. Secrets appear as
 // shell variables ($CLIENT_SECRET, $TOKEN) for the user to set.
-func (r *Redactor) curl(ex *rules.Exchange, out *Exchange) string {
+func (r *Redactor) curl(ex *rules.Exchange, out *Exchange, body string) string {
 	parts := []string{"curl", "-sS", "-i"}
 	if ex.Method != http.MethodGet || len(ex.RequestBody) > 0 {
 		parts = append(parts, "-X", ex.Method)
@@ -160,7 +227,7 @@ func (r *Redactor) curl(ex *rules.Exchange, out *Exchange) string {
 	}
 	if len(ex.RequestBody) > 0 {
 		mt, _ := rules.MediaType(ex.RequestHeader.Get("Content-Type"))
-		form, err := url.ParseQuery(string(ex.RequestBody))
+		form, err := url.ParseQuery(body)
 		if mt == "application/x-www-form-urlencoded" && err == nil {
 			for _, k := range slices.Sorted(maps.Keys(form)) {
 				for _, v := range form[k] {
@@ -168,7 +235,7 @@ func (r *Redactor) curl(ex *rules.Exchange, out *Exchange) string {
 				}
 			}
 		} else {
-			parts = append(parts, "--data-raw", ShellQuote(r.Redact(string(ex.RequestBody))))
+			parts = append(parts, "--data-raw", ShellQuote(body))
 		}
 	}
 	return strings.Join(parts, " ")

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"strings"
 	"time"
 
 	"github.com/skolkit/skolkit/rules"
@@ -35,9 +36,12 @@ const (
 
 // Result is the outcome of one check.
 type Result struct {
-	ID       string        `json:"id"`
-	Title    string        `json:"title"`
-	Area     string        `json:"area"`
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	Area  string `json:"area"`
+	// Side is whose fault a failure is, for reports that judge both (the
+	// tap's): server or client.
+	Side     rules.Side    `json:"side,omitempty"`
 	Level    string        `json:"level"`
 	Severity Severity      `json:"severity"`
 	Choice   string        `json:"choice,omitempty"` // skolkit's own choice where the standard is open
@@ -50,11 +54,28 @@ type Result struct {
 	Duration time.Duration `json:"durationNs"`
 }
 
-// Failure is one way the server departed from the spec.
+// Meta is the result's severity, level and side as reports print them
+// ("MUST, read"; "SHOULD, client side").
+func (r Result) Meta() string {
+	parts := []string{string(r.Severity)}
+	if r.Level != "" {
+		parts = append(parts, r.Level)
+	}
+	if r.Side != "" {
+		parts = append(parts, string(r.Side)+" side")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Failure is one way the server (or, in reports that judge clients, the
+// client) departed from the spec.
 type Failure struct {
 	Message  string    `json:"message"`
 	Expected string    `json:"expected,omitempty"`
 	Exchange *Exchange `json:"exchange,omitempty"`
+	// Related are other exchanges that show it (the earlier read of a
+	// record, the page a walk repeats).
+	Related []*Exchange `json:"related,omitempty"`
 }
 
 // Exchange is one request and its response as reports show them: secrets

@@ -1,9 +1,10 @@
 package rules
 
 import (
-	"bytes"
 	"io"
 	"net/http"
+	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -30,8 +31,17 @@ type CaptureOptions struct {
 }
 
 // Capture wraps a handler and hands every exchange of a surface, bodies
-// copied up to MaxBody bytes, to the sink once the answer is written. The
-// request body the handler reads is the one the client sent.
+// copied up to MaxBody bytes, to the sink once the answer is written.
+//
+// Bodies are copied as they pass, never read ahead: the handler reads the
+// request body as the client sends it (a proxy streams it on), and the
+// client gets each part of the answer as the handler writes it. A request
+// body the handler did not read to its end is kept as far as it was read,
+// marked truncated. The writer the handler gets still flushes, hijacks and
+// sets deadlines through http.ResponseController. A handler that panics
+// (http.ErrAbortHandler: the client went away) still leaves its exchange,
+// with Err saying so. Capturing costs one allocation for the exchange and
+// one per body of known length.
 func Capture(next http.Handler, opts CaptureOptions) http.Handler {
 	prefixes := DefaultPrefixes()
 	if opts.Prefixes != nil {
@@ -46,44 +56,190 @@ func Capture(next http.Handler, opts CaptureOptions) http.Handler {
 	if opts.Client == nil {
 		opts.Client = DefaultClient
 	}
-	var seq atomic.Uint64
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		surface, rel, ok := prefixes.Classify(r.URL.Path)
-		if !ok || opts.Sink == nil {
-			next.ServeHTTP(w, r)
+	return &capturer{next: next, opts: opts, prefixes: prefixes}
+}
+
+type capturer struct {
+	next     http.Handler
+	opts     CaptureOptions
+	prefixes Prefixes
+	seq      atomic.Uint64
+}
+
+func (c *capturer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	surface, rel, ok := c.prefixes.Classify(r.URL.Path)
+	if !ok || c.opts.Sink == nil {
+		c.next.ServeHTTP(w, r)
+		return
+	}
+	rec := &recorder{ResponseWriter: w, max: c.opts.MaxBody, client: c.opts.Client}
+	ex := &rec.ex
+	ex.Seq = c.seq.Add(1)
+	ex.Start = c.opts.Now()
+	ex.Surface, ex.Method, ex.Path = surface, r.Method, rel
+	ex.RequestHeader = r.Header.Clone() // as sent: a handler may change r.Header
+	if r.Body != nil && r.Body != http.NoBody {
+		rec.reqBody = &teeBody{ReadCloser: r.Body, max: c.opts.MaxBody}
+		rec.reqBody.buf = newBodyBuffer(r.ContentLength, c.opts.MaxBody)
+		r.Body = rec.reqBody
+	}
+	defer func() {
+		p := recover()
+		rec.finish(r, p, c.opts.Now())
+		c.opts.Sink(ex)
+		if p != nil {
+			panic(p)
+		}
+	}()
+	c.next.ServeHTTP(rec, r)
+}
+
+// NoAnswer records, on the exchange that Capture is recording for w, that
+// the handler had no answer to give: a proxy whose upstream failed or timed
+// out. The exchange then has Status 0 and err as its Err, whatever the
+// handler writes to the client instead (a 502 of the proxy's own). For a
+// writer that is not Capture's it does nothing.
+func NoAnswer(w http.ResponseWriter, err error) {
+	for {
+		switch x := w.(type) {
+		case *recorder:
+			x.noAnswer = err.Error()
+			return
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
 			return
 		}
-		start := opts.Now()
-		ex := &Exchange{
-			Surface: surface, Method: r.Method, Path: rel, Query: r.URL.Query(),
-			RequestHeader: r.Header.Clone(), Start: start, URL: requestURL(r),
+	}
+}
+
+// recorder is the response writer the wrapped handler writes to, and the
+// exchange being recorded (one allocation for both).
+type recorder struct {
+	http.ResponseWriter
+	ex      Exchange
+	max     int
+	wrote   bool // a final status was written
+	body    []byte
+	cut     bool
+	reqBody *teeBody
+	client  func(*http.Request) string // named once the handler is done (it may parse the form)
+	// noAnswer is set by NoAnswer.
+	noAnswer string
+}
+
+func (rec *recorder) WriteHeader(code int) {
+	// 1xx answers (100 Continue, 103 Early Hints) pass before the final one.
+	if !rec.wrote && (code >= 200 || code == http.StatusSwitchingProtocols) {
+		rec.header(code)
+	}
+	rec.ResponseWriter.WriteHeader(code)
+}
+
+// header records the status and a copy of the header as they go out.
+func (rec *recorder) header(code int) {
+	rec.wrote = true
+	rec.ex.Status = code
+	h := rec.ResponseWriter.Header()
+	rec.ex.ResponseHeader = h.Clone()
+	if cl := h["Content-Length"]; len(cl) == 1 {
+		if n, err := strconv.ParseInt(cl[0], 10, 64); err == nil {
+			rec.body = newBodyBuffer(n, rec.max)
 		}
-		if r.Body != nil && r.Body != http.NoBody {
-			buf, err := io.ReadAll(io.LimitReader(r.Body, int64(opts.MaxBody)+1))
-			if len(buf) > opts.MaxBody {
-				ex.RequestBody, ex.RequestTruncated = buf[:opts.MaxBody], true
-			} else {
-				ex.RequestBody = buf
-			}
-			rest := r.Body
-			r.Body = readCloser{io.MultiReader(bytes.NewReader(buf), errReader{err}, rest), rest}
+	}
+}
+
+func (rec *recorder) Write(p []byte) (int, error) {
+	if !rec.wrote {
+		rec.header(http.StatusOK)
+	}
+	rec.body, rec.cut = keep(rec.body, p, rec.max, rec.cut)
+	return rec.ResponseWriter.Write(p)
+}
+
+// Unwrap lets http.ResponseController reach the server's writer (Flush,
+// Hijack, deadlines).
+func (rec *recorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
+
+// Flush is here for handlers that test for http.Flusher directly.
+func (rec *recorder) Flush() { _ = http.NewResponseController(rec.ResponseWriter).Flush() }
+
+// finish completes the exchange once the handler has returned (or
+// panicked with p).
+func (rec *recorder) finish(r *http.Request, p any, now time.Time) {
+	ex := &rec.ex
+	ex.Duration = now.Sub(ex.Start)
+	ex.ResponseBody, ex.ResponseTruncated = rec.body, rec.cut
+	if rec.reqBody != nil {
+		ex.RequestBody, ex.RequestTruncated = rec.reqBody.seal(r.ContentLength)
+	}
+	switch {
+	case rec.noAnswer != "":
+		ex.Status, ex.ResponseHeader, ex.ResponseBody, ex.ResponseTruncated = 0, nil, nil, false
+		ex.Err = rec.noAnswer
+	case p != nil:
+		ex.Err = "the answer was cut off: the client went away or the handler gave up"
+		if p != http.ErrAbortHandler {
+			ex.Err = "the handler panicked"
 		}
-		ex.Client = opts.Client(r)
-		rec := &recorder{ResponseWriter: w, max: opts.MaxBody}
-		next.ServeHTTP(rec, r)
-		ex.Seq = seq.Add(1)
-		ex.Status = rec.status
-		if ex.Status == 0 {
-			ex.Status = http.StatusOK
-		}
-		ex.ResponseHeader = rec.header
-		if ex.ResponseHeader == nil {
-			ex.ResponseHeader = w.Header().Clone()
-		}
-		ex.ResponseBody, ex.ResponseTruncated = rec.body.Bytes(), rec.truncated
-		ex.Duration = opts.Now().Sub(start)
-		opts.Sink(ex)
-	})
+		ex.ResponseTruncated = true
+	case !rec.wrote: // a handler that wrote nothing answers 200
+		ex.Status = http.StatusOK
+		ex.ResponseHeader = rec.ResponseWriter.Header().Clone()
+	}
+	ex.Query = r.URL.Query()
+	ex.URL = requestURL(r)
+	ex.Client = rec.client(r)
+}
+
+// teeBody keeps the first bytes of a request body as the handler reads it.
+// A proxy's transport may still read it after the handler has returned:
+// seal ends the copy.
+type teeBody struct {
+	io.ReadCloser
+	max    int
+	mu     sync.Mutex
+	buf    []byte
+	cut    bool
+	eof    bool
+	sealed bool
+}
+
+func (t *teeBody) Read(p []byte) (int, error) {
+	n, err := t.ReadCloser.Read(p)
+	t.mu.Lock()
+	if !t.sealed {
+		t.buf, t.cut = keep(t.buf, p[:n], t.max, t.cut)
+		t.eof = t.eof || err == io.EOF
+	}
+	t.mu.Unlock()
+	return n, err
+}
+
+// seal ends the copy and returns it, and whether it is short of the body:
+// cut at the bound, or not read to its end.
+func (t *teeBody) seal(length int64) ([]byte, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.sealed = true
+	return t.buf, t.cut || (!t.eof && int64(len(t.buf)) != length)
+}
+
+// newBodyBuffer allocates once for a body of known length (up to limit).
+func newBodyBuffer(length int64, limit int) []byte {
+	if length <= 0 {
+		return nil
+	}
+	return make([]byte, 0, min(length, int64(limit)))
+}
+
+// keep appends p to buf up to limit bytes, and reports whether anything
+// was left out so far.
+func keep(buf, p []byte, limit int, cut bool) ([]byte, bool) {
+	if room := limit - len(buf); len(p) > room {
+		p, cut = p[:max(room, 0)], true
+	}
+	return append(buf, p...), cut
 }
 
 // DefaultClient names the client of a request from what it carries: the
@@ -110,56 +266,3 @@ func requestURL(r *http.Request) string {
 	}
 	return scheme + "://" + r.Host + r.URL.RequestURI()
 }
-
-type readCloser struct {
-	io.Reader
-	io.Closer
-}
-
-// errReader returns the error that cut the copy of the body short (nil:
-// nothing, the rest of the body follows).
-type errReader struct{ err error }
-
-func (e errReader) Read([]byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	return 0, io.EOF
-}
-
-// recorder copies what a handler writes.
-type recorder struct {
-	http.ResponseWriter
-	status    int
-	header    http.Header
-	body      bytes.Buffer
-	max       int
-	truncated bool
-}
-
-func (r *recorder) WriteHeader(code int) {
-	if r.status == 0 {
-		r.status = code
-		r.header = r.ResponseWriter.Header().Clone()
-	}
-	r.ResponseWriter.WriteHeader(code)
-}
-
-func (r *recorder) Write(b []byte) (int, error) {
-	if r.status == 0 {
-		r.WriteHeader(http.StatusOK)
-	}
-	if room := r.max - r.body.Len(); room > 0 {
-		r.body.Write(b[:min(len(b), room)])
-		if len(b) > room {
-			r.truncated = true
-		}
-	} else if len(b) > 0 {
-		r.truncated = true
-	}
-	return r.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController reach the writer's Flush and
-// deadlines.
-func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }

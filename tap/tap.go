@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/skolkit/skolkit/rules"
 )
 
 // Defaults of Options.
@@ -34,13 +36,17 @@ const (
 // answered by the tap and never forwarded.
 const PathPrefix = "/__tap/"
 
-// PathReport serves the live summary (GET).
-const PathReport = PathPrefix + "report"
+// PathReport serves the live report (GET), PathStats the tap's counters
+// (GET, JSON Stats).
+const (
+	PathReport = PathPrefix + "report"
+	PathStats  = PathPrefix + "stats"
+)
 
 // Observer gets the exchanges the tap saw, one at a time, on the tap's one
 // judging goroutine.
 type Observer interface {
-	Observe(*Exchange)
+	Observe(*rules.Exchange)
 }
 
 // Options configures a Tap.
@@ -69,9 +75,9 @@ type Options struct {
 	JudgeShare float64
 	// Prefixes say which paths are which surface (DefaultPrefixes when
 	// zero).
-	Prefixes Prefixes
-	// Summary writes the live summary served at PathReport; nil: the
-	// tap's counters as JSON.
+	Prefixes rules.Prefixes
+	// Summary writes the live report served at PathReport; nil: the
+	// tap's counters, as at PathStats.
 	Summary http.HandlerFunc
 	// ErrorLog gets the proxy's errors (the target unreachable); nil: the
 	// standard logger.
@@ -84,7 +90,7 @@ type Options struct {
 type Tap struct {
 	opts    Options
 	handler http.Handler
-	queue   chan *Exchange
+	queue   chan *rules.Exchange
 	done    chan struct{}
 	stopped atomic.Bool
 	stop    sync.Once
@@ -94,6 +100,7 @@ type Tap struct {
 	sleep func(time.Duration)
 
 	queuedBytes atomic.Int64
+	forwarded   atomic.Uint64
 	seen        atomic.Uint64
 	judged      atomic.Uint64
 	dropped     atomic.Uint64
@@ -103,7 +110,10 @@ type Tap struct {
 
 // Stats are the tap's counters.
 type Stats struct {
-	// Seen counts the exchanges forwarded.
+	// Forwarded counts the requests forwarded to the target.
+	Forwarded uint64 `json:"forwarded"`
+	// Seen counts those of a surface (the others are forwarded, not
+	// judged: a favicon, a health check).
 	Seen uint64 `json:"seen"`
 	// Judged counts those the observer got.
 	Judged uint64 `json:"judged"`
@@ -142,8 +152,8 @@ func New(opts Options) (*Tap, error) {
 		opts.JudgeShare = DefaultJudgeShare
 	}
 	opts.JudgeShare = min(opts.JudgeShare, 1)
-	if opts.Prefixes == (Prefixes{}) {
-		opts.Prefixes = DefaultPrefixes()
+	if opts.Prefixes == (rules.Prefixes{}) {
+		opts.Prefixes = rules.DefaultPrefixes()
 	}
 	t := &Tap{opts: opts, done: make(chan struct{}), now: time.Now, sleep: time.Sleep}
 	proxy := newProxy(opts.Target, opts.Transport, opts.ErrorLog)
@@ -152,8 +162,8 @@ func New(opts Options) (*Tap, error) {
 		close(t.done)
 		return t, nil
 	}
-	t.queue = make(chan *Exchange, opts.QueueLen)
-	t.handler = Capture(proxy, CaptureOptions{MaxBody: opts.MaxBody, Prefixes: opts.Prefixes, Sink: t.enqueue})
+	t.queue = make(chan *rules.Exchange, opts.QueueLen)
+	t.handler = rules.Capture(proxy, rules.CaptureOptions{MaxBody: opts.MaxBody, Prefixes: &opts.Prefixes, Sink: t.enqueue})
 	go t.judge()
 	return t, nil
 }
@@ -169,12 +179,13 @@ func (t *Tap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// them; an answer passes through the tap as the target gave it.
 	h := w.Header()
 	h["Date"], h["Content-Type"] = nil, nil
+	t.forwarded.Add(1)
 	t.handler.ServeHTTP(w, r)
 }
 
 // Stats returns the counters so far.
 func (t *Tap) Stats() Stats {
-	return Stats{Seen: t.seen.Load(), Judged: t.judged.Load(), Dropped: t.dropped.Load(),
+	return Stats{Forwarded: t.forwarded.Load(), Seen: t.seen.Load(), Judged: t.judged.Load(), Dropped: t.dropped.Load(),
 		CutBodies: t.cut.Load(), NoAnswer: t.noAnswer.Load()}
 }
 
@@ -203,7 +214,7 @@ func (t *Tap) Close() {
 }
 
 // enqueue hands an exchange to the judging goroutine without waiting.
-func (t *Tap) enqueue(ex *Exchange) {
+func (t *Tap) enqueue(ex *rules.Exchange) {
 	t.seen.Add(1)
 	if ex.ResponseTruncated || ex.RequestTruncated {
 		t.cut.Add(1)
@@ -257,8 +268,8 @@ func (t *Tap) judge() {
 const minRest = 2 * time.Millisecond
 
 func (t *Tap) serveOwn(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != PathReport {
-		http.Error(w, fmt.Sprintf("skolkit tap: no such page; the tap serves GET %s, and forwards everything outside %s", PathReport, PathPrefix), http.StatusNotFound)
+	if r.URL.Path != PathReport && r.URL.Path != PathStats {
+		http.Error(w, fmt.Sprintf("skolkit tap: no such page; the tap serves GET %s and GET %s, and forwards everything outside %s", PathReport, PathStats, PathPrefix), http.StatusNotFound)
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -267,7 +278,7 @@ func (t *Tap) serveOwn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	if t.opts.Summary != nil {
+	if r.URL.Path == PathReport && t.opts.Summary != nil {
 		t.opts.Summary(w, r)
 		return
 	}
@@ -299,7 +310,7 @@ func newProxy(target *url.URL, transport http.RoundTripper, errorLog *log.Logger
 		ErrorLog:      errorLog,
 		BufferPool:    bufferPool{},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
-			NoAnswer(w, err)
+			rules.NoAnswer(w, err)
 			if errorLog != nil {
 				errorLog.Printf("skolkit tap: %s %s: %v", r.Method, r.URL.Redacted(), err)
 			}

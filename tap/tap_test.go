@@ -17,18 +17,20 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/skolkit/skolkit/rules"
 )
 
 // collector is an observer that keeps what it got.
 type collector struct {
 	mu   sync.Mutex
-	got  []*Exchange
+	got  []*rules.Exchange
 	gate chan struct{} // when set, Observe waits for it
 	// entered, when set, gets a value as Observe starts.
 	entered chan struct{}
 }
 
-func (c *collector) Observe(ex *Exchange) {
+func (c *collector) Observe(ex *rules.Exchange) {
 	if c.entered != nil {
 		c.entered <- struct{}{}
 	}
@@ -40,10 +42,10 @@ func (c *collector) Observe(ex *Exchange) {
 	c.got = append(c.got, ex)
 }
 
-func (c *collector) exchanges() []*Exchange {
+func (c *collector) exchanges() []*rules.Exchange {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]*Exchange(nil), c.got...)
+	return append([]*rules.Exchange(nil), c.got...)
 }
 
 // tapInFront starts a tap in front of target and returns its URL; the
@@ -197,10 +199,10 @@ func TestEveryExchangeIsObserved(t *testing.T) {
 	}
 	tp.Close()
 	got := obs.exchanges()
-	require.Len(t, got, 4)
-	assert.Equal(t, Stats{Seen: 4, Judged: 4}, tp.Stats())
+	require.Len(t, got, 3, "a path of no surface is forwarded, not judged")
+	assert.Equal(t, Stats{Forwarded: 4, Seen: 3, Judged: 3}, tp.Stats())
 	ex := got[0]
-	assert.Equal(t, SurfaceB, ex.Surface)
+	assert.Equal(t, rules.SurfaceB, ex.Surface)
 	assert.Equal(t, "/persons/1", ex.Path)
 	assert.Equal(t, url.Values{"expand": {"a", "b"}}, ex.Query)
 	assert.Equal(t, http.MethodPost, ex.Method)
@@ -212,14 +214,13 @@ func TestEveryExchangeIsObserved(t *testing.T) {
 	assert.False(t, ex.RequestTruncated || ex.ResponseTruncated)
 	assert.Equal(t, tapURL+"/api/v1/persons/1?expand=a&expand=b", ex.URL)
 	assert.Positive(t, ex.Duration)
-	assert.Equal(t, SurfaceA, got[1].Surface)
-	assert.Equal(t, SurfaceAuth, got[2].Surface)
-	assert.Equal(t, Surface(""), got[3].Surface, "a path outside every surface")
+	assert.Equal(t, rules.SurfaceA, got[1].Surface)
+	assert.Equal(t, rules.SurfaceAuth, got[2].Surface)
 	seqs := map[uint64]bool{}
 	for _, ex := range got {
 		seqs[ex.Seq] = true
 	}
-	assert.Len(t, seqs, 4, "each exchange its own sequence number")
+	assert.Len(t, seqs, 3, "each exchange its own sequence number")
 }
 
 func TestBodiesAreCutForTheJudgeOnly(t *testing.T) {
@@ -339,7 +340,7 @@ func TestTheTapsOwnPages(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, "no-store", resp.Header.Get("Cache-Control"))
-	for path, code := range map[string]int{PathPrefix + "other": http.StatusNotFound} {
+	for path, code := range map[string]int{PathPrefix + "other": http.StatusNotFound, PathStats: http.StatusOK} {
 		resp, err := rawClient.Get(tapURL + path)
 		require.NoError(t, err)
 		resp.Body.Close()
@@ -390,17 +391,17 @@ type slowObserver struct {
 	took  time.Duration
 }
 
-func (o slowObserver) Observe(*Exchange) { o.clock.advance(o.took) }
+func (o slowObserver) Observe(*rules.Exchange) { o.clock.advance(o.took) }
 
 func TestTheJudgeKeepsToItsShare(t *testing.T) {
 	clock := &fakeClock{t: time.Unix(0, 0)}
 	tp, err := New(Options{Target: &url.URL{Scheme: "http", Host: "h"}, Observer: slowObserver{clock, 4 * time.Millisecond}, JudgeShare: 0.2})
 	require.NoError(t, err)
 	tp.Close() // the real judge goroutine stops; run one on the fake clock
-	tp.queue, tp.done, tp.stop = make(chan *Exchange, 10), make(chan struct{}), sync.Once{}
+	tp.queue, tp.done, tp.stop = make(chan *rules.Exchange, 10), make(chan struct{}), sync.Once{}
 	tp.now, tp.sleep = clock.now, clock.sleep
 	for range 5 {
-		tp.queue <- &Exchange{}
+		tp.queue <- &rules.Exchange{}
 	}
 	go tp.judge()
 	tp.Close()

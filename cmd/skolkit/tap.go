@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/skolkit/skolkit/report"
+	"github.com/skolkit/skolkit/rules"
 	"github.com/skolkit/skolkit/tap"
 )
 
@@ -59,7 +61,7 @@ func tapCmd(args []string, stdout, stderr io.Writer) int {
 	listen := fs.String("listen", "127.0.0.1:8081", "address to listen on, `host:port`")
 	target := fs.String("target", "", "the server's base `URL` (http:// or https://), e.g. https://sis.example.org")
 	profile := fs.String("profile", "service", "what to judge by: service (the service's spec) or ss12000 (the SS 12000 2.1.0 standard and its RFCs only)")
-	prefixes := tap.DefaultPrefixes()
+	prefixes := rules.DefaultPrefixes()
 	fs.StringVar(&prefixes.B, "register-prefix", prefixes.B, "the path of interface B (SS 12000) on the target")
 	fs.StringVar(&prefixes.A, "base-prefix", prefixes.A, "the path of interface A (the directory API) on the target")
 	fs.StringVar(&prefixes.Export, "export-prefix", prefixes.Export, "the path of the data export on the target")
@@ -68,7 +70,7 @@ func tapCmd(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&reports, "report", "write a report when the tap stops: junit=FILE, json=FILE or html=FILE; repeatable")
 	duration := fs.Duration("duration", 0, "stop after `D` (e.g. 10m); 0: run until SIGINT or SIGTERM")
 	mask := fs.Bool("mask-personal-data", false, "replace civic numbers, names, addresses, e-mail addresses and telephone numbers in the reports (consistently: one value, one stand-in)")
-	maxBody := fs.Int("max-body", tap.DefaultMaxBody, "bytes of each body the judge sees (`N`); a longer body is forwarded whole and judged as cut")
+	maxBody := fs.Int("max-body", tap.DefaultMaxBody, "bytes of each body the judge sees (`N`); a longer body is forwarded whole, and the rules see its beginning only")
 	queue := fs.Int("queue", tap.DefaultQueueLen, "exchanges that may wait for the judge (`N`); more are counted as dropped, never waited for")
 	judgeShare := fs.Float64("judge-share", tap.DefaultJudgeShare, "the share of one core the judge may use (0 < `S` <= 1); under more traffic than it can judge in that share, it drops exchanges (counted in the report) instead of slowing forwarding")
 	targetCA := fs.String("target-ca", "", "trust the certificates in this PEM `FILE` for an https:// target (besides the system's)")
@@ -88,16 +90,18 @@ func tapCmd(args []string, stdout, stderr io.Writer) int {
 			return usageErr("%s %q: want a path like /api/v1 (a leading slash, no trailing one)", name, p)
 		}
 	}
-	if *duration < 0 || *maxBody < 0 || *queue <= 0 {
-		return usageErr("--duration and --max-body must not be negative, --queue must be positive")
+	if *duration < 0 || *maxBody <= 0 || *queue <= 0 {
+		return usageErr("--duration must not be negative, --max-body and --queue must be positive")
 	}
 	if !(*judgeShare > 0 && *judgeShare <= 1) {
 		return usageErr("--judge-share %v: want a share of one core, more than 0 and at most 1", *judgeShare)
 	}
-	_ = profile
-	_ = mask
+	prof, err := parseRulesProfile(*profile)
+	if err != nil {
+		return usageErr("--profile: %v", err)
+	}
 	for _, r := range reports {
-		if err := checkWritableFile(r[1]); err != nil {
+		if err := report.CheckReportPath(r[1]); err != nil {
 			return usageErr("--report %s=%s: %v", r[0], r[1], err)
 		}
 	}
@@ -107,20 +111,32 @@ func tapCmd(args []string, stdout, stderr io.Writer) int {
 			return usageErr("--target-ca: %v", err)
 		}
 	}
+	judging, err := tap.NewJudging(rules.Config{Profile: prof}, *mask)
+	if err != nil {
+		return usageErr("%v", err)
+	}
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	tp, err := tap.New(tap.Options{
+	base := baseURL(ln.Addr())
+	run := tap.Run{Started: time.Now(), Target: u.String(), Listen: base, MaxBody: *maxBody}
+	var tp *tap.Tap
+	live := func(w http.ResponseWriter, r *http.Request) {
+		run := run
+		run.Stats = tp.Stats()
+		w.Header().Set("Content-Type", "application/json")
+		_ = report.WriteJSON(w, judging.Report(run))
+	}
+	tp, err = tap.New(tap.Options{
 		Target: u, Transport: tap.NewTransport(tlsConfig), Prefixes: prefixes,
-		MaxBody: *maxBody, QueueLen: *queue, JudgeShare: *judgeShare, Observer: discard{},
-		ErrorLog: log.New(stderr, "", log.LstdFlags),
+		MaxBody: *maxBody, QueueLen: *queue, JudgeShare: *judgeShare, Observer: judging,
+		Summary: live, ErrorLog: log.New(stderr, "", log.LstdFlags),
 	})
 	if err != nil {
 		ln.Close()
 		return usageErr("%v", err)
 	}
-	base := baseURL(ln.Addr())
 	fmt.Fprintf(stdout, `skolkit tap on %s, forwarding to %s
   auth_url      %s                  (POST %s)
   base_url      %s%s     (interface A)
@@ -152,9 +168,28 @@ func tapCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "skolkit tap: shutdown: %v\n", err)
 	}
 	tp.Close()
-	st := tp.Stats()
-	fmt.Fprintf(stdout, "skolkit tap stopped: %d exchanges forwarded, %d judged, %d not judged (the judge fell behind)\n", st.Seen, st.Judged, st.Dropped)
+	run.Stats = tp.Stats()
+	rep := judging.Report(run)
+	report.WriteConsole(stdout, rep)
+	for _, r := range reports {
+		if err := report.WriteReportFile(r[0], r[1], rep); err != nil {
+			fmt.Fprintf(stderr, "skolkit tap: --report %s=%s: %v\n", r[0], r[1], err)
+			code = exitFailed
+		}
+	}
+	if code == exitOK {
+		code = rep.ExitCode()
+	}
 	return code
+}
+
+// parseRulesProfile reads --profile.
+func parseRulesProfile(s string) (rules.Profile, error) {
+	switch p := rules.Profile(s); p {
+	case rules.ProfileService, rules.ProfileSS12000:
+		return p, nil
+	}
+	return "", fmt.Errorf("%q: want service or ss12000", s)
 }
 
 // parseTarget accepts an absolute http or https URL without a query.
@@ -192,7 +227,3 @@ func trustPEM(file string) (*tls.Config, error) {
 	}
 	return &tls.Config{RootCAs: pool}, nil
 }
-
-type discard struct{} // TEMPORARY until the judge lands
-
-func (discard) Observe(*tap.Exchange) {}
