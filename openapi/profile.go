@@ -1,0 +1,107 @@
+package openapi
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// StandardAbsenceTypes are the values of SS 12000's AbsenceEnum: leave the
+// school granted, or an absence of another kind the pupil or a guardian
+// reported.
+var StandardAbsenceTypes = []string{"Beviljad ledighet", "Anmäld frånvaro"}
+
+// RegisterSS12000 returns interface B's document as the mock serves it under
+// its ss12000 profile: the register document with every rule of the
+// service's spec that the official SS 12000 2.1.0 document does not have
+// taken out, and the document's own shapes put back where the spec changed
+// them (docs/decisions.md, "Profiles: service and ss12000"):
+//
+//   - Absence is SS 12000's: `type` takes the standard's values
+//     (StandardAbsenceTypes), `organisation` is optional, and the spec's
+//     `registrationDate`, `absenceReason` and `verified` are gone; the
+//     `type` filter of GET /absences takes the standard's values;
+//   - GET /attendances/{id} and GET /absences/{id} take no
+//     `expandReferenceNames` (the standard gives them the path id only);
+//   - a lookup needs no member (SS 12000's IdLookup requires none), and
+//     person references need no `securityMarking`;
+//   - POST /attendanceSchedule does not demand `scheduleDays`, which the
+//     standard lists as required without defining it, and a schedule
+//     entry's `endTime` is the standard's integer (the time of day as hhmm,
+//     1530 for 15:30).
+//
+// The document is built once per process and is read-only; the second
+// result is its JSON rendering, for serving at /api/v1/openapi.json.
+func RegisterSS12000() (*openapi3.T, []byte) { return registerSS12000() }
+
+var registerSS12000 = sync.OnceValues(func() (*openapi3.T, []byte) {
+	doc := docRegister()
+	toSS12000(doc)
+	js, err := json.Marshal(doc)
+	if err != nil {
+		panic("openapi: the ss12000 profile's document does not render: " + err.Error())
+	}
+	return doc, js
+})
+
+// toSS12000 applies the ss12000 profile's rules to a freshly built register
+// document.
+func toSS12000(doc *openapi3.T) {
+	doc.Info.Title += " (profile ss12000)"
+	conventions := doc.Info.Description[strings.Index(doc.Info.Description, "Conventions:"):]
+	doc.Info.Description = "Every resource of SS 12000 2.1.0, under the ss12000 profile: names, shapes and enumerated " +
+		"values are the SS 12000 document's alone where the service's spec differs from it (docs/decisions.md, " +
+		"\"Profiles: service and ss12000\").\n\n" + conventions
+	doc.Info.Extensions = map[string]any{"x-skolkit-profile": "ss12000"}
+	schemas := doc.Components.Schemas
+
+	absence := schemas["Absence"].Value
+	absence.Description = "A registered absence of a pupil, as SS 12000 2.1.0 has it."
+	absence.Required = []string{"id", "meta", "student", "startTime", "endTime", "type"}
+	for _, spec := range []string{"registrationDate", "absenceReason", "verified"} {
+		delete(absence.Properties, spec)
+	}
+	absenceType := absence.Properties["type"].Value
+	absenceType.Enum = standardEnum()
+	absenceType.Description = "`Beviljad ledighet` (leave the school granted) or `Anmäld frånvaro` " +
+		"(an absence of another kind the pupil or a guardian reported)."
+	if p := doc.Paths.Value("/absences").Get.Parameters.GetByInAndName(openapi3.ParameterInQuery, "type"); p != nil {
+		p.Schema = &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeString}, Enum: standardEnum()}}
+		p.Description = "Only absences of this type."
+	}
+	for _, path := range []string{"/attendances/{id}", "/absences/{id}"} {
+		op := doc.Paths.Value(path).Get
+		op.Parameters = slices.DeleteFunc(slices.Clone(op.Parameters), func(p *openapi3.ParameterRef) bool {
+			return p.Value != nil && p.Value.Name == "expandReferenceNames"
+		})
+	}
+
+	schemas["IdLookup"].Value.Required = nil
+	person := schemas["PersonReference"].Value
+	person.Description = "A reference to a person."
+	for _, part := range append(openapi3.SchemaRefs{{Value: person}}, person.AllOf...) {
+		if part.Ref == "" {
+			part.Value.Required = slices.DeleteFunc(slices.Clone(part.Value.Required), func(k string) bool { return k == "securityMarking" })
+		}
+	}
+
+	schedule := schemas["AttendanceSchedule"].Value
+	schedule.Required = slices.DeleteFunc(slices.Clone(schedule.Required), func(k string) bool { return k == "scheduleDays" })
+	schedule.Properties["scheduleDays"].Value.Description = "The same entries as `scheduleEntries`. SS 12000 requires " +
+		"`scheduleDays` without defining it: it is always answered, never demanded."
+	schemas["AttendanceScheduleEntry"].Value.Properties["endTime"] = &openapi3.SchemaRef{Value: &openapi3.Schema{
+		Type:        &openapi3.Types{openapi3.TypeInteger},
+		Description: "Time of day as hhmm (1530 for 15:30): SS 12000 declares an integer.",
+	}}
+}
+
+func standardEnum() []any {
+	out := make([]any, len(StandardAbsenceTypes))
+	for i, v := range StandardAbsenceTypes {
+		out[i] = v
+	}
+	return out
+}
