@@ -85,12 +85,14 @@ func (s *Server) adminEndpoints() []surface.AdminEndpoint {
 
 // Summary is the answer of the operations that change the whole state.
 type Summary struct {
-	Scenario string         `json:"scenario"`
-	Seed     int64          `json:"seed"`
-	Clock    ClockState     `json:"clock"`
-	Records  map[string]int `json:"records"`
-	Faults   int            `json:"faults"`
-	Latency  int            `json:"latency"`
+	Scenario string `json:"scenario"`
+	// Profile is the profile interface B serves (profile.go).
+	Profile string         `json:"profile"`
+	Seed    int64          `json:"seed"`
+	Clock   ClockState     `json:"clock"`
+	Records map[string]int `json:"records"`
+	Faults  int            `json:"faults"`
+	Latency int            `json:"latency"`
 }
 
 // ClockState is the clock as the control plane shows it.
@@ -105,7 +107,7 @@ func (s *Server) clockState() ClockState {
 
 func (s *Server) summary(sc *scenarios.Scenario, records map[string]int) Summary {
 	f, l := s.plane.RuleCounts()
-	return Summary{Scenario: sc.Name, Seed: sc.Seed, Clock: s.clockState(), Records: records, Faults: f, Latency: l}
+	return Summary{Scenario: sc.Name, Profile: s.profile, Seed: sc.Seed, Clock: s.clockState(), Records: records, Faults: f, Latency: l}
 }
 
 // restart puts the clock back to how NewClock made it for a scenario:
@@ -183,6 +185,10 @@ func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
 	if err != nil {
 		return Summary{}, &scenarios.LoadError{File: sc.Name, Problems: []scenarios.Problem{{File: sc.Name, Path: "behaviours.variants", Message: err.Error()}}}
 	}
+	profile, err := s.profileOf(sc)
+	if err != nil {
+		return Summary{}, &scenarios.LoadError{File: sc.Name, Problems: []scenarios.Problem{{File: sc.Name, Path: "profile", Message: err.Error()}}}
+	}
 	ds, err := sc.Build(s.clock.startOf(sc.Clock.Now))
 	if err != nil {
 		return Summary{}, err
@@ -206,6 +212,7 @@ func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
 		// apply to the start-up scenario, like the other start-up overrides).
 		s.core.Deviations = devs
 		s.variants = vars
+		s.profile = profile
 		// A token survives while its client is still there with the same
 		// secret and every scope of the token; it keeps its expiry.
 		s.tokens.retain(func(g grant) bool {

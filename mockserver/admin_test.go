@@ -318,7 +318,7 @@ behaviours:
 `
 		res := h.call(http.MethodPut, PrefixAdmin+"/scenario", yaml, http.Header{"Content-Type": {"application/yaml"}})
 		sum := res.summary(t)
-		assert.Equal(t, Summary{Scenario: "custom", Seed: 7, Clock: ClockState{Now: edgeCasesNow, Fixed: true},
+		assert.Equal(t, Summary{Scenario: "custom", Profile: ProfileService, Seed: 7, Clock: ClockState{Now: edgeCasesNow, Fixed: true},
 			Records: sum.Records, Faults: 1}, sum)
 
 		old := h.call(http.MethodGet, PrefixB+"/placements?limit=1", "", nil)

@@ -189,7 +189,7 @@ func FuzzLookupBody(f *testing.F) {
 		if res.status != http.StatusOK {
 			return
 		}
-		checkResponse(t, contract, res)
+		checkResponse(t, contract, res, ProfileService)
 		var asked struct {
 			IDs []string `json:"ids"`
 		}
@@ -228,7 +228,7 @@ func FuzzDirectoryBodies(f *testing.F) {
 		req := fs.request(tg.method, tg.path, []byte(body), surface.ContentTypeJSON)
 		res := fs.check(t, req, []byte(body))
 		if res.status/100 == 2 {
-			checkResponse(t, contract, res)
+			checkResponse(t, contract, res, ProfileService)
 		}
 		if res.status == http.StatusUnprocessableEntity {
 			var e DirectoryError

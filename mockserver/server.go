@@ -64,6 +64,10 @@ type Options struct {
 	// Variants switches on legal variants (variants.go) in addition to the
 	// scenario's.
 	Variants []string
+	// Profile, when set, replaces every scenario's profile: what interface B
+	// follows where the service's spec and the SS 12000 document differ
+	// (ProfileService, the default, or ProfileSS12000; profile.go).
+	Profile string
 	// Logger receives one line per request at debug level and errors; nil
 	// discards.
 	Logger *slog.Logger
@@ -108,6 +112,9 @@ type Server struct {
 	// sparse is the state of the variant absent-optional-members (sparse.go)
 	sparse *sparse
 	clock  *Clock
+	// profile is the profile interface B serves (profile.go), and
+	// fixedProfile Options.Profile, which replaces every scenario's.
+	profile, fixedProfile string
 	// ctl is the control plane's hold on the server: the scenario lock and
 	// the state file (admin.go); plane is the control plane itself: its
 	// router, the journal and the fault rules (package admin).
@@ -244,6 +251,14 @@ func newServer(opts Options) (*Server, func() (*store.Store, error), error) {
 		s.core.Deviations[d] = true
 	}
 	if s.variants, err = checkVariants(append(slices.Clone(sc.Behaviours.Variants), opts.Variants...)); err != nil {
+		return nil, nil, err
+	}
+	if opts.Profile != "" {
+		if s.fixedProfile, err = checkProfile(opts.Profile); err != nil {
+			return nil, nil, err
+		}
+	}
+	if s.profile, err = s.profileOf(sc); err != nil {
 		return nil, nil, err
 	}
 	if s.log == nil {
@@ -557,6 +572,7 @@ func (s *Server) wrap(e surface.Endpoint) (http.Handler, error) {
 			validate = validateDirectory(v)
 		}
 	}
+	validate, handle := s.profiled(e, validate, e.Handle)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case e.Kind == surface.Register && e.Scope != "":
@@ -579,13 +595,18 @@ func (s *Server) wrap(e surface.Endpoint) (http.Handler, error) {
 		if validate != nil && !validate(w, r) {
 			return
 		}
-		e.Handle(w, r)
+		handle(w, r)
 	}), nil
 }
 
 func (s *Server) serveDoc(name openapi.Name) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", surface.ContentTypeJSON)
+		if name == openapi.NameRegister && s.profile == ProfileSS12000 {
+			_, js := openapi.RegisterSS12000()
+			_, _ = w.Write(js)
+			return
+		}
 		_, _ = w.Write(s.contract.JSON(name))
 	}
 }

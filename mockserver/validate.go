@@ -38,7 +38,12 @@ type validator struct {
 // document. An operation that the server serves but the contract lacks is a
 // start-up error: the two must not drift apart.
 func newValidator(c *openapi.Contract, name openapi.Name, method, fullPath string) (*validator, error) {
-	doc := c.Doc(name)
+	return newValidatorIn(c.Doc(name), name, method, fullPath)
+}
+
+// newValidatorIn is newValidator for a document of the contract's (the
+// named one, or a profile's version of it).
+func newValidatorIn(doc *openapi3.T, name openapi.Name, method, fullPath string) (*validator, error) {
 	prefix := ""
 	if len(doc.Servers) > 0 {
 		u, err := url.Parse(doc.Servers[0].URL)

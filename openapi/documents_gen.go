@@ -259,10 +259,11 @@ func (v *docAdminValues) set22() {
 
 // doc.Components.Schemas["Summary"].Value
 func (v *docAdminValues) set23() {
-	v.Schema[22] = openapi3.Schema{Type: &openapi3.Types{"object"}, Required: []string{"scenario", "seed", "clock", "records", "faults", "latency"}, Properties: openapi3.Schemas{
+	v.Schema[22] = openapi3.Schema{Type: &openapi3.Types{"object"}, Required: []string{"scenario", "profile", "seed", "clock", "records", "faults", "latency"}, Properties: openapi3.Schemas{
 		"clock":    {Ref: "#/components/schemas/Clock", Value: &v.Schema[3]},
 		"faults":   {Value: &openapi3.Schema{Type: &openapi3.Types{"integer"}, Description: "Fault rules in force.", Min: ptr[float64](0)}},
 		"latency":  {Value: &openapi3.Schema{Type: &openapi3.Types{"integer"}, Description: "Latency rules in force.", Min: ptr[float64](0)}},
+		"profile":  {Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Description: "What interface B follows where the service's spec and the SS 12000 2.1.0 document differ: the\nspec (`service`) or the document alone (`ss12000`).\n", Enum: []any{"service", "ss12000"}}},
 		"records":  {Value: &openapi3.Schema{Type: &openapi3.Types{"object"}, Description: "Records per table.", AdditionalProperties: openapi3.BoolSchema{Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"integer"}, Min: ptr[float64](0)}}}}},
 		"scenario": {Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Description: "The loaded scenario's name."}},
 		"seed":     {Value: &openapi3.Schema{Type: &openapi3.Types{"integer"}, Format: "int64"}},

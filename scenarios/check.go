@@ -3,6 +3,7 @@ package scenarios
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -88,6 +89,9 @@ func (sc *Scenario) check(d *decoder) {
 	}
 	if sc.ListShape == "" {
 		sc.ListShape = ListShapeData
+	}
+	if sc.Profile != "" && KnownProfiles[sc.Profile] == "" {
+		d.problem("profile", "unknown profile %q; known: %s", sc.Profile, strings.Join(slices.Sorted(maps.Keys(KnownProfiles)), ", "))
 	}
 	seen := map[string]string{}
 	for i := range sc.Clients {

@@ -50,6 +50,9 @@ type Scenario struct {
 	ListShape ListShape `yaml:"listShape,omitempty" json:"listShape,omitempty"`
 	// Webhooks are SS 12000 subscriptions and delivery faults (webhooks.go).
 	Webhooks Webhooks `yaml:"webhooks,omitempty" json:"webhooks"`
+	// Profile is what interface B follows where the service's spec and the
+	// SS 12000 document differ: a key of KnownProfiles; empty is "service".
+	Profile string `yaml:"profile,omitempty" json:"profile,omitempty"`
 
 	// src keeps the file name and the nodes of the parsed document, so that
 	// Build can report its problems at their positions; nil for a scenario

@@ -23,3 +23,12 @@ var KnownVariants = map[string]string{
 	"token-type-lowercase":                "the token response says token_type bearer, in lower case",
 	"extra-token-fields":                  "the token response carries members beyond access_token, token_type and expires_in",
 }
+
+// KnownProfiles are the values of a scenario's profile: what interface B
+// follows where the service's spec and the official SS 12000 2.1.0 document
+// differ (the mock implements them in mockserver/profile.go). Parse rejects
+// any other value.
+var KnownProfiles = map[string]string{
+	"service": "the service's spec (the default): its absence types and members, its required members, its parameters",
+	"ss12000": "the SS 12000 2.1.0 document alone: its absence types and required members, lookups without members, integer schedule end times",
+}

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	_ "time/tzdata" // Europe/Stockholm on machines without a zone database
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/uuid"
@@ -528,12 +527,7 @@ func (s *API) today() model.Date {
 	return model.DateOf(s.now().In(stockholm))
 }
 
-var stockholm = func() *time.Location {
-	if loc, err := time.LoadLocation("Europe/Stockholm"); err == nil {
-		return loc
-	}
-	return time.FixedZone("CET", 3600)
-}()
+var stockholm = surface.Stockholm
 
 // clientSpace is the uuid namespace of API clients' ids (meta.createdBy).
 var clientSpace = uuid.MustParse("9a0c3e4b-6f0d-4b8e-b2f5-7d1c2a9e8b40")

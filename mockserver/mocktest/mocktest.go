@@ -81,6 +81,14 @@ func WithScenario[S ScenarioRef](sc S) TestOption {
 	}
 }
 
+// WithProfile serves interface B under a profile: mockserver.ProfileService
+// (the service's spec, the default) or mockserver.ProfileSS12000 (the SS
+// 12000 2.1.0 document alone, for a client generated from it). It replaces
+// the scenario's profile.
+func WithProfile(profile string) TestOption {
+	return func(ts *TestServer) { ts.Options.Profile = profile }
+}
+
 // WithSeed replaces the scenario's seed.
 func WithSeed(seed int64) TestOption {
 	return func(ts *TestServer) { ts.Options.Seed = &seed }

@@ -1,13 +1,16 @@
 package mocktest
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/oauth2/clientcredentials"
 
 	"github.com/skolkit/skolkit/mockserver"
 	"github.com/skolkit/skolkit/scenarios"
@@ -92,4 +95,18 @@ func TestAnUnstartedTestServerClosesCleanly(t *testing.T) {
 	ts := NewUnstartedTestServer(t)
 	ts.Close() // and again at cleanup
 	assert.Nil(t, ts.Server)
+}
+
+// TestWithProfile: a test server under the ss12000 profile answers an
+// empty lookup, which the service profile refuses.
+func TestWithProfile(t *testing.T) {
+	for profile, want := range map[string]int{mockserver.ProfileService: http.StatusBadRequest, mockserver.ProfileSS12000: http.StatusOK} {
+		ts := NewTestServer(t, WithScenario("empty"), WithProfile(profile))
+		assert.Equal(t, profile, ts.Server.Profile())
+		cfg := clientcredentials.Config{ClientID: ts.ClientID, ClientSecret: ts.ClientSecret, TokenURL: ts.TokenURL}
+		resp, err := cfg.Client(context.Background()).Post(ts.RegisterURL+"/groups/lookup", "application/json", strings.NewReader(`{}`))
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, want, resp.StatusCode, profile)
+	}
 }

@@ -98,6 +98,22 @@ func (s *API) createAbsence(w http.ResponseWriter, r *http.Request) {
 	a.ID, a.Meta = uuid.NewString(), model.Meta{}
 	a.Student = personRefOf(a.Student)
 	a.Organisation = refOf(a.Organisation)
+	// SS 12000 requires neither member (the ss12000 profile's contract lets
+	// them out): the day is the one the absence starts on, the school unit
+	// the pupil's on that day.
+	if a.RegistrationDate == "" {
+		a.RegistrationDate = model.DateOf(a.StartTime.In(surface.Stockholm))
+	}
+	if a.Organisation.ID == "" {
+		unit, ok := schoolUnitOf(s.store.Read(), a.Student.ID, model.DateOf(a.StartTime.In(surface.Stockholm)))
+		if !ok {
+			surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, fmt.Sprintf(
+				"organisation: person %s has no enrolment or placement at a school unit on %s; name the school unit the absence concerns",
+				a.Student.ID, model.DateOf(a.StartTime.In(surface.Stockholm))))
+			return
+		}
+		a.Organisation = model.ObjectReference{ID: unit}
+	}
 	if a.RegisteredBy != nil {
 		rb := personRefOf(*a.RegisteredBy)
 		a.RegisteredBy = &rb
@@ -119,3 +135,24 @@ func (s *API) createAbsence(w http.ResponseWriter, r *http.Request) {
 }
 
 const timeLayout = "2006-01-02T15:04:05Z07:00"
+
+// schoolUnitOf returns the school unit a pupil is at on a day: of an
+// enrolment that covers the day, else of a placement that does.
+func schoolUnitOf(sn *store.Snapshot, person string, day model.Date) (string, bool) {
+	covers := func(start, end model.Date) bool { return start <= day && (end == "" || day <= end) }
+	if p, ok := sn.Person(person); ok {
+		for _, e := range p.Enrolments {
+			if covers(e.StartDate, e.EndDate) && e.EnroledAt.ID != "" {
+				return e.EnroledAt.ID, true
+			}
+		}
+	}
+	unit := ""
+	_ = sn.Scan(store.TablePlacements, store.IndexChild, person, func(obj any) bool {
+		if pl := obj.(*model.Placement); covers(pl.StartDate, pl.EndDate) {
+			unit = pl.PlacedAt.ID
+		}
+		return unit == ""
+	})
+	return unit, unit != ""
+}

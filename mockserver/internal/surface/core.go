@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+	_ "time/tzdata" // Europe/Stockholm on machines without a zone database
 
 	"github.com/skolkit/skolkit/mockserver/store"
 )
@@ -36,3 +37,11 @@ type Core struct {
 
 // Deviates reports whether the named deviation is switched on.
 func (c *Core) Deviates(name string) bool { return c.Deviations[name] }
+
+// Stockholm is the time zone the service's days are in.
+var Stockholm = func() *time.Location {
+	if loc, err := time.LoadLocation("Europe/Stockholm"); err == nil {
+		return loc
+	}
+	return time.FixedZone("CET", 3600)
+}()
