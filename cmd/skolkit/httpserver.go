@@ -4,6 +4,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/skolkit/skolkit/mockserver"
 )
 
 // Timeouts and limits of the HTTP server of skolkit serve (L8 in
@@ -34,12 +36,17 @@ func newHTTPServer(handler http.Handler) *http.Server {
 // Containers and CI jobs poll it before they start their tests.
 const pathHealth = "/healthz"
 
+// headerProfile names, in the answer of pathHealth, the profile interface B
+// serves (mockserver.ProfileService or ProfileSS12000).
+const headerProfile = "Skolkit-Profile"
+
 // withHealth serves pathHealth in front of the mock.
-func withHealth(next http.Handler) http.Handler {
+func withHealth(next *mockserver.Server) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == pathHealth && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			w.Header().Set("Cache-Control", "no-store")
+			w.Header().Set(headerProfile, next.Profile())
 			_, _ = io.WriteString(w, "ok\n")
 			return
 		}

@@ -134,10 +134,13 @@ finishes the requests in flight and stops.
   skolkit serve                                  the default scenario on 127.0.0.1:8080
   skolkit serve --scenario edge-cases --seed 7   another built-in scenario, other data
   skolkit serve --scenario ./my-school.yaml      a scenario file (see docs/scenarios.md)
+  skolkit serve --profile ss12000                interface B as the SS 12000 document alone, for a
+                                                 client generated from it
   SKOLKIT_ADMIN_TOKEN=... skolkit serve --addr :8080
                                                  every interface (in a container)
 
-The server is ready when GET /healthz answers 200 "ok". The control plane is
+The server is ready when GET /healthz answers 200 "ok" (with the profile
+that serves in its Skolkit-Profile header). The control plane is
 open to loopback clients only, unless --admin-token (or SKOLKIT_ADMIN_TOKEN)
 is given; listening on another address requires one.
 
@@ -158,6 +161,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	adminToken := fs.String("admin-token", "", "require this bearer token on the control plane (/__admin); needed to listen on a non-loopback address (default: env SKOLKIT_ADMIN_TOKEN)")
 	stateFile := fs.String("state-file", "", "load the state from this `FILE` at start when it exists, and write it there on shutdown and on POST /__admin/snapshot")
 	journalSize := fs.Int("journal-size", mockserver.DefaultJournalSize, "how many requests the journal (GET /__admin/requests) keeps; 0 keeps none")
+	profile := fs.String("profile", "", "what interface B follows where the service's spec and the SS 12000 2.1.0 document differ: `service` (the spec) or ss12000 (the document alone) (default: the scenario's, else service)")
 	var allowHosts multiFlag
 	fs.Var(&allowHosts, "webhook-allow-host", "a `HOST` subscription callbacks may go to besides loopback addresses and localhost (repeatable)")
 	if code, ok := parseFlags(fs, args, serveHelp, stdout, stderr); !ok {
@@ -211,7 +215,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	srv, err := mockserver.New(mockserver.Options{
 		Scenario: sc, Seed: seed.v, ClientID: *clientID, ClientSecret: *clientSecret, TokenTTL: ttl.d, Logger: logger,
-		AdminToken: *adminToken, StateFile: *stateFile, JournalSize: *journalSize,
+		AdminToken: *adminToken, StateFile: *stateFile, JournalSize: *journalSize, Profile: *profile,
 		Webhooks: mockserver.WebhookOptions{AllowHosts: []string(allowHosts)},
 	})
 	built()
@@ -234,6 +238,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
   admin         %s%s          (control plane)
 `, sc.Name, base, base, mockserver.PathToken, base, mockserver.PrefixA, base, mockserver.PrefixB, base, mockserver.PrefixExport,
 		base, id, secret, base, mockserver.PrefixAdmin)
+	printServing(stdout, srv.Serving())
 	if *stateFile != "" {
 		how := "new"
 		if stateExisted {
@@ -272,6 +277,23 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	srv.Close()
 	fmt.Fprintln(stdout, "skolkit mock stopped")
 	return 0
+}
+
+// printServing prints the banner's lines on how the mock departs from its
+// defaults: the profile always, the deviations and legal variants when any
+// is switched on.
+func printServing(w io.Writer, sv mockserver.Serving) {
+	what := "interface B follows the service's spec; --profile ss12000 serves the SS 12000 document alone"
+	if sv.Profile == mockserver.ProfileSS12000 {
+		what = "interface B is the SS 12000 2.1.0 document alone where the service's spec differs"
+	}
+	fmt.Fprintf(w, "  profile       %s   (%s)\n", sv.Profile, what)
+	if len(sv.Deviations) > 0 {
+		fmt.Fprintf(w, "  deviations    %s   (switched on: the mock departs from the spec on purpose; skolkit scenarios list)\n", strings.Join(sv.Deviations, ", "))
+	}
+	if len(sv.Variants) > 0 {
+		fmt.Fprintf(w, "  variants      %s   (switched on: legal behaviours the mock does not do by default; skolkit scenarios list)\n", strings.Join(sv.Variants, ", "))
+	}
 }
 
 // baseURL is the URL clients use for a listener: its address, or

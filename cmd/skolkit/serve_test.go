@@ -237,3 +237,48 @@ func TestServeServesTheContractAsSpecPrintsIt(t *testing.T) {
 		})
 	}
 }
+
+// The banner says which profile serves and names the deviations and legal
+// variants a scenario switches on; /healthz names the profile too.
+func TestServeBannerNamesProfileDeviationsAndVariants(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "odd.yaml")
+	require.NoError(t, os.WriteFile(file, []byte(`name: odd
+clients: [{id: c, secret: s, scopes: [all]}]
+generate: {profile: none, schoolUnits: 1}
+behaviours: {deviations: [endDate-filter-drops-open-ended], variants: [empty-404, clamped-limit]}
+`), 0o644))
+	for _, tc := range []struct {
+		args    []string
+		profile string
+		lines   []string
+	}{
+		{[]string{"--scenario", "empty"}, "service", nil},
+		{[]string{"--scenario", file, "--profile", "ss12000"}, "ss12000", []string{
+			"  deviations    endDate-filter-drops-open-ended ",
+			"  variants      clamped-limit, empty-404 ",
+		}},
+	} {
+		t.Run(tc.profile, func(t *testing.T) {
+			p := startServe(t, append([]string{"--addr", "127.0.0.1:0"}, tc.args...)...)
+			p.waitFor(t, "  profile       "+tc.profile+" ")
+			for _, l := range tc.lines {
+				p.waitFor(t, l)
+			}
+			if tc.lines == nil {
+				assert.NotContains(t, p.output(), "deviations", "no deviations switched on, none named")
+				assert.NotContains(t, p.output(), "variants ")
+			}
+			resp, err := http.Get(p.base + "/healthz")
+			require.NoError(t, err)
+			resp.Body.Close()
+			assert.Equal(t, tc.profile, resp.Header.Get("Skolkit-Profile"))
+			require.Equal(t, 0, p.stop(t), p.output())
+		})
+	}
+	t.Run("an unknown profile", func(t *testing.T) {
+		code, out, errOut := runCLI("serve", "--addr", "127.0.0.1:0", "--scenario", "empty", "--profile", "iso")
+		assert.Equal(t, 2, code)
+		assert.Contains(t, errOut, `unknown profile "iso"; known: service, ss12000`)
+		assert.Empty(t, out)
+	})
+}
