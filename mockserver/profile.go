@@ -24,7 +24,7 @@ import (
 // default) it follows the spec; under ProfileSS12000 it is the document
 // alone: its absence types and required members, lookups without members,
 // its integer end times of schedule entries, none of the spec's additions
-// (docs/decisions.md, "Profiles: service and ss12000"; openapi.RegisterSS12000
+// (docs/decisions.md#interface-b-profiles; openapi.RegisterSS12000
 // is the contract of the profile). The store holds one form whatever the
 // profile; a profile only changes interface B's wire.
 //

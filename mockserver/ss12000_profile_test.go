@@ -290,8 +290,8 @@ func TestEveryOperationOfTheSS12000ProfileValidatesAgainstSS12000(t *testing.T) 
 }
 
 // serviceDifferences are the ways the service profile refuses what SS 12000
-// allows, as the official sweep sees them, each a row of docs/decisions.md,
-// "Profiles: service and ss12000": the operation (a prefix of "METHOD
+// allows, as the official sweep sees them, each a row of
+// docs/decisions.md#interface-b-profiles: the operation (a prefix of "METHOD
 // /path") and the violation the mock's 400 names.
 var serviceDifferences = []struct{ name, op, violation string }{
 	{"the spec's absence types", "POST /absences", `at /type: value is not one of the allowed values ["Giltig","Ogiltig"]`},

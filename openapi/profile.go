@@ -18,7 +18,7 @@ var StandardAbsenceTypes = []string{"Beviljad ledighet", "Anmäld frånvaro"}
 // its ss12000 profile: the register document with every rule of the
 // service's spec that the official SS 12000 2.1.0 document does not have
 // taken out, and the document's own shapes put back where the spec changed
-// them (docs/decisions.md, "Profiles: service and ss12000"):
+// them (docs/decisions.md#interface-b-profiles):
 //
 //   - Absence is SS 12000's: `type` takes the standard's values
 //     (StandardAbsenceTypes), `organisation` is optional, and the spec's
@@ -53,8 +53,8 @@ func toSS12000(doc *openapi3.T) {
 	doc.Info.Title += " (profile ss12000)"
 	conventions := doc.Info.Description[strings.Index(doc.Info.Description, "Conventions:"):]
 	doc.Info.Description = "Every resource of SS 12000 2.1.0, under the ss12000 profile: names, shapes and enumerated " +
-		"values are the SS 12000 document's alone where the service's spec differs from it (docs/decisions.md, " +
-		"\"Profiles: service and ss12000\").\n\n" + conventions
+		"values are the SS 12000 document's alone where the service's spec differs from it " +
+		"(docs/decisions.md#interface-b-profiles).\n\n" + conventions
 	doc.Info.Extensions = map[string]any{"x-skolkit-profile": "ss12000"}
 	schemas := doc.Components.Schemas
 

@@ -19,11 +19,30 @@ import (
 	"github.com/skolkit/skolkit/report"
 )
 
-// TestConformanceSS12000ProfileAgainstMock: the mock passes the suite judged
-// by the standard too, and only checks of that profile are run.
+// TestConformanceSS12000ProfileAgainstMock: the mock under its ss12000
+// profile passes the suite judged by the standard, and only checks of that
+// profile are run; under its service profile the same judge fails it where
+// the spec departs from the standard (the absence type), and nowhere else.
 func TestConformanceSS12000ProfileAgainstMock(t *testing.T) {
 	t.Parallel()
-	srv, args := mockUnderTest(t, mockserver.Options{})
+	t.Run("the service profile is not the standard", func(t *testing.T) {
+		t.Parallel()
+		_, args := mockUnderTest(t, mockserver.Options{})
+		code, out, rep := runConformance(t, append(args, "--profile", "ss12000", "--include", "B.contract", "--include", "B.absences.by-id")...)
+		assert.Equal(t, 1, code, out)
+		for _, r := range rep.Results {
+			if r.ID != "B.contract" {
+				assert.Equal(t, report.StatusPass, r.Status, "%s: %s", r.ID, r.Reason)
+				continue
+			}
+			require.Equal(t, report.StatusFail, r.Status, out)
+			for _, f := range r.Failures {
+				assert.Contains(t, f.Message, "GET /absences", "only absences differ")
+				assert.Contains(t, f.Message, `/type: value is not one of the allowed values ["Beviljad ledighet","Anmäld frånvaro"]`)
+			}
+		}
+	})
+	srv, args := mockUnderTest(t, mockserver.Options{Profile: mockserver.ProfileSS12000})
 	args = append(args, recordIDs(srv)...)
 	code, out, rep := runConformance(t, append(args, "--profile", "ss12000")...)
 	assertClean(t, rep, out)

@@ -84,7 +84,7 @@ func runLegalVariants(t *testing.T, profile string, variants []string) {
 	for _, name := range slices.Sorted(maps.Keys(rows)) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			srv, args := mockUnderTest(t, mockserver.Options{Variants: rows[name]})
+			srv, args := mockUnderTest(t, mockserver.Options{Variants: rows[name], Profile: profile}) // the mock serves the profile it is judged by
 			args = append(args, recordIDs(srv)...)
 			code, out, rep := runConformance(t, append(args, "--profile", profile, "--level", "write", "--fail-on", "should")...)
 			assertLegal(t, rep, out, code, rows[name])
