@@ -28,10 +28,10 @@ func TestConformanceSS12000ProfileAgainstMock(t *testing.T) {
 	t.Run("the service profile is not the standard", func(t *testing.T) {
 		t.Parallel()
 		_, args := mockUnderTest(t, mockserver.Options{})
-		code, out, rep := runConformance(t, append(args, "--profile", "ss12000", "--include", "B.contract", "--include", "B.absences.by-id")...)
+		code, out, rep := runConformance(t, append(args, "--profile", "ss12000", "--include", "contract.B.response", "--include", "B.absences.by-id")...)
 		assert.Equal(t, 1, code, out)
 		for _, r := range rep.Results {
-			if r.ID != "B.contract" {
+			if r.ID != "contract.B.response" {
 				assert.Equal(t, report.StatusPass, r.Status, "%s: %s", r.ID, r.Reason)
 				continue
 			}
