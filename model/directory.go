@@ -5,7 +5,7 @@ import "time"
 // Directory extensions: the attributes that interface A (the directory API)
 // has and interface B does not. They hang off the shared records, never
 // appear on interface B's wire (json:"-" on the owning field), and are
-// documented field by field in docs/decisions.md ("One store, two views").
+// documented field by field in docs/decisions.md#one-store-two-views.
 
 // External identifies a record in the system it came from.
 type External struct {
@@ -81,7 +81,7 @@ const (
 // GradeExtra holds a grade's interface-A attributes, as interface A wrote
 // them. A grade with an Extra is a GradeElementary or a GradeUpperSecondary
 // in interface A (Kind); the SS 12000 members of the grade are derived from
-// it (docs/decisions.md, "grades in both views"). Enumerated members hold
+// it (docs/decisions.md#grades-in-both-views). Enumerated members hold
 // interface A's wire values (Term HT/VT, SchoolYear "6".."9" or "1".."3",
 // Grade A..F/MISSING).
 type GradeExtra struct {

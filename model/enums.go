@@ -96,7 +96,7 @@ const (
 	OrganisationTypeOrganiser  OrganisationType = "Huvudman"
 	OrganisationTypeSchoolUnit OrganisationType = "Skolenhet"
 	// OrganisationTypeUnit is the type of the organisation elements that
-	// interface A shows as Units (see docs/decisions.md, issue 10).
+	// interface A shows as Units (docs/decisions.md#units-are-forvaltning).
 	OrganisationTypeUnit OrganisationType = "Förvaltning"
 )
 
@@ -140,7 +140,8 @@ type Curriculum string
 var Curricula = []Curriculum{"Lgy70", "Lgr80", "Lpo94", "Lpf94", "Lpfö98", "GR2000", "GY2000", "GYSÄR2000", "GYVUX2000", "GYVUX2001", "GYVUX2002", "GR2011", "GRSÄR2011", "SPEC2011", "SAM2011", "Lvux12", "GY2011", "GYSÄR2013", "VU2013"}
 
 // AbsenceType says whether an absence is excused. The spec names Giltig and
-// Ogiltig; see docs/decisions.md for how this differs from SS 12000 2.1.0.
+// Ogiltig; docs/decisions.md#absence-follows-the-spec says how this differs
+// from SS 12000 2.1.0.
 type AbsenceType string
 
 // Absence types.

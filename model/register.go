@@ -3,7 +3,7 @@ package model
 import "time"
 
 // The SS 12000 records interface B serves beside placements, groups,
-// syllabuses, attendance and absences (issue 11). Each is stored as it is
+// syllabuses, attendance and absences. Each is stored as it is
 // shown; references carry only an id in the store, and the renderer fills
 // displayName (on request) and securityMarking (always, on person
 // references). The struct tag ref names the table a reference points at, so
@@ -64,7 +64,8 @@ type StudyPlanNote struct {
 
 // SchoolUnitOffering is what a school unit offers: syllabuses and
 // programmes. SS 12000 gives the record no id or meta, yet serves it by id;
-// the store keeps both and the wire shows them (docs/decisions.md, B15).
+// the store keeps both and the wire shows them
+// (docs/decisions.md#ss12000-defects).
 type SchoolUnitOffering struct {
 	ID                string            `json:"id"`
 	Meta              Meta              `json:"meta"`
@@ -127,7 +128,7 @@ type AttendanceSchedule struct {
 	State           []AttendanceScheduleState `json:"state"`
 	ScheduleEntries []AttendanceScheduleEntry `json:"scheduleEntries,omitempty"`
 	// ScheduleDays repeats ScheduleEntries on the wire: SS 12000 requires a
-	// scheduleDays it does not define (docs/decisions.md, B15).
+	// scheduleDays it does not define (docs/decisions.md#ss12000-defects).
 	ScheduleDays []AttendanceScheduleEntry `json:"scheduleDays"`
 }
 
@@ -148,7 +149,8 @@ type AttendanceScheduleEntry struct {
 }
 
 // Grade is a grade in SS 12000's shape. SchoolUnit repeats Organisation:
-// SS 12000 requires a schoolUnit it does not define (docs/decisions.md, B15).
+// SS 12000 requires a schoolUnit it does not define
+// (docs/decisions.md#ss12000-defects).
 // Interface A's GradeElementary and GradeUpperSecondary are the same records
 // (Directory).
 type Grade struct {
@@ -216,7 +218,8 @@ type Room struct {
 }
 
 // Duty is the interface-B view of an interface-A employee placement: a
-// member of staff's duty at a school unit (docs/decisions.md, issue 11). It
+// member of staff's duty at a school unit
+// (docs/decisions.md#duties-are-employee-placements). It
 // is rendered, not stored.
 type Duty struct {
 	ID             string               `json:"id"`

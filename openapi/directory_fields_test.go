@@ -7,7 +7,7 @@ package openapi
 // in CI it fails, so that a CI run cannot pass by skipping.
 //
 // The differences we keep on purpose are listed in directoryFieldsAllowed,
-// each with its reason (docs/decisions.md, "Issue 10").
+// each with its reason (docs/decisions.md#vendor-field-table).
 
 import (
 	"bufio"
@@ -30,16 +30,16 @@ import (
 // reports them under. Each is a decision of docs/decisions.md.
 var directoryFieldsAllowed = map[string]string{
 	// Operations the service spec adds to the vendor's.
-	"operation GET /openapi.json":                      "the contract is served beside the API (decision A1)",
+	"operation GET /openapi.json":                      "the contract is served beside the API (docs/decisions.md#interface-a-document)",
 	"operation GET /student-placements/{id}":           "the service spec names this path for StudentPlacement's update; served as an alias",
 	"operation PATCH /student-placements/{id}":         "the service spec's path of the restoring update; an alias of /student-placement/{id}",
 	"operation PATCH /employee-placement/{id}/archive": "the spec: the archiving behaviour 'holds for EmployeePlacement' too",
 	"operation PATCH /employee-placement/{id}/restore": "the spec: the archiving behaviour 'holds for EmployeePlacement' too",
 	// Statuses of the transport limits, on top of the vendor's.
-	"status 413": "a body over 1 MiB is refused on every operation (decision L1)",
-	"status 415": "a body that is not application/json is refused (decision A16)",
+	"status 413": "a body over 1 MiB is refused on every operation (docs/decisions.md#interface-a-413-415)",
+	"status 415": "a body that is not application/json is refused (docs/decisions.md#interface-a-413-415)",
 	// The error body's extra member.
-	"schema Error.details": "422 lists every violation of the body (decision A17); an optional member the vendor's clients ignore",
+	"schema Error.details": "422 lists every violation of the body (docs/decisions.md#error-details); an optional member the vendor's clients ignore",
 }
 
 // fieldsDoc is the parsed field table.

@@ -1,7 +1,7 @@
 package openapi
 
 // Invariants of register.yaml (interface B) that the service's spec and our
-// decisions (docs/decisions.md, "Interface B contract") require.
+// decisions (docs/decisions.md#interface-b-contract) require.
 
 import (
 	"net/http"
@@ -53,7 +53,7 @@ func registerDoc(t *testing.T) *openapi3.T {
 }
 
 // TestRegisterHasExactlyTheSpecOperations: the spec's operations, and every
-// read operation of SS 12000 (issue 11), and nothing else.
+// operation of SS 12000, and nothing else.
 func TestRegisterHasExactlyTheSpecOperations(t *testing.T) {
 	doc := registerDoc(t)
 	want := map[string]bool{"GET /openapi.json": true}
@@ -175,7 +175,7 @@ func TestRegisterErrorResponses(t *testing.T) {
 			if strings.HasSuffix(path, "/lookup") {
 				want = append(want, "413", "503")
 			} else if op.RequestBody != nil {
-				want = append(want, "413") // issue 12's writes, subscriptions, log and statistics
+				want = append(want, "413") // the writes, subscriptions, log and statistics
 			}
 			for _, status := range want {
 				r := op.Responses.Value(status)

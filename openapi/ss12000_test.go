@@ -134,9 +134,7 @@ var ss12000Schemas = map[string]string{
 }
 
 // ss12000Operations are the operations interface B shares with SS 12000:
-// every read operation of the official document (every GET, and every POST
-// .../lookup). The writes, subscriptions, the change log, the log and the
-// statistics are the companion issue's (issue 12) and are listed in
+// every operation of the official document but those listed in
 // ss12000NotYetServed; TestEveryReadOperationIsCompared keeps the two lists
 // complete.
 func ss12000Operations(theirs *openapi3.T) []struct{ method, path string } {
@@ -156,37 +154,37 @@ func ss12000Operations(theirs *openapi3.T) []struct{ method, path string } {
 }
 
 // ss12000NotYetServed are the operations of SS 12000 that interface B does
-// not have yet: writes, subscriptions, the change log (issue 12).
+// not serve: none.
 var ss12000NotYetServed = map[string]bool{}
 
 // ss12000Differences are the places where the register document knowingly
 // differs from SS 12000 under both profiles: the document's defects, served
-// by their evident intent (B15), each named after the place. A key is a
+// by their evident intent (docs/decisions.md#ss12000-defects), each named
+// after the place. A key is a
 // schema path (Schema.property, [] for array items), a parameter
 // (METHOD /path?name) or a response (METHOD /path status); any mismatch at
 // exactly that place is accepted. Every entry must still be needed.
 var ss12000Differences = map[string]string{
-	"AttendanceScheduleEntry.startTime":   "SS 12000's defect: a pattern written as a format (B15)",
-	"AttendanceScheduleEntry.endTime":     "SS 12000's defect: an integer with a pattern as its format, for a time of day (B15)",
-	"AttendanceSchedule.scheduleDays":     "SS 12000's defect: required but not defined; we send the entries (B15)",
-	"SchoolUnitOffering.id":               "SS 12000's defect: served by id but without one (B15)",
-	"SchoolUnitOffering.meta":             "SS 12000's defect: without meta (B15)",
-	"Grade.schoolUnit":                    "SS 12000's defect: required but not defined; the organisation again (B15)",
-	"POST /calendarEvents/lookup 200":     "SS 12000's defect: it answers AttendancesArray; we answer calendar events (B15)",
-	"POST /attendanceSchedule/lookup 200": "SS 12000's defect: it answers ActivitiesArray; we answer attendance schedules (B15)",
+	"AttendanceScheduleEntry.startTime":   "SS 12000's defect: a pattern written as a format",
+	"AttendanceScheduleEntry.endTime":     "SS 12000's defect: an integer with a pattern as its format, for a time of day",
+	"AttendanceSchedule.scheduleDays":     "SS 12000's defect: required but not defined; we send the entries",
+	"SchoolUnitOffering.id":               "SS 12000's defect: served by id but without one",
+	"SchoolUnitOffering.meta":             "SS 12000's defect: without meta",
+	"Grade.schoolUnit":                    "SS 12000's defect: required but not defined; the organisation again",
+	"POST /calendarEvents/lookup 200":     "SS 12000's defect: it answers AttendancesArray; we answer calendar events",
+	"POST /attendanceSchedule/lookup 200": "SS 12000's defect: it answers ActivitiesArray; we answer attendance schedules",
 }
 
 // ss12000SpecDifferences are the places where the service's spec differs
 // from SS 12000: the register document follows the spec there (the service
 // profile), and the ss12000 profile's document (RegisterSS12000) agrees
-// with SS 12000. Each is a row of docs/decisions.md, "Profiles: service and
-// ss12000".
+// with SS 12000. Each is a row of docs/decisions.md#interface-b-profiles.
 var ss12000SpecDifferences = map[string]string{
 	"Absence.registrationDate":                   "spec field, not in SS 12000",
 	"Absence.absenceReason":                      "spec field, not in SS 12000",
 	"Absence.verified":                           "spec field, not in SS 12000",
 	"Absence.type":                               "spec values Giltig/Ogiltig instead of SS 12000's Beviljad ledighet/Anmäld frånvaro",
-	"GET /absences?type":                         "the spec's absence types (B1)",
+	"GET /absences?type":                         "the spec's absence types",
 	"GET /attendances/{id}?expandReferenceNames": "the spec has it, SS 12000 does not",
 	"GET /absences/{id}?expandReferenceNames":    "the spec has it, SS 12000 does not",
 }
@@ -447,7 +445,7 @@ func (c *ss12000Comparer) schema(path string, ours, theirs *openapi3.SchemaRef, 
 		}
 		key := path + "." + r
 		if _, ok := c.extraRequired["PersonReference.securityMarking"]; ok && r == "securityMarking" {
-			// a person reference: every one carries the marking (B8)
+			// a person reference: every one carries the marking (docs/decisions.md#references)
 			c.used["required PersonReference.securityMarking"] = true
 			continue
 		}

@@ -640,7 +640,8 @@ func (c *recordChecker) ref(path, alias string, kinds ...recordKind) bool {
 
 // eventOfActivity checks that a calendar event's school, group and teacher
 // are those of the activity it names: the mock finds the events of a group,
-// a school or a teacher through their activities (decision M7). An event
+// a school or a teacher through their activities
+// (docs/decisions.md#calendar-events-follow-activity). An event
 // without an activity gets one that fits.
 func (c *recordChecker) eventOfActivity(path string, e CalendarEventRecord, acts []ActivityRecord) {
 	i := slices.IndexFunc(acts, func(a ActivityRecord) bool { return a.Alias == e.Activity })

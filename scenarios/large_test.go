@@ -16,7 +16,7 @@ import (
 // own seed and loads it, as `skolkit serve --scenario large` does: at least
 // 50 000 persons and 1 000 000 calendar events, every reference resolving,
 // every event an occasion of an activity in a room whose school, group and
-// teacher are the event's (the store checks it: decision M7), listed group by group in
+// teacher are the event's (the store checks it), listed group by group in
 // time order, and fewer than one in a thousand starting with another of
 // its group.
 //

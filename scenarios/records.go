@@ -32,7 +32,7 @@ type Records struct {
 	CalendarEvents []CalendarEventRecord `yaml:"calendarEvents,omitempty" json:"calendarEvents,omitempty"`
 	Attendances    []AttendanceRecord    `yaml:"attendances,omitempty" json:"attendances,omitempty"`
 	Absences       []AbsenceRecord       `yaml:"absences,omitempty" json:"absences,omitempty"`
-	// The SS 12000 records of interface B only (issue 11). Records the
+	// The SS 12000 records of interface B only. Records the
 	// file does not declare are derived (fixtures.Complete).
 	Rooms      []RoomRecord     `yaml:"rooms,omitempty" json:"rooms,omitempty"`
 	Resources  []ResourceRecord `yaml:"resources,omitempty" json:"resources,omitempty"`
