@@ -121,7 +121,8 @@ func ParseProfile(s string) (Profile, error) {
 // SpecRef is the sentence a check enforces and where it stands: the
 // section of the service spec ("Limits") or another source ("RFC 6749
 // §5.1"), the sentence verbatim, and the entry of docs/decisions.md that
-// fills in what the spec leaves open ("B5"), when the check relies on one.
+// fills in what the spec leaves open, by its anchor ("interface-b-paging"),
+// when the check relies on one.
 type SpecRef = rules.SpecRef
 
 // phase orders the run: every read check before any write check, quota

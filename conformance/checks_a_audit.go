@@ -10,12 +10,12 @@ import (
 
 // Checks of the vendor document's own parts: the audit trail, units and the
 // form of identity numbers. The vendor document is the reference of
-// interface A's wire format (decision I10-1).
+// interface A's wire format (docs/decisions.md#vendor-field-table).
 
 var (
-	specVendorAudit = SpecRef{Section: "Interface A (vendor document)", Quote: "AuditEvent {id, meta, timestamp, resource, resourceID, type}: one event is recorded when a Group, Guardian, Employee, EmployeePlacement, Student or StudentPlacement is deleted", Decision: "I10-5"}
-	specVendorUnit  = SpecRef{Section: "Interface A (vendor document)", Quote: "School.unitID: string(uuid)?, the Unit the school belongs to", Decision: "I10-4"}
-	specVendorID    = SpecRef{Section: "Interface A (vendor document)", Quote: "identityNumber: the personal identity number in the format YYYYMMDD-NNNN", Decision: "I10-2"}
+	specVendorAudit = SpecRef{Section: "Interface A (vendor document)", Quote: "AuditEvent {id, meta, timestamp, resource, resourceID, type}: one event is recorded when a Group, Guardian, Employee, EmployeePlacement, Student or StudentPlacement is deleted", Decision: "audit-events"}
+	specVendorUnit  = SpecRef{Section: "Interface A (vendor document)", Quote: "School.unitID: string(uuid)?, the Unit the school belongs to", Decision: "units-are-forvaltning"}
+	specVendorID    = SpecRef{Section: "Interface A (vendor document)", Quote: "identityNumber: the personal identity number in the format YYYYMMDD-NNNN", Decision: "identity-number-form"}
 )
 
 // identityForm is the vendor's form of identityNumber (a temporary number

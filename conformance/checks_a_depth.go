@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Depth checks of interface A (issue 13): what a write sends is read back
+// Depth checks of interface A: what a write sends is read back
 // field by field through every view (by id, the list, the search, and
 // interface B where the record is shared); fields a PATCH omits are kept;
 // the archive and restore transitions run in both directions and twice;
@@ -20,12 +20,12 @@ import (
 var (
 	specReadBack      = SpecRef{Section: "Endpoints (interface A)", Quote: "POST | /group | Group body (required) | 201, the created Group"}
 	specShared        = SpecRef{Section: "Person (interface B, embedded in placements)", Quote: "id | uuid | one identifier shared by all systems"}
-	specKeep          = SpecRef{Section: "Endpoints (interface A)", Quote: "PATCH | /group/{id} | path id (uuid, required); update body (required) | 200, the updated Group", Decision: "A23"}
-	specArchive       = SpecRef{Section: "States and transitions", Quote: "Other transitions of placements, and the restore operation itself: not shown.", Decision: "A22"}
+	specKeep          = SpecRef{Section: "Endpoints (interface A)", Quote: "PATCH | /group/{id} | path id (uuid, required); update body (required) | 200, the updated Group", Decision: "patch-merges"}
+	specArchive       = SpecRef{Section: "States and transitions", Quote: "Other transitions of placements, and the restore operation itself: not shown.", Decision: "archive-restore"}
 	specDelete2       = SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 404: resource does not exist"}
-	specConflict      = SpecRef{Section: "Errors", Quote: "409 | request conflicts with the current state", Decision: "A18"}
-	specTitleConflict = SpecRef{Section: "Errors", Quote: "409 | request conflicts with the current state", Decision: "AB4"}
-	specEnums         = SpecRef{Section: "Interface A (vendor document)", Quote: "enum GroupType: Class, Childcare, Mentor (and likewise GroupCategory, Gender, EmployeePlacementRole, StudentPlacementSchoolType)", Decision: "A1"}
+	specConflict      = SpecRef{Section: "Errors", Quote: "409 | request conflicts with the current state", Decision: "interface-a-statuses"}
+	specTitleConflict = SpecRef{Section: "Errors", Quote: "409 | request conflicts with the current state", Decision: "interface-a-conflicts"}
+	specEnums         = SpecRef{Section: "Interface A (vendor document)", Quote: "enum GroupType: Class, Childcare, Mentor (and likewise GroupCategory, Gender, EmployeePlacementRole, StudentPlacementSchoolType)", Decision: "vendor-field-table"}
 )
 
 // depthKind is a resource whose writes the depth checks read back.
@@ -452,8 +452,9 @@ func checkRLSequence(t *T) {
 	}
 }
 
-// checkTitleConflict follows skolkit's choice (decision AB4: a group title
-// is unique within its school, compared case-insensitively), hence SHOULD.
+// checkTitleConflict follows skolkit's choice (a group title is unique
+// within its school, compared case-insensitively:
+// docs/decisions.md#interface-a-conflicts), hence SHOULD.
 func checkTitleConflict(t *T) {
 	t.requireAuth(SurfaceA)
 	body := groupKind.body(t)

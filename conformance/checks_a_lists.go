@@ -12,10 +12,10 @@ import (
 var (
 	specAPaging   = SpecRef{Section: "Endpoints (interface A)", Quote: "Pagination on list and search: query `limit` (integer, default 50) and `offset` (integer, default 0); both optional."}
 	specATotal    = SpecRef{Section: "Endpoints (interface A)", Quote: "A list response has the shape `data` plus `pagination`, where `pagination` holds integers `offset`, `limit`, `total`. `total` is the number of items that exist."}
-	specAShape    = SpecRef{Section: "Endpoints (interface A)", Quote: "The nesting of the items inside `data` is stated in two ways (as an array in `data`, and as `data.resultArray`): not shown which one applies.", Decision: "A11"}
-	specA400      = SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 400: request contains invalid parameters", Decision: "A15"}
+	specAShape    = SpecRef{Section: "Endpoints (interface A)", Quote: "The nesting of the items inside `data` is stated in two ways (as an array in `data`, and as `data.resultArray`): not shown which one applies.", Decision: "list-data-flat"}
+	specA400      = SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 400: request contains invalid parameters", Decision: "bad-request-or-unprocessable"}
 	specA404      = SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 404: resource does not exist"}
-	specAIDFormat = SpecRef{Section: "Endpoints (interface A)", Quote: "GET | /school/{id} | path id (uuid, required) | 200, the School", Decision: "A15"}
+	specAIDFormat = SpecRef{Section: "Endpoints (interface A)", Quote: "GET | /school/{id} | path id (uuid, required) | 200, the School", Decision: "bad-request-or-unprocessable"}
 )
 
 // aResource is an interface A resource the spec lists operations for.
@@ -51,7 +51,7 @@ func aListChecks() []*Check {
 			&Check{ID: p + ".list.past-end", Title: "an offset at or past total gives an empty data", Area: "A.lists", Severity: MUST, Needs: a, Spec: specATotal, Run: checkListPastEnd(r)},
 			&Check{ID: p + ".list.shape", Title: "the list nests its items in one of the two shapes the spec allows", Area: "A.lists", Severity: MUST, Needs: a, Spec: specAShape, Run: checkListShape(r)},
 			&Check{ID: p + ".list.invalid-params", Title: "limit or offset that is not a non-negative integer is 400", Area: "A.lists", Severity: MUST, Needs: a, Spec: specA400, Run: checkListInvalid(r, "limit=abc", "offset=abc", "offset=-1")},
-			&Check{ID: p + ".list.limit-zero", Title: "limit=0 is 400", Area: "A.lists", Severity: SHOULD, Needs: a, Spec: SpecRef{Section: specA400.Section, Quote: specA400.Quote, Decision: "A10"}, Run: checkListInvalid(r, "limit=0")},
+			&Check{ID: p + ".list.limit-zero", Title: "limit=0 is 400", Area: "A.lists", Severity: SHOULD, Needs: a, Spec: SpecRef{Section: specA400.Section, Quote: specA400.Quote, Decision: "interface-a-paging"}, Run: checkListInvalid(r, "limit=0")},
 			&Check{ID: p + ".get.by-id", Title: "GET " + r.path + "/{id} returns the record the list returned", Area: "A.lists", Severity: MUST, Needs: a,
 				Spec: SpecRef{Section: "Endpoints (interface A)", Quote: "GET | " + r.path + "/{id} | path id (uuid, required) | 200, the " + strings.ToUpper(r.name[:1]) + r.name[1:]}, Run: checkAGetByID(r)},
 			&Check{ID: p + ".get.unknown-id", Title: "GET " + r.path + "/{id} with an unknown id is 404", Area: "A.lists", Severity: MUST, Needs: a, Spec: specA404, Run: checkAGetStatus(r, unknownID, http.StatusNotFound)},
@@ -153,8 +153,8 @@ func checkListOffsetWalk(r aResource) func(*T) {
 }
 
 // aMaxPageSize is the largest limit the offset walk asks for: the spec
-// names no maximum, and the vendor's API rejects more than 500 (decision
-// A10), so a walk in larger pages would judge the list by a request a
+// names no maximum, and the vendor's API rejects more than 500
+// (docs/decisions.md#interface-a-paging), so a walk in larger pages would judge the list by a request a
 // conforming server may refuse.
 const aMaxPageSize = 500
 

@@ -11,7 +11,7 @@ import (
 
 var (
 	specRL204       = SpecRef{Section: "Endpoints (interface A)", Quote: "The 204 response of group deletion carries the headers `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (see Limits)."}
-	specRLHeaders   = SpecRef{Section: "Limits", Quote: "Rate limit: a maximum number of requests per hour. A 204 response of interface A carries three headers.", Decision: "A19"}
+	specRLHeaders   = SpecRef{Section: "Limits", Quote: "Rate limit: a maximum number of requests per hour. A 204 response of interface A carries three headers.", Decision: "rate-limit-headers"}
 	specRLValues    = SpecRef{Section: "Limits", Quote: "`RateLimit-Limit`: integer, the maximum number of requests permitted per hour. `RateLimit-Remaining`: integer, requests left in the current window."}
 	specRLReset     = SpecRef{Section: "Limits", Quote: "`RateLimit-Reset`: string, the time the window resets, as UTC epoch milliseconds."}
 	specRLRemaining = SpecRef{Section: "Limits", Quote: "`RateLimit-Remaining`: integer, requests left in the current window."}

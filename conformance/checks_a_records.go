@@ -11,8 +11,8 @@ import (
 // history.
 
 var (
-	specEPPN   = SpecRef{Section: "Endpoints (interface A)", Quote: "It states that Student and Employee have an optional, nullable `eduPersonPrincipalName` (format local identifier, `@`, domain) that can be read, created and updated, and that Guardian does not have it.", Decision: "A6"}
-	specGrades = SpecRef{Section: "Endpoints (interface A)", Quote: "Grade fields stated: grade values `A`, `B`, `C`, `D`, `E`, `F`, `MISSING`; grade term values `HT`, `VT`. GradeElementary covers school years 6 to 9. GradeUpperSecondary covers years 1 to 3, with course extent values Normal, Extended, Reduced and course section values General, Program, Orientation, Specialization, Individual, Project, Elementary.", Decision: "A1"}
+	specEPPN   = SpecRef{Section: "Endpoints (interface A)", Quote: "It states that Student and Employee have an optional, nullable `eduPersonPrincipalName` (format local identifier, `@`, domain) that can be read, created and updated, and that Guardian does not have it.", Decision: "edu-person-principal-name"}
+	specGrades = SpecRef{Section: "Endpoints (interface A)", Quote: "Grade fields stated: grade values `A`, `B`, `C`, `D`, `E`, `F`, `MISSING`; grade term values `HT`, `VT`. GradeElementary covers school years 6 to 9. GradeUpperSecondary covers years 1 to 3, with course extent values Normal, Extended, Reduced and course section values General, Program, Orientation, Specialization, Individual, Project, Elementary.", Decision: "vendor-field-table"}
 )
 
 func aRecordChecks() []*Check {

@@ -11,9 +11,9 @@ import (
 )
 
 var (
-	specASearch    = SpecRef{Section: "Endpoints (interface A)", Quote: "POST | /school/_search | filter body (required); query limit, offset | 200, filtered list of School", Decision: "A12"}
-	specVendorSync = SpecRef{Section: "Interface A (vendor document)", Quote: `the usual sync query is {"filter": {"greaterThan": {"meta": {"updatedAt": "2024-01-15T10:30:00Z"}}, "orCondition": false}}`, Decision: "I10-3"}
-	specA422       = SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 422: request data failed validation; only on create, search and update operations", Decision: "A15"}
+	specASearch    = SpecRef{Section: "Endpoints (interface A)", Quote: "POST | /school/_search | filter body (required); query limit, offset | 200, filtered list of School", Decision: "search-body"}
+	specVendorSync = SpecRef{Section: "Interface A (vendor document)", Quote: `the usual sync query is {"filter": {"greaterThan": {"meta": {"updatedAt": "2024-01-15T10:30:00Z"}}, "orCondition": false}}`, Decision: "search-body"}
+	specA422       = SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 422: request data failed validation; only on create, search and update operations", Decision: "bad-request-or-unprocessable"}
 )
 
 // maxOwnFiltering is the largest list the runner filters itself to compare
@@ -30,12 +30,12 @@ func aSearchChecks() []*Check {
 			&Check{ID: p + ".items-match", Title: "every item " + path + " returns satisfies the filter", Area: "A.search", Severity: MUST, Needs: a, Spec: specASearch, Run: checkSearchItemsMatch(r)},
 			&Check{ID: p + ".equals-own-filtering", Title: "the search result equals the runner's own filtering of the whole list", Area: "A.search", Severity: MUST, Needs: a, Spec: specASearch, Run: checkSearchOwnFiltering(r, coreFilters)},
 			&Check{ID: p + ".operators", Title: "like, contains, null, notNull and order operators select what the runner selects", Area: "A.search", Severity: SHOULD, Needs: a,
-				Spec: SpecRef{Section: specASearch.Section, Quote: specASearch.Quote, Decision: "A14"}, Run: checkSearchOwnFiltering(r, operatorFilters)},
+				Spec: SpecRef{Section: specASearch.Section, Quote: specASearch.Quote, Decision: "search-semantics"}, Run: checkSearchOwnFiltering(r, operatorFilters)},
 			&Check{ID: p + ".sync-query", Title: "the incremental-sync query (greaterThan meta.updatedAt) selects exactly the records updated after the bound", Area: "A.search", Severity: MUST, Needs: a, Spec: specVendorSync, Run: checkSearchOwnFiltering(r, syncFilters)},
 			&Check{ID: p + ".total", Title: "a search's pagination.total counts the matches, whatever the page", Area: "A.search", Severity: MUST, Needs: a, Spec: specATotal, Run: checkSearchTotal(r)},
 			&Check{ID: p + ".invalid-body", Title: "a search body without a filter object is 422", Area: "A.search", Severity: MUST, Needs: a, Spec: specA422, Run: checkSearchInvalid(r, `{}`, `{"filter": "everything"}`)},
 			&Check{ID: p + ".unknown-field", Title: "a filter on an unknown field or with an unknown operator is 422", Area: "A.search", Severity: SHOULD, Needs: a,
-				Spec: SpecRef{Section: specA422.Section, Quote: specA422.Quote, Decision: "A12"}, Run: checkSearchInvalid(r, `{"filter": {"equals": {"skolkitNoSuchField": "x"}, "orCondition": false}}`, `{"filter": {"skolkitNoSuchOperator": {}, "orCondition": false}}`)},
+				Spec: SpecRef{Section: specA422.Section, Quote: specA422.Quote, Decision: "search-body"}, Run: checkSearchInvalid(r, `{"filter": {"equals": {"skolkitNoSuchField": "x"}, "orCondition": false}}`, `{"filter": {"skolkitNoSuchOperator": {}, "orCondition": false}}`)},
 			&Check{ID: p + ".invalid-params", Title: "a search with limit=abc is 400", Area: "A.search", Severity: MUST, Needs: a, Spec: specA400, Run: checkSearchBadParams(r)},
 		)
 	}
@@ -98,7 +98,8 @@ func coreFilters(r aResource, items []map[string]any) []map[string]any {
 	return out
 }
 
-// operatorFilters exercise the other operators (decisions A13, A14).
+// operatorFilters exercise the other operators
+// (docs/decisions.md#search-semantics).
 func operatorFilters(r aResource, items []map[string]any) []map[string]any {
 	var out []map[string]any
 	name := ""
@@ -314,7 +315,7 @@ func checkSearchBadParams(r aResource) func(*T) {
 }
 
 // matchFilter is the runner's own evaluation of a search filter on a record
-// (vendor operators, semantics of decision A14): every field of every
+// (the vendor's operators, docs/decisions.md#search-semantics): every field of every
 // operator and every nested filter is one condition; orCondition joins them
 // with OR, else AND; no condition matches everything.
 func matchFilter(f map[string]any, item map[string]any) bool {

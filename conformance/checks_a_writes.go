@@ -19,13 +19,13 @@ import (
 
 var (
 	specACreate  = SpecRef{Section: "Endpoints (interface A)", Quote: "POST | /group | Group body (required) | 201, the created Group"}
-	specAUpdate  = SpecRef{Section: "Endpoints (interface A)", Quote: "PATCH | /group/{id} | path id (uuid, required); update body (required) | 200, the updated Group", Decision: "A23"}
+	specAUpdate  = SpecRef{Section: "Endpoints (interface A)", Quote: "PATCH | /group/{id} | path id (uuid, required); update body (required) | 200, the updated Group", Decision: "patch-merges"}
 	specADelete  = SpecRef{Section: "Endpoints (interface A)", Quote: "DELETE | /group/{id} | path id (uuid, required) | 204, no body"}
 	specSCreate  = SpecRef{Section: "Endpoints (interface A)", Quote: "POST | /school | School body (required) | 201, the created School"}
-	specSUpdate  = SpecRef{Section: "Endpoints (interface A)", Quote: "PATCH | /school/{id} | path id (uuid, required); update body (required) | 200, the updated School", Decision: "A23"}
-	specRestore  = SpecRef{Section: "States and transitions", Quote: "StudentPlacement archived | PATCH on the placement in interface A | `endDate` in the request is null or a future date | active | the placement is restored without a separate restore call", Decision: "A22"}
-	specRestoreE = SpecRef{Section: "States and transitions", Quote: "The same behaviour holds for EmployeePlacement.", Decision: "A22"}
-	specMeal     = SpecRef{Section: "Endpoints (interface A)", Quote: "EmployeePlacement has a role value `MealPlanner`.", Decision: "A1"}
+	specSUpdate  = SpecRef{Section: "Endpoints (interface A)", Quote: "PATCH | /school/{id} | path id (uuid, required); update body (required) | 200, the updated School", Decision: "patch-merges"}
+	specRestore  = SpecRef{Section: "States and transitions", Quote: "StudentPlacement archived | PATCH on the placement in interface A | `endDate` in the request is null or a future date | active | the placement is restored without a separate restore call", Decision: "archive-restore"}
+	specRestoreE = SpecRef{Section: "States and transitions", Quote: "The same behaviour holds for EmployeePlacement.", Decision: "archive-restore"}
+	specMeal     = SpecRef{Section: "Endpoints (interface A)", Quote: "EmployeePlacement has a role value `MealPlanner`.", Decision: "vendor-field-table"}
 )
 
 const (

@@ -20,12 +20,12 @@ var (
 	// specStdBearer is what the SS 12000 document says of authentication:
 	// a global security requirement, and 403 on every operation.
 	specStdBearer   = &SpecRef{Section: "SS 12000 2.1.0: security, components.securitySchemes", Quote: "security: - BearerAuth: [] … BearerAuth: type: http, scheme: bearer, bearerFormat: JWT … 403: Åtkomst nekad."}
-	specB401        = SpecRef{Section: "Endpoints (interface B)", Quote: "Interface B (base {register_url}); every operation sends the bearer header", Decision: "B9"}
-	specBToken      = SpecRef{Section: "Authentication", Quote: "Whether interface B accepts the token issued at the token endpoint: not shown. It is documented with the same bearer header form.", Decision: "B10"}
+	specB401        = SpecRef{Section: "Endpoints (interface B)", Quote: "Interface B (base {register_url}); every operation sends the bearer header", Decision: "interface-b-errors"}
+	specBToken      = SpecRef{Section: "Authentication", Quote: "Whether interface B accepts the token issued at the token endpoint: not shown. It is documented with the same bearer header form.", Decision: "interface-b-authentication"}
 	specLifetime    = SpecRef{Section: "Limits", Quote: "Access token lifetime is given by `expires_in` in each token response."}
-	specTokenErrors = SpecRef{Section: "RFC 6749 §5.2", Quote: "invalid_client: Client authentication failed (e.g., unknown client, no client authentication included, or unsupported authentication method).", Decision: "B14"}
-	specNoStore     = SpecRef{Section: "RFC 6749 §5.1", Quote: "The authorization server MUST include the HTTP \"Cache-Control\" response header field with a value of \"no-store\" in any response containing tokens, credentials, or other sensitive information, as well as the \"Pragma\" response header field with a value of \"no-cache\".", Decision: "B13"}
-	specBasic       = SpecRef{Section: "RFC 6749 §2.3.1", Quote: "The authorization server MUST support the HTTP Basic authentication scheme for authenticating clients that were issued a client password.", Decision: "B13"}
+	specTokenErrors = SpecRef{Section: "RFC 6749 §5.2", Quote: "invalid_client: Client authentication failed (e.g., unknown client, no client authentication included, or unsupported authentication method).", Decision: "token-errors"}
+	specNoStore     = SpecRef{Section: "RFC 6749 §5.1", Quote: "The authorization server MUST include the HTTP \"Cache-Control\" response header field with a value of \"no-store\" in any response containing tokens, credentials, or other sensitive information, as well as the \"Pragma\" response header field with a value of \"no-cache\".", Decision: "token-request"}
+	specBasic       = SpecRef{Section: "RFC 6749 §2.3.1", Quote: "The authorization server MUST support the HTTP Basic authentication scheme for authenticating clients that were issued a client password.", Decision: "token-request"}
 )
 
 // Values the auth checks send that must never work.
@@ -60,9 +60,9 @@ func authChecks() []*Check {
 		{ID: "auth.token.wrong-secret", Title: "a wrong client secret is 401 (or 400) invalid_client", Area: "auth", Severity: MUST, Needs: auth, Spec: specTokenErrors, Run: checkTokenWrongSecret},
 		{ID: "auth.token.unknown-client", Title: "an unknown client id is 401 (or 400) invalid_client", Area: "auth", Severity: MUST, Needs: auth, Spec: specTokenErrors, Run: checkTokenUnknownClient},
 		{ID: "auth.token.unsupported-grant", Title: "a grant other than client_credentials is 400 unsupported_grant_type", Area: "auth", Severity: MUST, Needs: auth,
-			Spec: SpecRef{Section: "RFC 6749 §5.2", Quote: "unsupported_grant_type: The authorization grant type is not supported by the authorization server.", Decision: "B14"}, Run: checkTokenUnsupportedGrant},
+			Spec: SpecRef{Section: "RFC 6749 §5.2", Quote: "unsupported_grant_type: The authorization grant type is not supported by the authorization server.", Decision: "token-errors"}, Run: checkTokenUnsupportedGrant},
 		{ID: "auth.token.missing-grant", Title: "a token request without grant_type is 400 invalid_request", Area: "auth", Severity: SHOULD, Needs: auth,
-			Spec: SpecRef{Section: "RFC 6749 §5.2", Quote: "invalid_request: The request is missing a required parameter, includes an unsupported parameter value (other than grant type), repeats a parameter, includes multiple credentials, utilizes more than one mechanism for authenticating the client, or is otherwise malformed.", Decision: "B14"}, Run: checkTokenMissingGrant},
+			Spec: SpecRef{Section: "RFC 6749 §5.2", Quote: "invalid_request: The request is missing a required parameter, includes an unsupported parameter value (other than grant type), repeats a parameter, includes multiple credentials, utilizes more than one mechanism for authenticating the client, or is otherwise malformed.", Decision: "token-errors"}, Run: checkTokenMissingGrant},
 		{ID: "auth.token.basic-client-auth", Title: "HTTP Basic client authentication is accepted too", Area: "auth", Severity: SHOULD, Needs: auth, Spec: specBasic, Run: checkTokenBasic},
 		{ID: "auth.token.reissue", Title: "a new token can be requested with the same credentials, and both tokens are answered 2xx", Area: "auth", Severity: MUST, Needs: auth, Spec: specNoRefresh, Run: checkTokenReissue,
 			Evidence: "two tokens from the token endpoint, each answered 2xx by an interface (the first of B, A, export given)"},
@@ -72,24 +72,24 @@ func authChecks() []*Check {
 		{ID: "auth.B.garbage-token", Title: "interface B answers 401 to a token it never issued (after a good token answered 200; under --profile ss12000 401 or 403)", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceB}, Spec: specB401, StandardSpec: specStdBearer, Run: garbageTokenRejected(SurfaceB)},
 		{ID: "auth.B.expired-token", Title: "interface B answers 401 to an expired token (after a good token answered 200; under --profile ss12000 401 or 403)", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceAuth, SurfaceB}, Spec: specNoRefresh, StandardSpec: specStdBearer, Run: expiredTokenRejected(SurfaceB)},
 		{ID: "auth.B.www-authenticate", Title: "interface B's 401 carries a Bearer WWW-Authenticate challenge", Area: "auth", Severity: SHOULD, Needs: []Surface{SurfaceB},
-			Spec: SpecRef{Section: "RFC 6750 §3", Quote: "If the protected resource request does not include authentication credentials or does not contain an access token that enables access to the protected resource, the resource server MUST include the HTTP \"WWW-Authenticate\" response header field", Decision: "B9"}, Run: checkWWWAuthenticate},
+			Spec: SpecRef{Section: "RFC 6750 §3", Quote: "If the protected resource request does not include authentication credentials or does not contain an access token that enables access to the protected resource, the resource server MUST include the HTTP \"WWW-Authenticate\" response header field", Decision: "interface-b-errors"}, Run: checkWWWAuthenticate},
 
 		{ID: "auth.A.token-accepted", Title: "interface A accepts a token from the token endpoint", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceAuth, SurfaceA}, Spec: specFlowA, Run: tokenAccepted(SurfaceA)},
 		{ID: "auth.A.no-credentials", Title: "interface A answers 401 without credentials", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceA}, Spec: specA401, Run: noCredentials(SurfaceA)},
 		{ID: "auth.A.garbage-token", Title: "interface A answers 401 to a token it never issued", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceA}, Spec: specA401, Run: garbageTokenRejected(SurfaceA)},
 		{ID: "auth.A.expired-token", Title: "interface A answers 401 to an expired token", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceAuth, SurfaceA}, Spec: specNoRefresh, Run: expiredTokenRejected(SurfaceA)},
 		{ID: "auth.A.legacy-headers", Title: "interface A accepts the Client-ID and Client-Secret headers", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceA},
-			Spec: SpecRef{Section: "Authentication", Quote: specFlowA.Quote, Decision: "A8"}, Run: checkLegacyHeaders},
+			Spec: SpecRef{Section: "Authentication", Quote: specFlowA.Quote, Decision: "interface-a-authentication"}, Run: checkLegacyHeaders},
 		{ID: "auth.A.legacy-wrong-secret", Title: "interface A answers 401 to the legacy headers with a wrong secret", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceA},
-			Spec: SpecRef{Section: "Errors", Quote: specA401.Quote, Decision: "A8"}, Run: checkLegacyWrongSecret},
+			Spec: SpecRef{Section: "Errors", Quote: specA401.Quote, Decision: "interface-a-authentication"}, Run: checkLegacyWrongSecret},
 		{ID: "auth.A.legacy-id-only", Title: "interface A answers 401 to Client-ID without Client-Secret", Area: "auth", Severity: SHOULD, Needs: []Surface{SurfaceA},
-			Spec: SpecRef{Section: "Errors", Quote: specA401.Quote, Decision: "A8"}, Run: checkLegacyIDOnly},
+			Spec: SpecRef{Section: "Errors", Quote: specA401.Quote, Decision: "interface-a-authentication"}, Run: checkLegacyIDOnly},
 
 		{ID: "auth.export.token-accepted", Title: "the data export accepts a token from the token endpoint", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceAuth, SurfaceExport}, Spec: specFlowA, Run: tokenAccepted(SurfaceExport)},
 		{ID: "auth.export.no-credentials", Title: "the data export answers 401 without credentials", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceExport},
-			Spec: SpecRef{Section: "Authentication", Quote: specFlowA.Quote, Decision: "E1"}, Run: noCredentials(SurfaceExport)},
+			Spec: SpecRef{Section: "Authentication", Quote: specFlowA.Quote, Decision: "export-conventions"}, Run: noCredentials(SurfaceExport)},
 		{ID: "auth.export.garbage-token", Title: "the data export answers 401 to a token it never issued", Area: "auth", Severity: MUST, Needs: []Surface{SurfaceExport},
-			Spec: SpecRef{Section: "Authentication", Quote: specFlowA.Quote, Decision: "E1"}, Run: garbageTokenRejected(SurfaceExport)},
+			Spec: SpecRef{Section: "Authentication", Quote: specFlowA.Quote, Decision: "export-conventions"}, Run: garbageTokenRejected(SurfaceExport)},
 	}
 }
 

@@ -41,14 +41,14 @@ func bFilterChecks() []*Check {
 		{"endDate-onOrAfter", "endDate.onOrAfter keeps the placements ending on or after the date and every open-ended one", SpecRef{Section: specFilterParams, Quote: "`endDate.onOrAfter` | date | `endDate` on or after the date; records with no `endDate` are always included"}, pickEndAfter},
 		{"endDate-keeps-open-ended", "endDate filters outside every endDate return exactly the open-ended placements", SpecRef{Section: specFilterParams, Quote: "`endDate.onOrBefore` | date | `endDate` on or before the date; records with no `endDate` are always included"}, nil},
 		{"active-on-day", "startDate.onOrBefore=D&endDate.onOrAfter=D selects the placements active on D", SpecRef{Section: "Endpoints (interface B)", Quote: "The date filters can be combined to select active placements."}, pickActive},
-		{"organisation", "organisation keeps exactly the placements placed at that organisation element", SpecRef{Section: "Endpoints (interface B)", Quote: specFiltersUnnamed, Decision: "B3"}, pickRef("organisation", "placedAt", func(p placement) []string { return []string{p.PlacedAt} })},
-		{"group", "group keeps exactly the placements in that group", SpecRef{Section: "Endpoints (interface B)", Quote: specFiltersUnnamed, Decision: "B3"}, pickRef("group", "group", func(p placement) []string { return []string{p.Group} })},
-		{"child", "child keeps exactly the placements of that child", SpecRef{Section: "Endpoints (interface B)", Quote: specFiltersUnnamed, Decision: "B3"}, pickRef("child", "child", func(p placement) []string { return []string{p.Child} })},
-		{"owner", "owner keeps exactly the placements with that owner", SpecRef{Section: "Endpoints (interface B)", Quote: specFiltersUnnamed, Decision: "B3"}, pickRef("owner", "owners", func(p placement) []string { return p.Owners })},
-		{"created-before", "meta.created.before is inclusive", SpecRef{Section: "Endpoints (interface B)", Quote: specFiltersUnnamed, Decision: "B4"}, pickTime("meta.created.before", true, func(p placement) (time.Time, string) { return p.Created, p.CreatedRaw })},
-		{"created-after", "meta.created.after is exclusive", SpecRef{Section: "Endpoints (interface B)", Quote: specFiltersUnnamed, Decision: "B4"}, pickTime("meta.created.after", false, func(p placement) (time.Time, string) { return p.Created, p.CreatedRaw })},
-		{"modified-before", "meta.modified.before is inclusive", SpecRef{Section: "Endpoints (interface B)", Quote: specFiltersUnnamed, Decision: "B4"}, pickTime("meta.modified.before", true, func(p placement) (time.Time, string) { return p.Modified, p.ModifiedRaw })},
-		{"modified-after", "meta.modified.after is exclusive", SpecRef{Section: "Endpoints (interface B)", Quote: specFiltersUnnamed, Decision: "B4"}, pickTime("meta.modified.after", false, func(p placement) (time.Time, string) { return p.Modified, p.ModifiedRaw })},
+		{"organisation", "organisation keeps exactly the placements placed at that organisation element", SpecRef{Section: "Endpoints (interface B)", Quote: specFiltersUnnamed, Decision: "placement-parameter-names"}, pickRef("organisation", "placedAt", func(p placement) []string { return []string{p.PlacedAt} })},
+		{"group", "group keeps exactly the placements in that group", SpecRef{Section: "Endpoints (interface B)", Quote: specFiltersUnnamed, Decision: "placement-parameter-names"}, pickRef("group", "group", func(p placement) []string { return []string{p.Group} })},
+		{"child", "child keeps exactly the placements of that child", SpecRef{Section: "Endpoints (interface B)", Quote: specFiltersUnnamed, Decision: "placement-parameter-names"}, pickRef("child", "child", func(p placement) []string { return []string{p.Child} })},
+		{"owner", "owner keeps exactly the placements with that owner", SpecRef{Section: "Endpoints (interface B)", Quote: specFiltersUnnamed, Decision: "placement-parameter-names"}, pickRef("owner", "owners", func(p placement) []string { return p.Owners })},
+		{"created-before", "meta.created.before is inclusive", SpecRef{Section: "Endpoints (interface B)", Quote: specFiltersUnnamed, Decision: "filter-bounds"}, pickTime("meta.created.before", true, func(p placement) (time.Time, string) { return p.Created, p.CreatedRaw })},
+		{"created-after", "meta.created.after is exclusive", SpecRef{Section: "Endpoints (interface B)", Quote: specFiltersUnnamed, Decision: "filter-bounds"}, pickTime("meta.created.after", false, func(p placement) (time.Time, string) { return p.Created, p.CreatedRaw })},
+		{"modified-before", "meta.modified.before is inclusive", SpecRef{Section: "Endpoints (interface B)", Quote: specFiltersUnnamed, Decision: "filter-bounds"}, pickTime("meta.modified.before", true, func(p placement) (time.Time, string) { return p.Modified, p.ModifiedRaw })},
+		{"modified-after", "meta.modified.after is exclusive", SpecRef{Section: "Endpoints (interface B)", Quote: specFiltersUnnamed, Decision: "filter-bounds"}, pickTime("meta.modified.after", false, func(p placement) (time.Time, string) { return p.Modified, p.ModifiedRaw })},
 	}
 	var cs []*Check
 	for _, f := range filters {
@@ -59,8 +59,8 @@ func bFilterChecks() []*Check {
 		cs = append(cs, &Check{ID: "B.placements.filter." + f.id, Title: f.title, Area: "B.filters", Severity: MUST, Needs: []Surface{SurfaceB}, Spec: f.spec, Run: run})
 	}
 	cs = append(cs, &Check{ID: "B.placements.filter.invalid-date", Title: "a filter date that is not a date is 400 (under --profile ss12000: a 4xx)", Area: "B.filters", Severity: SHOULD, Needs: []Surface{SurfaceB},
-		Choice: "the status 400 (decision B9); the standard declares the format but no answer to a value outside it",
-		Spec:   SpecRef{Section: "Resources: Conventions", Quote: "Date fields: string, format date (RFC 3339 full-date). Start and end dates are inclusive.", Decision: "B9"}, Run: checkFilterInvalidDate})
+		Choice: "the status 400 (docs/decisions.md#interface-b-errors); the standard declares the format but no answer to a value outside it",
+		Spec:   SpecRef{Section: "Resources: Conventions", Quote: "Date fields: string, format date (RFC 3339 full-date). Start and end dates are inclusive.", Decision: "interface-b-errors"}, Run: checkFilterInvalidDate})
 	return cs
 }
 

@@ -12,11 +12,11 @@ import (
 
 // Sentences of the spec about the placement list of interface B.
 var (
-	specPageToken        = SpecRef{Section: "Endpoints (interface B): placement list query parameters", Quote: "`pageToken` | string | opaque value from an earlier response; cannot be combined with other filters, but can be combined with `limit`", Decision: "B5"}
-	specPageTokenNull    = SpecRef{Section: "Endpoints (interface B)", Quote: "When the response `pageToken` is null, nothing more can be fetched.", Decision: "B5"}
-	specLimitB           = SpecRef{Section: "Limits", Quote: "Interface B placement list: `limit` is at least 1. Without `limit` the server chooses the page size.", Decision: "B5"}
-	specLimitParam       = SpecRef{Section: "Endpoints (interface B): placement list query parameters", Quote: "`limit` | integer, at least 1 | number of records; when omitted the server returns as many as it chooses, continued through `pageToken`", Decision: "B5"}
-	specSort             = SpecRef{Section: "Endpoints (interface B)", Quote: "Name of the sort parameter: not shown. Its allowed values are `StartDateAsc`, `StartDateDesc`, `EndDateAsc`, `EndDateDesc`, `ModifiedDesc`.", Decision: "B3"}
+	specPageToken        = SpecRef{Section: "Endpoints (interface B): placement list query parameters", Quote: "`pageToken` | string | opaque value from an earlier response; cannot be combined with other filters, but can be combined with `limit`", Decision: "interface-b-paging"}
+	specPageTokenNull    = SpecRef{Section: "Endpoints (interface B)", Quote: "When the response `pageToken` is null, nothing more can be fetched.", Decision: "interface-b-paging"}
+	specLimitB           = SpecRef{Section: "Limits", Quote: "Interface B placement list: `limit` is at least 1. Without `limit` the server chooses the page size.", Decision: "interface-b-paging"}
+	specLimitParam       = SpecRef{Section: "Endpoints (interface B): placement list query parameters", Quote: "`limit` | integer, at least 1 | number of records; when omitted the server returns as many as it chooses, continued through `pageToken`", Decision: "interface-b-paging"}
+	specSort             = SpecRef{Section: "Endpoints (interface B)", Quote: "Name of the sort parameter: not shown. Its allowed values are `StartDateAsc`, `StartDateDesc`, `EndDateAsc`, `EndDateDesc`, `ModifiedDesc`.", Decision: "placement-parameter-names"}
 	specExpand           = SpecRef{Section: "Resources: Placement (interface B)", Quote: "_embedded | object | present when `expand` asks for it: `child` (Person) and `owners` (array of Person)"}
 	specRefNames         = SpecRef{Section: "Resources: Conventions", Quote: "Reference objects carry `id`. They carry `displayName` only when the query parameter `expandReferenceNames` is `true`. Person references also carry `securityMarking`."}
 	specPersonRefMarking = SpecRef{Section: "Resources: Conventions", Quote: "Person references also carry `securityMarking`. … `securityMarking` reflects the population register. Allowed values: `Ingen`, `Sekretessmarkering`, `Skyddad folkbokföring`."}
@@ -24,8 +24,8 @@ var (
 	specSchoolTypeP      = SpecRef{Section: "Resources: Placement (interface B)", Quote: "schoolType | enum | only `FS`, `FTH`, `OPPFTH`"}
 	specModified         = SpecRef{Section: "Resources: Conventions", Quote: "Data that appears only through `expand` or `expandReferenceNames` does not affect `modified`."}
 	specMetaModified     = SpecRef{Section: "Resources: Conventions", Quote: "`modified` is the last time an attribute directly belonging to the entity changed."}
-	specBIDFormat        = SpecRef{Section: "Resources: Conventions", Quote: "`id`: string, format uuid.", Decision: "B9"}
-	specBErrors          = SpecRef{Section: "Errors", Quote: "Error statuses of interface B: not shown.", Decision: "B9"}
+	specBIDFormat        = SpecRef{Section: "Resources: Conventions", Quote: "`id`: string, format uuid.", Decision: "interface-b-errors"}
+	specBErrors          = SpecRef{Section: "Errors", Quote: "Error statuses of interface B: not shown.", Decision: "interface-b-errors"}
 )
 
 var (
@@ -41,17 +41,17 @@ func bPlacementChecks() []*Check {
 		{ID: "B.placements.limit-walk", Title: "a walk with a small limit keeps every page within limit and yields the unpaged set", Area: "B.placements", Severity: MUST, Needs: b, Spec: specLimitParam, Run: checkPlacementLimitWalk},
 		{ID: "B.placements.limit-honoured", Title: "limit=1 and limit=3 return at most that many records", Area: "B.placements", Severity: MUST, Needs: b, Spec: specLimitParam, Run: checkPlacementLimitHonoured},
 		{ID: "B.placements.limit-below-one", Title: "limit=0 and limit=-1 are refused with a 4xx (400 expected)", Area: "B.placements", Severity: MUST, Standard: SHOULD, Needs: b, Spec: specLimitB,
-			Choice: "the status (400, decision B5); the standard declares limit an integer of at least 1 but no answer to a smaller one", Run: badLimits("0", "-1")},
+			Choice: "the status (400, docs/decisions.md#interface-b-paging); the standard declares limit an integer of at least 1 but no answer to a smaller one", Run: badLimits("0", "-1")},
 		{ID: "B.placements.limit-not-integer", Title: "limit=abc and limit=1.5 are refused with a 4xx (400 expected)", Area: "B.placements", Severity: MUST, Standard: SHOULD, Needs: b, Spec: specLimitParam,
-			Choice: "the status (400, decision B5); the standard declares limit an integer but no answer to anything else", Run: badLimits("abc", "1.5")},
+			Choice: "the status (400, docs/decisions.md#interface-b-paging); the standard declares limit an integer but no answer to anything else", Run: badLimits("abc", "1.5")},
 		{ID: "B.placements.limit-large", Title: "a limit larger than the server's page size is 200 with at most limit records and a pageToken that continues to the whole set", Area: "B.placements", Severity: MUST, Needs: b, Spec: specLimitParam, Run: checkPlacementLimitLarge},
 		{ID: "B.placements.pagetoken-with-filter", Title: "pageToken combined with a filter is 400", Area: "B.placements", Severity: MUST, Needs: b, Spec: specPageToken, Run: checkPageTokenWithFilter},
 		{ID: "B.placements.pagetoken-with-sortkey", Title: "pageToken combined with sortkey is 400 (MUST under --profile ss12000: the standard's 400 names sortkey)", Area: "B.placements", Severity: SHOULD, Standard: MUST, Needs: b, Spec: specPageToken, Run: checkPageTokenWithSortkey},
 		{ID: "B.placements.pagetoken-with-limit", Title: "pageToken combined with limit is accepted and sizes the next page", Area: "B.placements", Severity: MUST, Needs: b, Spec: specPageToken, Run: checkPageTokenWithLimit},
 		{ID: "B.placements.pagetoken-unknown", Title: "a pageToken the server never issued is 400 (under --profile ss12000: a 4xx)", Area: "B.placements", Severity: SHOULD, Needs: b, Spec: specPageToken,
-			Choice: "the status 400 (decision B5); the standard documents no answer to a token it never issued", Run: checkPageTokenUnknown},
+			Choice: "the status 400 (docs/decisions.md#pagetoken-signed); the standard documents no answer to a token it never issued", Run: checkPageTokenUnknown},
 		{ID: "B.placements.later-page-expand", Title: "expand and expandReferenceNames sent with a pageToken shape the later page too", Area: "B.placements", Severity: SHOULD, Needs: b, Spec: specPageToken,
-			Choice: "that expand and expandReferenceNames may accompany a pageToken (decision B5); the standard forbids only filters beside it", Run: checkLaterPageExpand},
+			Choice: "that expand and expandReferenceNames may accompany a pageToken (docs/decisions.md#pagetoken-companions); the standard forbids only filters beside it", Run: checkLaterPageExpand},
 		{ID: "B.placements.accept-parameters", Title: "Accept: application/json; charset=utf-8 is answered with JSON like Accept: application/json", Area: "B.placements", Severity: MUST, Needs: b,
 			Spec: SpecRef{Section: "RFC 9110 §12.5.1", Quote: "A request without any Accept header field implies that the user agent will accept any media type in response. … media-range = ( \"*/*\" / ( type \"/\" \"*\" ) / ( type \"/\" subtype ) ) parameters"}, Run: checkAcceptParameters},
 		{ID: "B.placements.filter.combined", Title: "several filters at once (organisation, group or child with the active-on-day dates) keep exactly the placements matching all of them", Area: "B.filters", Severity: MUST, Needs: b,
@@ -65,10 +65,10 @@ func bPlacementChecks() []*Check {
 		cs = append(cs, &Check{ID: "B.placements.sort." + key, Title: "sortkey=" + key + " orders the whole walk and keeps every record", Area: "B.placements", Severity: MUST, Needs: b, Spec: specSort, Run: checkSort(key)})
 	}
 	cs = append(cs,
-		&Check{ID: "B.placements.sort.open-ended-position", Title: "EndDateAsc puts open-ended placements last, EndDateDesc first", Area: "B.placements", Severity: SHOULD, Needs: b, Choice: "where open-ended placements go (decision B5)",
-			Spec: SpecRef{Section: specSort.Section, Quote: specSort.Quote, Decision: "B5"}, Run: checkSortOpenEnded},
+		&Check{ID: "B.placements.sort.open-ended-position", Title: "EndDateAsc puts open-ended placements last, EndDateDesc first", Area: "B.placements", Severity: SHOULD, Needs: b, Choice: "where open-ended placements go (docs/decisions.md#order-without-sortkey)",
+			Spec: SpecRef{Section: specSort.Section, Quote: specSort.Quote, Decision: "interface-b-paging"}, Run: checkSortOpenEnded},
 		&Check{ID: "B.placements.sort.invalid", Title: "an unknown sortkey is 400 (under --profile ss12000: a 4xx)", Area: "B.placements", Severity: SHOULD, Needs: b, Spec: specSort,
-			Choice: "the status 400 (decision B9); the standard declares the sortkey values but no answer to others", Run: checkSortInvalid},
+			Choice: "the status 400 (docs/decisions.md#interface-b-errors); the standard declares the sortkey values but no answer to others", Run: checkSortInvalid},
 		&Check{ID: "B.placements.expand", Title: "expand=child&expand=owners embeds the referenced persons", Area: "B.placements", Severity: MUST, Needs: b, Spec: specExpand, Run: checkPlacementExpand},
 		&Check{ID: "B.placements.no-embedded-without-expand", Title: "without expand no _embedded is sent", Area: "B.placements", Severity: SHOULD, Needs: b, Spec: specExpand, Run: checkNoEmbedded},
 		&Check{ID: "B.placements.reference-names", Title: "displayName is on every reference exactly when expandReferenceNames=true", Area: "B.placements", Severity: MUST, Needs: b, Spec: specRefNames, Run: checkPlacementRefNames},

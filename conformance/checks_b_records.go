@@ -32,7 +32,7 @@ var bRecords = []bRecord{
 	{kind: "absence", path: "/absences", spec: SpecRef{Section: "Endpoints (interface B)", Quote: "GET | /absences/{id} | path id (uuid, required); query `expandReferenceNames` (boolean) | 200, Absence record"}, refs: []string{"student", "organisation", "registeredBy"}, personRefs: []string{"student", "registeredBy"}, noStandardNames: true},
 }
 
-var specLookup = SpecRef{Section: "Endpoints (interface B)", Quote: "POST | /groups/lookup | JSON body `ids` (array of uuid); query `expand`, `expandReferenceNames` as for /groups/{id} | 200, array of Group", Decision: "B6"}
+var specLookup = SpecRef{Section: "Endpoints (interface B)", Quote: "POST | /groups/lookup | JSON body `ids` (array of uuid); query `expand`, `expandReferenceNames` as for /groups/{id} | 200, array of Group", Decision: "lookup-limits"}
 
 func bRecordChecks() []*Check {
 	b := []Surface{SurfaceB}
@@ -70,10 +70,10 @@ func bRecordChecks() []*Check {
 		&Check{ID: "B.groups.lookup-charset", Title: "a lookup body sent as application/json; charset=utf-8 is accepted like application/json", Area: area, Severity: MUST, Needs: b,
 			Spec: SpecRef{Section: "RFC 8259 §11, RFC 9110 §8.3.1", Quote: "The type/subtype MAY be followed by semicolon-delimited parameters (Section 5.6.6) in the form of name/value pairs."}, Run: checkGroupLookupCharset},
 		&Check{ID: "B.groups.lookup-invalid", Title: "a lookup body without ids, or with an id that is not a UUID, is 400 (under --profile ss12000: a malformed id is a 4xx)", Area: area, Severity: SHOULD, Needs: b, Spec: specLookup,
-			Choice: "skolkit requires ids and answers 400 (decision B6); the standard's IdLookup requires no field and documents no 400", Run: checkGroupLookupInvalid},
+			Choice: "skolkit requires ids and answers 400 (docs/decisions.md#lookup-limits); the standard's IdLookup requires no field and documents no 400", Run: checkGroupLookupInvalid},
 		&Check{ID: "B.groups.lookup-too-many", Title: "a lookup of more than the documented 500 ids is 400 (under --profile ss12000: 200, 400, 413 or 503, never a 5xx other than 503)", Area: area, Severity: SHOULD, Needs: b,
-			Spec:   SpecRef{Section: "Limits", Quote: "Numeric rate quota, upper bound of `limit`, and maximum size of `ids` in group lookup: not shown.", Decision: "B6"},
-			Choice: "skolkit's cap of 500 ids (decision B6); the standard sets no cap and answers a lookup too large for the server with 503", Run: checkGroupLookupTooMany},
+			Spec:   SpecRef{Section: "Limits", Quote: "Numeric rate quota, upper bound of `limit`, and maximum size of `ids` in group lookup: not shown.", Decision: "lookup-limits"},
+			Choice: "skolkit's cap of 500 ids (docs/decisions.md#lookup-limits); the standard sets no cap and answers a lookup too large for the server with 503", Run: checkGroupLookupTooMany},
 	)
 	return cs
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // Generic read checks of the SS 12000 resources beyond the spec's
-// placements, groups, syllabuses, attendances and absences (issue 11): each
+// placements, groups, syllabuses, attendances and absences: each
 // list is walked to its end, a record of the walk is fetched by id and
 // looked up. Every answer is also validated against the contract by the
 // runner. They judge by SS 12000 2.1.0, whose sentences they quote; a
@@ -56,10 +56,10 @@ var bResources = []bResource{
 // every list, by-id and lookup operation shares).
 var (
 	specSSPageToken = SpecRef{Section: "SS 12000 2.1.0: list operations, parameter pageToken",
-		Quote: "Ett opakt värde som servern givit som svar på en tidigare ställd fråga. Kan inte komibineras med andra filter men väl med `limit`.", Decision: "BB14"}
-	specSSByID   = SpecRef{Section: "SS 12000 2.1.0: GET /{resource}/{id}", Quote: "Hämta en organisation baserat på ID", Decision: "BB14"}
+		Quote: "Ett opakt värde som servern givit som svar på en tidigare ställd fråga. Kan inte komibineras med andra filter men väl med `limit`.", Decision: "resource-engine"}
+	specSSByID   = SpecRef{Section: "SS 12000 2.1.0: GET /{resource}/{id}", Quote: "Hämta en organisation baserat på ID", Decision: "resource-engine"}
 	specSSLookup = SpecRef{Section: "SS 12000 2.1.0: POST /{resource}/lookup",
-		Quote: "Istället för att hämta organisationer en i taget med en loop av GET-anrop så finns det även möjlighet att hämta många organisationer på en gång genom att skicka ett anrop med en lista med önskade organisationer.", Decision: "BB17"}
+		Quote: "Istället för att hämta organisationer en i taget med en loop av GET-anrop så finns det även möjlighet att hämta många organisationer på en gång genom att skicka ett anrop med en lista med önskade organisationer.", Decision: "lookups-by-other-keys"}
 )
 
 func bResourceChecks() []*Check {
@@ -87,7 +87,7 @@ func bResourceChecks() []*Check {
 			Area: "B.resources", Severity: MUST, Needs: b, Spec: specSSLookup, Run: checkPersonsLookupByCivicNo},
 		&Check{ID: "B.organisations.filter-type", Title: "GET /organisations?type=T returns exactly the organisations of type T",
 			Area: "B.resources", Severity: MUST, Needs: b, Spec: SpecRef{Section: "SS 12000 2.1.0: GET /organisations, parameter type",
-				Quote: "Begränsa urvalet till utpekade typ.", Decision: "BB15"}, Run: checkOrganisationsFilterType},
+				Quote: "Begränsa urvalet till utpekade typ.", Decision: "interface-b-indexes"}, Run: checkOrganisationsFilterType},
 	)
 	return cs
 }
@@ -170,7 +170,7 @@ func (t *T) walkResource(r bResource) []map[string]any {
 		if pages == 0 && (resp.Status == http.StatusNotFound || resp.Status == http.StatusMethodNotAllowed || resp.Status == http.StatusNotImplemented) {
 			// The standard makes no operation mandatory: a 404, 405 or 501
 			// list is one the server does not offer, as for the generic
-			// checks (C10).
+			// checks.
 			t.Skipf("GET %s answered %d: the server does not serve this SS 12000 operation", r.path, resp.Status)
 		}
 		t.RequireStatus(resp, http.StatusOK)

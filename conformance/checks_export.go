@@ -9,11 +9,11 @@ import (
 )
 
 // The data export: the spec names only its path; its paging and shape are
-// the vendor's (decisions E1, E2), so these checks are SHOULD.
+// the vendor's (docs/decisions.md#data-export), so these checks are SHOULD.
 
 var (
-	specExport      = SpecRef{Section: "Endpoints (interface A)", Quote: "Endpoints for resources named only in the change history (…), and the shape of the data export interface whose attendance resource is at /data-export/v1/attendance: not shown.", Decision: "E1"}
-	specExportItems = SpecRef{Section: "Endpoints (interface A)", Quote: specExport.Quote, Decision: "E2"}
+	specExport      = SpecRef{Section: "Endpoints (interface A)", Quote: "Endpoints for resources named only in the change history (…), and the shape of the data export interface whose attendance resource is at /data-export/v1/attendance: not shown.", Decision: "export-conventions"}
+	specExportItems = SpecRef{Section: "Endpoints (interface A)", Quote: specExport.Quote, Decision: "export-attendance-items"}
 )
 
 func exportChecks() []*Check {

@@ -224,7 +224,7 @@ func writeRulesMarkdown(b *strings.Builder) {
 func specCell(s SpecRef) string {
 	out := fmt.Sprintf("“%s” (%s)", s.Quote, s.Section)
 	if s.Decision != "" {
-		out += "; decision " + s.Decision
+		out += "; decision [" + s.Decision + "](decisions.md#" + s.Decision + ")"
 	}
 	return out
 }

@@ -5,7 +5,8 @@ import "strings"
 // The sentences of the SS 12000 2.1.0 document and of the RFCs that the
 // checks enforce under --profile ss12000, for the checks whose Spec quotes
 // the service's spec (where it restates the document). That profile judges
-// by the document alone, and its reports quote it (decision R5). Checks that
+// by the document alone, and its reports quote it
+// (docs/decisions.md#reports-quote-the-standard). Checks that
 // set StandardSpec themselves keep theirs; checks labelled with Choice quote
 // the service's spec and say it is skolkit's choice.
 

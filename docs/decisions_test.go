@@ -27,6 +27,7 @@ var (
 	anchorName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 	localLink  = regexp.MustCompile(`\]\(#([^)]*)\)`)
 	citation   = regexp.MustCompile(`decisions\.md#([A-Za-z0-9_-]+)`)
+	specField  = regexp.MustCompile(`\bDecision:\s*"([^"]*)"`)
 	narration  = regexp.MustCompile(`(?i)\b(issue [0-9]+|revised (in|by)|revises)\b`)
 )
 
@@ -135,9 +136,10 @@ func TestDecisionsDescribeThePresent(t *testing.T) {
 	}
 }
 
-// TestCitedDecisionsExist checks that every link inside decisions.md, and
-// every docs/decisions.md#<anchor> cited anywhere in the repository, names an
-// anchor of decisions.md.
+// TestCitedDecisionsExist checks that every link inside decisions.md, every
+// docs/decisions.md#<anchor> cited anywhere in the repository, and every
+// decision a check or rule relies on (the Decision of its Spec), names
+// an anchor of decisions.md.
 func TestCitedDecisionsExist(t *testing.T) {
 	text, _, anchors := readDecisions(t)
 	for _, m := range localLink.FindAllStringSubmatch(text, -1) {
@@ -170,6 +172,15 @@ func TestCitedDecisionsExist(t *testing.T) {
 				cited++
 				if _, ok := anchors[m[1]]; !ok {
 					t.Errorf("%s:%d cites docs/decisions.md#%s, which does not exist", path, i+1, m[1])
+				}
+			}
+			if filepath.Ext(path) != ".go" {
+				continue
+			}
+			for _, m := range specField.FindAllStringSubmatch(line, -1) {
+				cited++
+				if _, ok := anchors[m[1]]; !ok {
+					t.Errorf("%s:%d: Decision %q is not an anchor of docs/decisions.md", path, i+1, m[1])
 				}
 			}
 		}

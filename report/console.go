@@ -100,7 +100,7 @@ func writeConsoleResult(w io.Writer, r Result) {
 	fmt.Fprintf(w, "\n--- FAIL %s (%s)\n    %s\n", r.ID, r.Meta(), r.Title)
 	fmt.Fprintf(w, "    spec (%s): %q", r.Spec.Section, r.Spec.Quote)
 	if r.Spec.Decision != "" {
-		fmt.Fprintf(w, " [decision %s]", r.Spec.Decision)
+		fmt.Fprintf(w, " [decision %s]", r.Spec.DecisionPath())
 	}
 	fmt.Fprintln(w)
 	if r.Choice != "" {

@@ -59,7 +59,7 @@ pre{white-space:pre-wrap;word-break:break-all;background:#f7f7f9;border:1px soli
 {{range .Areas}}<h2>{{.Name}}</h2>
 {{range .Results}}<details{{if eq .Status "fail" "error"}} open{{end}}>
 <summary><span class="badge b-{{.Status}}">{{upper .Status}}</span> <code>{{.ID}}</code> — {{.Title}} <span class="meta">({{.Meta}}, {{dur .Duration}})</span></summary>
-<p class="q">“{{.Spec.Quote}}” — {{.Spec.Section}}{{if .Spec.Decision}}; decision {{.Spec.Decision}}{{end}}</p>
+<p class="q">“{{.Spec.Quote}}” — {{.Spec.Section}}{{if .Spec.Decision}}; decision <a href="{{.Spec.DecisionURL}}">{{.Spec.Decision}}</a>{{end}}</p>
 {{if .Choice}}<p class="meta">skolkit's choice, not the standard's: {{.Choice}}</p>{{end}}
 {{if .Reason}}<p>{{.Reason}}</p>{{end}}
 {{range .Notes}}<p class="meta">{{.}}</p>{{end}}

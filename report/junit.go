@@ -85,7 +85,7 @@ func WriteJUnit(w io.Writer, rep *Report) error {
 			c := junitCase{Name: r.ID, Classname: a, Time: seconds(r.Duration)}
 			c.SystemOut = fmt.Sprintf("%s\n%s\nspec (%s): %s", r.Title, r.Meta(), r.Spec.Section, r.Spec.Quote)
 			if r.Spec.Decision != "" {
-				c.SystemOut += "\ndecision: " + r.Spec.Decision
+				c.SystemOut += "\ndecision: " + r.Spec.DecisionURL()
 			}
 			for _, n := range r.Notes {
 				c.SystemOut += "\nnote: " + n

@@ -21,7 +21,7 @@ func sampleReport() *Report {
 	ex := &Exchange{Surface: rules.SurfaceB, Method: "GET", URL: "http://127.0.0.1:8080/api/v1/placements?limit=0", Status: 200,
 		ResponseBody: `{"data": [], "note": "<script>alert(1)</script> & ]]>"}`, Curl: `curl -sS -i 'http://127.0.0.1:8080/api/v1/placements?limit=0' -H "Authorization: Bearer $TOKEN"`}
 	mk := func(id, area string, s Status) Result {
-		return Result{ID: id, Title: "title of " + id, Area: area, Level: "read", Severity: MUST, Spec: SpecRef{Section: "Limits", Quote: "`limit` is at least 1", Decision: "B5"}, Status: s, Duration: 12 * time.Millisecond}
+		return Result{ID: id, Title: "title of " + id, Area: area, Level: "read", Severity: MUST, Spec: SpecRef{Section: "Limits", Quote: "`limit` is at least 1", Decision: "interface-b-paging"}, Status: s, Duration: 12 * time.Millisecond}
 	}
 	fail := mk("B.placements.limit-below-one", "B.placements", StatusFail)
 	fail.Failures = []Failure{{Message: "GET answered 200 <not 400>", Expected: "status 400", Exchange: ex}}
@@ -155,12 +155,18 @@ func TestHTMLIsSelfContained(t *testing.T) {
 	assert.NotContains(t, html, "<script>alert", "response bodies are escaped")
 	assert.Contains(t, html, "&lt;script&gt;")
 	// No resource is loaded from anywhere: no src, no link, no url(), no
-	// @import, and the only http(s) URLs are the server URLs in text.
-	for _, re := range []string{`(?i)\ssrc\s*=`, `(?i)<link\b`, `(?i)url\(`, `(?i)@import`, `(?i)href\s*=\s*["']?https?:`} {
+	// @import. The only http(s) URLs are the server URLs in text and the
+	// links to the decisions a check relies on, which load nothing until
+	// followed.
+	for _, re := range []string{`(?i)\ssrc\s*=`, `(?i)<link\b`, `(?i)url\(`, `(?i)@import`} {
 		assert.NotRegexp(t, re, html)
 	}
+	for _, m := range regexp.MustCompile(`(?i)href\s*=\s*["']?(https?:[^"'\s>]*)`).FindAllStringSubmatch(html, -1) {
+		assert.True(t, strings.HasPrefix(m[1], rules.DecisionsURL+"#"), "unexpected link %s", m[1])
+	}
+	assert.Contains(t, html, `<a href="`+rules.DecisionsURL+`#interface-b-paging">interface-b-paging</a>`)
 	for _, u := range regexp.MustCompile(`https?://[^\s"'<>]+`).FindAllString(html, -1) {
-		assert.True(t, strings.HasPrefix(u, "http://127.0.0.1:8080"), "unexpected URL %s", u)
+		assert.True(t, strings.HasPrefix(u, "http://127.0.0.1:8080") || strings.HasPrefix(u, rules.DecisionsURL+"#"), "unexpected URL %s", u)
 	}
 	for _, want := range []string{"B.placements.limit-below-one", "status 400", "curl -sS -i", "Summary by area", "ERROR"} {
 		assert.Contains(t, html, want)

@@ -24,7 +24,7 @@ import (
 var specJSON = SpecRef{Section: "What the service does", Quote: "All request and response bodies are JSON unless stated otherwise."}
 
 // specTokenResponse is the spec's sentence about the token endpoint's answer.
-var specTokenResponse = SpecRef{Section: "Authentication", Quote: "Token response: JSON with `access_token` (string), `token_type` (`Bearer`), `expires_in` (integer, lifetime in seconds).", Decision: "B13, B14"}
+var specTokenResponse = SpecRef{Section: "Authentication", Quote: "Token response: JSON with `access_token` (string), `token_type` (`Bearer`), `expires_in` (integer, lifetime in seconds).", Decision: "token-request"}
 
 func onSurface(s Surface) func(*Operation) bool {
 	return func(op *Operation) bool { return op != nil && op.Surface == s }
@@ -39,9 +39,9 @@ func init() {
 		standard Severity
 	}{
 		{SurfaceAuth, specTokenResponse, &SpecRef{Section: "RFC 6749 §5.1", Quote: "access_token REQUIRED. The access token issued by the authorization server. token_type REQUIRED. The type of the token issued … expires_in RECOMMENDED."}, MUST},
-		{SurfaceA, SpecRef{Section: specJSON.Section, Quote: specJSON.Quote, Decision: "A2, A16, A19"}, nil, Off},
-		{SurfaceB, SpecRef{Section: specJSON.Section, Quote: specJSON.Quote, Decision: "B9, B11"}, &SpecRef{Section: "SS 12000 2.1.0: the responses of every operation", Quote: "content: application/json … default: description: Okänt fel. (schema Error)"}, MUST},
-		{SurfaceExport, SpecRef{Section: specJSON.Section, Quote: specJSON.Quote, Decision: "E1, E2"}, nil, Off},
+		{SurfaceA, SpecRef{Section: specJSON.Section, Quote: specJSON.Quote, Decision: "interface-a-contract"}, nil, Off},
+		{SurfaceB, SpecRef{Section: specJSON.Section, Quote: specJSON.Quote, Decision: "interface-b-contract"}, &SpecRef{Section: "SS 12000 2.1.0: the responses of every operation", Quote: "content: application/json … default: description: Okänt fel. (schema Error)"}, MUST},
+		{SurfaceExport, SpecRef{Section: specJSON.Section, Quote: specJSON.Quote, Decision: "data-export"}, nil, Off},
 	} {
 		register(&Rule{
 			ID: "contract." + string(c.s) + ".response", Family: FamilyContract, Side: SideServer,

@@ -26,21 +26,21 @@ func init() {
 		severity, standard Severity
 	}{
 		{SurfaceAuth, "every token-endpoint error has the RFC 6749 §5.2 body",
-			SpecRef{Section: "RFC 6749 §5.2", Quote: "The authorization server responds with an HTTP 400 (Bad Request) status code (unless specified otherwise) and includes the following parameters with the response: error REQUIRED.", Decision: "B14"}, "", MUST, MUST},
+			SpecRef{Section: "RFC 6749 §5.2", Quote: "The authorization server responds with an HTTP 400 (Bad Request) status code (unless specified otherwise) and includes the following parameters with the response: error REQUIRED.", Decision: "token-errors"}, "", MUST, MUST},
 		{SurfaceA, "every interface A error has the body {error: {code, message, requestID}} with the code of its status",
-			SpecRef{Section: notShown.Section, Quote: notShown.Quote, Decision: "A16"}, "", SHOULD, Off},
+			SpecRef{Section: notShown.Section, Quote: notShown.Quote, Decision: "interface-a-error-body"}, "", SHOULD, Off},
 		{SurfaceB, "every interface B error has the SS 12000 body {code, message} (under --profile ss12000 a 404 may have none)",
-			SpecRef{Section: "Errors", Quote: "Error statuses of interface B: not shown.", Decision: "B9"},
-			"an error body on every status, 404 included (decision B9); the standard's 404 has no content", SHOULD, SHOULD},
+			SpecRef{Section: "Errors", Quote: "Error statuses of interface B: not shown.", Decision: "interface-b-errors"},
+			"an error body on every status, 404 included (docs/decisions.md#interface-b-errors); the standard's 404 has no content", SHOULD, SHOULD},
 		{SurfaceExport, "every data-export error has the body {error: {code, message, requestID}}",
-			SpecRef{Section: notShown.Section, Quote: notShown.Quote, Decision: "E1"}, "", SHOULD, Off},
+			SpecRef{Section: notShown.Section, Quote: notShown.Quote, Decision: "export-conventions"}, "", SHOULD, Off},
 	} {
 		register(&Rule{ID: "errors." + string(c.s) + ".body", Family: FamilyErrors, Side: SideServer, Title: c.title, Spec: c.spec, Choice: c.choice,
 			Severity: c.severity, Standard: c.standard, Applies: errorsOn(c.s), Concurrent: true, Check: checkErrorBody})
 	}
 	register(&Rule{ID: "errors.A.422-only-on-writes", Family: FamilyErrors, Side: SideServer,
 		Title:    "interface A answers 422 only to creates, searches and updates",
-		Spec:     SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 422: request data failed validation; only on create, search and update operations", Decision: "A15"},
+		Spec:     SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 422: request data failed validation; only on create, search and update operations", Decision: "bad-request-or-unprocessable"},
 		Severity: MUST, Standard: Off, Applies: errorsOn(SurfaceA), Concurrent: true, Check: checkA422})
 }
 

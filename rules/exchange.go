@@ -106,9 +106,31 @@ type SpecRef struct {
 	Section string `json:"section"`
 	// Quote is the sentence, verbatim.
 	Quote string `json:"quote"`
-	// Decision names the entry of docs/decisions.md that fills in what the
-	// spec leaves open, when the rule relies on one.
+	// Decision is the anchor of the entry of docs/decisions.md that fills in
+	// what the spec leaves open ("interface-b-paging"), when the rule relies
+	// on one.
 	Decision string `json:"decision,omitempty"`
+}
+
+// DecisionsURL is where docs/decisions.md is published; reports link a
+// rule's decision there.
+const DecisionsURL = "https://github.com/skolkit/skolkit/blob/main/docs/decisions.md"
+
+// DecisionPath is the rule's decision as a path in the repository
+// ("docs/decisions.md#interface-b-paging"), or "" without one.
+func (s SpecRef) DecisionPath() string {
+	if s.Decision == "" {
+		return ""
+	}
+	return "docs/decisions.md#" + s.Decision
+}
+
+// DecisionURL is the address of the rule's decision, or "" without one.
+func (s SpecRef) DecisionURL() string {
+	if s.Decision == "" {
+		return ""
+	}
+	return DecisionsURL + "#" + s.Decision
 }
 
 // Exchange is one request and its answer as a driver saw them on the wire.

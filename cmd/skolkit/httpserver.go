@@ -8,8 +8,8 @@ import (
 	"github.com/skolkit/skolkit/mockserver"
 )
 
-// Timeouts and limits of the HTTP server of skolkit serve (L8 in
-// docs/decisions.md). A client that sends its headers too slowly, or its
+// Timeouts and limits of the HTTP server of skolkit serve
+// (docs/decisions.md#limits). A client that sends its headers too slowly, or its
 // body, or that keeps an idle connection, is cut off.
 const (
 	readHeaderTimeout = 10 * time.Second

@@ -16,8 +16,8 @@ const minPrefault = 128 << 20
 // them again, so that the allocations that follow reuse memory that is
 // already mapped. On the 2-core virtual machines this was measured on, a
 // page fault costs 7–17 µs and a populated page about a tenth of that:
-// `serve --scenario large` touches 1.1 GB and started in 4.6 s, 2.9 s
-// with this (decision M10). Where the kernel cannot (not Linux, or Linux
+// `serve --scenario large` touches about 1 GB, and this takes about 1.6 s off
+// its start (docs/decisions.md#prefault). Where the kernel cannot (not Linux, or Linux
 // before 5.14) it does nothing and the pages fault in as they are used.
 func prefaultHeap(n int64) {
 	if n < minPrefault || !canPopulate {

@@ -12,7 +12,7 @@ import (
 
 // TestOnlyLargeBuildsArePrefaulted: the small built-in scenarios start
 // without the prefault (it would cost them more than their page faults), the
-// municipality-sized one with the 0.85 GB it touches (decisions M10, M11).
+// municipality-sized one with the 0.85 GB it touches (docs/decisions.md#prefault).
 func TestOnlyLargeBuildsArePrefaulted(t *testing.T) {
 	for _, name := range scenarios.BuiltinNames() {
 		sc, err := scenarios.Builtin(name)

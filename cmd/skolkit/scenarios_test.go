@@ -207,7 +207,7 @@ func TestUsageListsTheScenarioCommands(t *testing.T) {
 }
 
 // TestGenerateWritesEveryTableAndTheFilesLoadBack: generate writes one file
-// per table of the store, the SS 12000 tables of issue 11 and interface A's
+// per table of the store, the SS 12000 tables and interface A's
 // included, and the files put together are a state document that PUT
 // /__admin/state loads: GET /__admin/state then answers the same tables.
 func TestGenerateWritesEveryTableAndTheFilesLoadBack(t *testing.T) {

@@ -80,7 +80,7 @@ func releaseCollector() {
 // (prefaultHeap) and the collector off until then: the build keeps almost
 // all it allocates, so collecting while its heap grows from nothing marks the
 // same records again and again (at large, 0.6-0.9 s of CPU for some 130 MB
-// of garbage; decision M13). Should the heap reach twice n and 512 MiB more,
+// of garbage; docs/decisions.md#collector-at-start). Should the heap reach twice n and 512 MiB more,
 // the collector runs after all. The collector's next cycle, after the build,
 // runs while the server serves.
 func startBuild(n int64) (built func()) {

@@ -59,7 +59,7 @@ func TestCollectorHoldsNest(t *testing.T) {
 
 // TestStartBuildHoldsTheCollectorOfLargeBuildsOnly: a small build starts
 // with the collector as it is; a large one with it off until it is built
-// (decision M13).
+// (docs/decisions.md#collector-at-start).
 func TestStartBuildHoldsTheCollectorOfLargeBuildsOnly(t *testing.T) {
 	preloadContract()
 	<-contractPreloaded
