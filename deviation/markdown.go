@@ -24,6 +24,9 @@ func Markdown(ds []Deviation, checks bool) string {
 		fmt.Fprintf(&b, "| %s | %s | %s |", name, d.Surface, cell(d.Description))
 		if checks {
 			caught := "—"
+			if d.Pending != "" {
+				caught = "pending `" + d.Pending + "`"
+			}
 			if len(d.CaughtBy) > 0 {
 				caught = "`" + strings.Join(d.CaughtBy, "`, `") + "`"
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/register"
+	"github.com/skolkit/skolkit/scenarios"
 )
 
 // Interface-A resources each have a read and a write scope,
@@ -32,6 +33,48 @@ var AllScopes = func() []string {
 	}
 	return append(all, register.OperationScopes...)
 }()
+
+// expandScopes returns a client's scopes with the names that stand for
+// several (scenarios.ScopeAll, scenarios.ScopeRead) replaced by those.
+func expandScopes(scopes []string) []string {
+	var out []string
+	for _, sc := range scopes {
+		switch sc {
+		case scenarios.ScopeAll:
+			out = append(out, AllScopes...)
+		case scenarios.ScopeRead:
+			for _, a := range AllScopes {
+				if isReadScope(a) {
+					out = append(out, a)
+				}
+			}
+		default:
+			out = append(out, sc)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// isReadScope reports whether a scope only reads.
+func isReadScope(scope string) bool { return strings.HasSuffix(scope, ":read") }
+
+// ReadOnlyClient returns the first client of the scenario that holds at
+// least one scope and no scope that writes: the less privileged client that
+// a conformance run's --limited-client-id and --limited-client-secret take,
+// every write answering it 403 (docs/decisions.md#read-only-client). ok is false when the
+// scenario has none.
+func (s *Server) ReadOnlyClient() (clientID, clientSecret string, ok bool) {
+	s.ctl.mu.RLock()
+	defer s.ctl.mu.RUnlock()
+	for _, c := range s.scenario.Clients {
+		cl := s.clients[c.ID]
+		if len(cl.Scopes) > 0 && !slices.ContainsFunc(cl.Scopes, func(sc string) bool { return !isReadScope(sc) }) {
+			return cl.ID, cl.Secret, true
+		}
+	}
+	return "", "", false
+}
 
 const (
 	grantClientCredentials = "client_credentials"
@@ -245,7 +288,7 @@ func (s *Server) bearer(w http.ResponseWriter, r *http.Request, scope string) (g
 		surface.WriteRegisterError(w, http.StatusUnauthorized, CodeUnauthorized, "the access token is unknown or expired; request a new one from POST /oauth/token")
 		return grant{}, false
 	}
-	if !slices.Contains(g.Scopes, scope) {
+	if !slices.Contains(g.Scopes, scope) && !s.deviates(deviation.InsufficientScopeAccepted) {
 		w.Header().Set(surface.HeaderWWWAuth, fmt.Sprintf(`Bearer realm="skolkit", error="insufficient_scope", scope=%q`, scope))
 		surface.WriteRegisterError(w, http.StatusForbidden, CodeForbidden, fmt.Sprintf("the client %q lacks the scope %q for this operation", g.ClientID, scope))
 		return grant{}, false

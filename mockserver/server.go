@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -111,7 +112,10 @@ type Server struct {
 	variants map[string]bool
 	// sparse is the state of the variant absent-optional-members (sparse.go)
 	sparse *sparse
-	clock  *Clock
+	// wireCount counts the answers deviation.RateLimitRemainingGrows saw
+	// (wire_deviations.go).
+	wireCount atomic.Int64
+	clock     *Clock
 	// profile is the profile interface B serves (profile.go), and
 	// fixedProfile Options.Profile, which replaces every scenario's.
 	profile, fixedProfile string
@@ -438,7 +442,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			surface.WriteRegisterError(rec, http.StatusInternalServerError, CodeInternal, "unexpected server error")
 		}
 	}()
-	if !s.deviateRequest(rec, r, devs) || !s.plane.Behave(rec, r) {
+	if !s.deviateRequest(rec, r, devs) || !s.deviateOnTheWire(rec, r, devs) || !s.plane.Behave(rec, r) {
 		return
 	}
 	s.ctl.mu.RLock()
@@ -580,7 +584,7 @@ func (s *Server) wrap(e surface.Endpoint) (http.Handler, error) {
 				return
 			}
 		case e.Kind == surface.Directory && e.Scope != "":
-			if !requireScope(w, r, e.Scope) {
+			if !s.requireScope(w, r, e.Scope) {
 				return
 			}
 		}

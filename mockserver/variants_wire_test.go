@@ -3,7 +3,6 @@ package mockserver
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -16,30 +15,15 @@ import (
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
 )
 
-// wireGet sends an authenticated request without checking the answer
-// against the contract (a variant answers what the standard allows, which
-// our stricter contract may not) and returns the status and the body.
-func (h *harness) wireDo(method, path, body string) (int, []byte) {
-	h.t.Helper()
-	req, _ := http.NewRequest(method, h.ts.URL+path, strings.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+h.token)
-	if body != "" {
-		req.Header.Set("Content-Type", surface.ContentTypeJSON)
-	}
-	resp, err := h.ts.Client().Do(req)
-	require.NoError(h.t, err)
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	require.NoError(h.t, err)
-	return resp.StatusCode, b
-}
-
+// wireGet GETs a page or record without checking the answer against the
+// contract (a variant answers what the standard allows, which our stricter
+// contract may not).
 func (h *harness) wireGet(path string) map[string]any {
 	h.t.Helper()
-	code, body := h.wireDo(http.MethodGet, path, "")
-	require.Equal(h.t, http.StatusOK, code, "%s: %s", path, body)
+	a := h.exchange(http.MethodGet, path, "", "")
+	require.Equal(h.t, http.StatusOK, a.status, "%s: %s", path, a.body)
 	var v map[string]any
-	require.NoError(h.t, json.Unmarshal(body, &v), string(body))
+	require.NoError(h.t, json.Unmarshal(a.body, &v), string(a.body))
 	return v
 }
 
@@ -116,12 +100,14 @@ func TestWholeSecondsFiltersCompareWhatTheyShow(t *testing.T) {
 func TestReorderedMembers(t *testing.T) {
 	h := newHarness(t, func(o *Options) { o.Variants = []string{VarReorderedMembers} })
 	for _, path := range []string{PrefixB + "/placements?limit=1", PrefixA + "/student?limit=1"} {
-		code, body := h.wireDo(http.MethodGet, path, "")
+		a := h.exchange(http.MethodGet, path, "", "")
+		code, body := a.status, a.body
 		require.Equal(t, http.StatusOK, code)
 		assert.False(t, strings.HasPrefix(string(body), `{"data"`), "%s: the page's members are reversed: %.80s", path, body)
 		assert.Regexp(t, `^\{"pagination|^\{"pageToken`, string(body))
 	}
-	code, body := h.wireDo(http.MethodGet, PrefixB+"/placements/00000000-0000-4000-8000-00000000dead", "")
+	a := h.exchange(http.MethodGet, PrefixB+"/placements/00000000-0000-4000-8000-00000000dead", "", "")
+	code, body := a.status, a.body
 	assert.Equal(t, http.StatusNotFound, code)
 	assert.True(t, strings.HasPrefix(string(body), `{"message"`), "error bodies too: %s", body)
 }
@@ -182,24 +168,21 @@ func TestAbsentOptionalMembers(t *testing.T) {
 
 	// A record a client wrote keeps what it was given.
 	ev := h.srv.Store().Export().AttendanceEvents[0]
-	code, body := h.wireDo(http.MethodPost, PrefixB+"/attendanceEvents", fmt.Sprintf(`{"time":"2026-11-02T07:45:00Z","eventType":"In","person":{"id":%q},"group":{"id":%q},"registeredBy":{"id":%q}}`, ev.Person.ID, ev.Group.ID, ev.Person.ID))
-	require.Equal(t, http.StatusOK, code, string(body))
-	var made map[string]any
-	require.NoError(t, json.Unmarshal(body, &made))
+	a := h.exchange(http.MethodPost, PrefixB+"/attendanceEvents", surface.ContentTypeJSON, fmt.Sprintf(`{"time":"2026-11-02T07:45:00Z","eventType":"In","person":{"id":%q},"group":{"id":%q},"registeredBy":{"id":%q}}`, ev.Person.ID, ev.Group.ID, ev.Person.ID))
+	require.Equal(t, http.StatusOK, a.status, string(a.body))
+	made := a.json(t)
 	assert.Contains(t, made, "registeredBy")
 	assert.Contains(t, h.wireGet(PrefixB+"/attendanceEvents/"+made["id"].(string)), "registeredBy", "read back whole")
 	assert.NotContains(t, h.wireGet(PrefixB+"/attendanceEvents/"+ev.ID), "registeredBy", "a generated record has none")
 
 	// Interface A: null members are left out.
-	code, body = h.wireDo(http.MethodGet, PrefixA+"/student?limit=50", "")
-	require.Equal(t, http.StatusOK, code)
-	assert.NotContains(t, string(body), "null")
+	assert.NotContains(t, string(h.getBody(PrefixA+"/student?limit=50")), "null")
 	assert.Contains(t, string(plain.getBody(PrefixA+"/student?limit=50")), "null")
 }
 
 func (h *harness) getBody(path string) []byte {
 	h.t.Helper()
-	code, body := h.wireDo(http.MethodGet, path, "")
-	require.Equal(h.t, http.StatusOK, code)
-	return body
+	a := h.exchange(http.MethodGet, path, "", "")
+	require.Equal(h.t, http.StatusOK, a.status)
+	return a.body
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
-	"github.com/skolkit/skolkit/mockserver/internal/wire"
 	"github.com/skolkit/skolkit/mockserver/register"
 )
 
@@ -120,29 +119,6 @@ func isPersonPath(path string) bool {
 type readCloser struct{ *strings.Reader }
 
 func (readCloser) Close() error { return nil }
-
-// deviationRewrites returns the rewrites of the answer to r that the wire
-// deviations switched on make.
-func (s *Server) deviationRewrites(r *http.Request, devs map[string]bool) []wire.Rewrite {
-	if len(devs) == 0 {
-		return nil
-	}
-	var out []wire.Rewrite
-	if surfaceOf(r.URL.Path) == "B" && devs[deviation.ReferenceMarkingDiffers] {
-		out = append(out, func(a *wire.Answer) {
-			if v, ok := a.JSON(); ok {
-				wire.Map(v, func(_ string, v any) any {
-					if o, ok := v.(*wire.Object); ok && isPersonReference(o) {
-						m, _ := o.Get("securityMarking")
-						o.Set("securityMarking", flipMarking(m))
-					}
-					return v
-				})
-			}
-		})
-	}
-	return out
-}
 
 // flipMarking is deviation.ReferenceMarkingDiffers: another allowed value than the
 // person's own.

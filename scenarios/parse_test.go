@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/scenarios"
 )
 
@@ -280,7 +281,7 @@ func TestParseReportsEachProblemWithItsPosition(t *testing.T) {
 		{
 			name: "unknown deviation",
 			src:  "name: t\nbehaviours:\n  deviations: [pagination-total-wong]\n",
-			want: []string{`s.yaml:3:16: behaviours.deviations[0]: unknown deviation "pagination-total-wong"; known: a-writes-hidden-in-b, accept-params-refused, audit-event-missing, callbacks-not-sent, combined-filters-drop-dates, date-bounds-exclusive, delete-not-204, delete-repeat-204, display-name-always, endDate-filter-drops-open-ended, error-body-wrong-shape, expand-changes-modified, expand-ignored, expired-token-accepted, form-charset-refused, identity-conflict-accepted, identity-number-without-hyphen, json-charset-refused, later-page-drops-expand, legacy-auth-refused, limit-above-max-refused, limit-zero-accepted, list-drops-field, list-limit-ignored, lookup-drops-first, meta-after-inclusive, multi-value-first-only, nested-meta-filter-ignored, no-token-accepted, organisation-filter-ignored, pagetoken-repeats-last, pagetoken-with-filter-accepted, pagination-total-wrong, patch-drops-omitted, patch-replaces, rare-enum-refused, ratelimit-headers-missing-on-204, ratelimit-reset-in-seconds, ratelimit-reset-slides, reference-marking-differs, restore-keeps-archived, search-ignores-filter, security-marking-missing, sortkey-ignored, token-cacheable, token-get-accepted, unknown-id-not-404, wrong-secret-accepted`},
+			want: []string{`s.yaml:3:16: behaviours.deviations[0]: unknown deviation "pagination-total-wong"; known: ` + strings.Join(deviation.Names(), ", ")},
 		},
 		{
 			name: "unknown and repeated variants",
@@ -374,7 +375,7 @@ colour: blue
 		`s.yaml:11:88: records.placements[0].endDate: 2026-01-01 is before startDate 2026-03-01`,
 		`s.yaml:13:36: behaviours.latency[0].delay: the range "3s-1s" runs backwards: 3s is more than 1s`,
 		`s.yaml:14:54: behaviours.faults[0].probability: -0.5 is not a probability from 0 to 1`,
-		`s.yaml:15:16: behaviours.deviations[0]: unknown deviation "nope"; known: a-writes-hidden-in-b, accept-params-refused, audit-event-missing, callbacks-not-sent, combined-filters-drop-dates, date-bounds-exclusive, delete-not-204, delete-repeat-204, display-name-always, endDate-filter-drops-open-ended, error-body-wrong-shape, expand-changes-modified, expand-ignored, expired-token-accepted, form-charset-refused, identity-conflict-accepted, identity-number-without-hyphen, json-charset-refused, later-page-drops-expand, legacy-auth-refused, limit-above-max-refused, limit-zero-accepted, list-drops-field, list-limit-ignored, lookup-drops-first, meta-after-inclusive, multi-value-first-only, nested-meta-filter-ignored, no-token-accepted, organisation-filter-ignored, pagetoken-repeats-last, pagetoken-with-filter-accepted, pagination-total-wrong, patch-drops-omitted, patch-replaces, rare-enum-refused, ratelimit-headers-missing-on-204, ratelimit-reset-in-seconds, ratelimit-reset-slides, reference-marking-differs, restore-keeps-archived, search-ignores-filter, security-marking-missing, sortkey-ignored, token-cacheable, token-get-accepted, unknown-id-not-404, wrong-secret-accepted`,
+		`s.yaml:15:16: behaviours.deviations[0]: unknown deviation "nope"; known: ` + strings.Join(deviation.Names(), ", "),
 		`s.yaml:16:1: colour: unknown key "colour"; known keys: name, description, seed, clock, tokenLifetime, clients, generate, records, behaviours, listShape, webhooks, profile`,
 	}
 	assert.Equal(t, want, got)

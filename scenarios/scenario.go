@@ -88,8 +88,14 @@ const (
 	DefaultRateLimit = 1500
 )
 
-// ScopeAll in a client's scopes grants every scope.
-const ScopeAll = "all"
+// Scope names that stand for several scopes in a client's scopes.
+const (
+	// ScopeAll grants every scope.
+	ScopeAll = "all"
+	// ScopeRead grants every scope that only reads (every "…:read" scope):
+	// a client with it may read everything and write nothing.
+	ScopeRead = "read"
+)
 
 // ListShape is where interface A puts the items of a list response.
 type ListShape string

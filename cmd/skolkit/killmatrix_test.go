@@ -27,9 +27,10 @@ var killSetup = map[string]struct {
 	args    []string      // more flags for the run
 	include []string      // more checks a quick run needs: those whose answers the catching checks judge
 }{
-	deviation.ExpiredTokenAccepted: {ttl: time.Second},
-	deviation.LegacyAuthRefused:    {args: []string{"--legacy-auth"}, include: []string{"auth.A.token-accepted"}},
-	deviation.ErrorBodyWrongShape:  {include: []string{"B.placements.unknown-id"}},
+	deviation.ExpiredTokenAccepted:  {ttl: time.Second},
+	deviation.LegacyAuthRefused:     {args: []string{"--legacy-auth"}, include: []string{"auth.A.token-accepted"}},
+	deviation.ErrorBodyWrongShape:   {include: []string{"B.placements.unknown-id"}},
+	deviation.DateTimeWithoutOffset: {include: []string{"B.absences.list.walk", "B.calendarEvents.list.walk"}},
 }
 
 // fullMatrix runs every deviation against the whole suite; without it (go
@@ -53,6 +54,10 @@ func TestKillMatrixCoversEveryDeviation(t *testing.T) {
 		checks[r.ID] = true
 	}
 	for _, d := range deviation.All() {
+		if d.Pending != "" {
+			assert.False(t, checks[d.Pending], "%s: %s exists now: run the kill matrix and replace Pending with the checks that catch it", d.Name, d.Pending)
+			continue
+		}
 		assert.NotEmpty(t, d.CaughtBy, "%s: no check catches it", d.Name)
 		for _, id := range d.CaughtBy {
 			assert.True(t, checks[id], "%s: no check %s", d.Name, id)
@@ -84,6 +89,9 @@ func TestKillMatrix(t *testing.T) {
 	for _, d := range deviation.All() {
 		setup := killSetup[d.Name]
 		t.Run(d.Name, func(t *testing.T) {
+			if d.Pending != "" {
+				t.Skipf("pending: no check catches it until the rule %s exists", d.Pending)
+			}
 			t.Parallel()
 			srv, args := mockUnderTest(t, mockserver.Options{Deviations: []string{d.Name}, TokenTTL: setup.ttl})
 			require.Contains(t, strings.Join(args, " "), "--base-url", "the mock serves interface A")

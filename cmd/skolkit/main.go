@@ -235,9 +235,12 @@ func serve(args []string, stdout, stderr io.Writer) int {
   contracts     %s/*/openapi.json, or: skolkit spec
   client_id     %s
   client_secret %s
-  admin         %s%s          (control plane)
 `, sc.Name, base, base, mockserver.PathToken, base, mockserver.PrefixA, base, mockserver.PrefixB, base, mockserver.PrefixExport,
-		base, id, secret, base, mockserver.PrefixAdmin)
+		base, id, secret)
+	if limitedID, limitedSecret, ok := srv.ReadOnlyClient(); ok {
+		fmt.Fprintf(stdout, "  limited_client_id     %s  (reads only: every write answers 403)\n  limited_client_secret %s\n", limitedID, limitedSecret)
+	}
+	fmt.Fprintf(stdout, "  admin         %s%s          (control plane)\n", base, mockserver.PrefixAdmin)
 	printServing(stdout, srv.Serving())
 	if *stateFile != "" {
 		how := "new"
