@@ -540,7 +540,7 @@ var all = []Deviation{
 		Name: DateTimeWithoutOffset, Surface: SurfaceB,
 		Description: "interface B writes the startTime and endTime of calendar events and absences as local time without an offset (2026-03-16T08:00:00)",
 		How:         "every date-time of every body is parsed as RFC 3339, and validated against the contract's date-time format",
-		CaughtBy:    []string{"B.contract", "all.dates-rfc3339"},
+		CaughtBy:    []string{"contract.B.response", "dates.rfc3339"},
 	},
 	{
 		Name: InsufficientScopeAccepted, Surface: SurfaceAny,
