@@ -411,7 +411,7 @@ func TestAdminStateImportErrorsChangeNothing(t *testing.T) {
 		})
 	}
 	// A lesson whose group, school or teacher is not its activity's, or
-	// that names no activity (decision M7).
+	// that names no activity (docs/decisions.md#calendar-events-follow-activity).
 	var doc map[string]any
 	require.NoError(t, json.Unmarshal(before, &doc))
 	events := doc["calendarEvents"].([]any)

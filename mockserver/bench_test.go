@@ -123,7 +123,7 @@ func BenchmarkPlacementListFilteredPage(b *testing.B) {
 // on, so no answer comes from the response cache, and the page is built from
 // the placement memo (each memoised record checked against the snapshot).
 // "cold" also empties the memo: every record is rendered and encoded, as
-// every read was before the memo.
+// a read without the memo would.
 func BenchmarkPlacementReadsAfterAWrite(b *testing.B) {
 	srv, token, ds := benchServer(b, 10_000)
 	org := ds.Placements[0].PlacedAt.ID

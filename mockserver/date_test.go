@@ -13,7 +13,7 @@ import (
 
 // TestDateIsTheMocksClock: every answer's Date is the mock's now, which a
 // test (or a scenario) may hold still or move, and RateLimit-Reset is a time
-// of that clock within the coming hour (decision AB11).
+// of that clock within the coming hour (docs/decisions.md#date-is-the-mocks-clock).
 func TestDateIsTheMocksClock(t *testing.T) {
 	h := newHarness(t)
 	for _, step := range []time.Duration{0, 90 * time.Minute} {

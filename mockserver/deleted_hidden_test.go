@@ -16,7 +16,8 @@ import (
 
 // TestDeletedEntitiesLeaveOutWhatBNeverShowed: a record interface B never
 // showed — a grade interface A wrote without a teacher or without a value
-// (G1), a compulsory-school student placement (BB11) — is not one of B's
+// (docs/decisions.md#grades-in-both-views), a compulsory-school student
+// placement (docs/decisions.md#b-preschool-placements-only) — is not one of B's
 // deleted entities when interface A deletes it; the same records that B
 // showed are. Interface A's audit events list every one.
 func TestDeletedEntitiesLeaveOutWhatBNeverShowed(t *testing.T) {
@@ -65,7 +66,8 @@ func TestDeletedEntitiesLeaveOutWhatBNeverShowed(t *testing.T) {
 }
 
 // TestSubscribersHearNothingOfWhatBNeverShows: creating, changing and
-// deleting through interface A a record B never shows (BB21) sends no
+// deleting through interface A a record B never shows
+// (docs/decisions.md#b-hidden-records) sends no
 // callback to Grade or Placement subscribers; the same writes of a record B
 // shows do, and a change that makes a hidden grade visible does.
 func TestSubscribersHearNothingOfWhatBNeverShows(t *testing.T) {

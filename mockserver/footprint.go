@@ -4,7 +4,7 @@ import "github.com/skolkit/skolkit/scenarios"
 
 // Bytes of memory that building and loading one generated record touches,
 // calibrated on the large scenario (the heap mockserver.New retains,
-// TestBuildFootprintOfLarge; decisions M10, M11): a calendar event, and any
+// TestBuildFootprintOfLarge; docs/decisions.md#prefault): a calendar event, and any
 // other counted record (a person, placement, attendance, absence or group)
 // together with the records derived from it (interface A's view, attendance
 // schedules, relation lists, index pages).
@@ -19,7 +19,7 @@ const (
 // of the built-in large one, and a few megabytes for the small ones. The
 // records a scenario file declares itself are not counted (they are few).
 // `skolkit serve` uses it to fault that memory in with one system call
-// before New runs (decision M10).
+// before New runs (docs/decisions.md#prefault).
 func BuildFootprint(sc *scenarios.Scenario) int64 {
 	g := sc.Generate
 	young := int64(g.Children + g.Pupils)

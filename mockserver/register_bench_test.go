@@ -86,7 +86,7 @@ func BenchmarkRegisterListFilteredPage(b *testing.B) {
 // BenchmarkRegisterSortedPage measures a sorted page (sortkey, limit 100) at
 // the default and at the large scenario, after a write each time (no answer
 // from the response cache): every sortkey walks an order index, so the two
-// sizes cost about the same (docs/decisions.md, BB15). The store's
+// sizes cost about the same (docs/decisions.md#interface-b-indexes). The store's
 // BenchmarkSortedPage measures the walk alone against sorting in memory.
 func BenchmarkRegisterSortedPage(b *testing.B) {
 	for _, name := range []string{"default", "large"} {

@@ -1,6 +1,6 @@
 package mockserver
 
-// Behaviour of interface B's resource engine (issue 11): every list walks
+// Behaviour of interface B's resource engine: every list walks
 // every record once, filters and sort keys agree with a brute-force reading
 // of the store, lookups find what their keys name, and a write through
 // interface A is visible through interface B at once.
@@ -40,7 +40,8 @@ func walkIDs(t *testing.T, h *harness, path, query, required string) []string {
 // walkPages walks a list to its end with the limit and returns the ids in
 // the order served: the first page with the query first, each later one
 // with its pageToken and the query later (the parameters SS 12000 requires
-// on every page, BB16). Between pages it calls between (nil: nothing).
+// on every page: docs/decisions.md#pagetoken-companions). Between pages it
+// calls between (nil: nothing).
 func walkPages(t *testing.T, h *harness, path, first, later string, limit int, between func()) []string {
 	t.Helper()
 	var ids []string
@@ -572,7 +573,7 @@ func TestAggregatedAttendanceSumsTheRecords(t *testing.T) {
 			require.NotEmpty(t, want)
 			period := "startDate=" + from + "&endDate=" + to
 			// The contract requires the period on every page, the token's
-			// too (as the old walk did).
+			// too.
 			walk := func(query string) map[key]sums {
 				got := map[key]sums{}
 				target := PrefixB + "/aggregatedAttendance?" + query

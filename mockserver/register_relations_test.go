@@ -4,7 +4,7 @@ package mockserver
 // relationship.organisation, relationship.startDate.*, relationship.endDate.*)
 // against a brute-force reading of the records, page by page, with writes
 // between pages and writes through interface A that change who relates to an
-// organisation (docs/decisions.md, BB20).
+// organisation (docs/decisions.md#relation-lists).
 
 import (
 	"encoding/json"
@@ -32,7 +32,7 @@ var relationKinds = []string{
 // descriptions define it: its kind, organisation and dates. byRole marks a
 // groupMembership through an assignment role of one of the person's duties,
 // which the date bounds count and the organisation filter and the entity type
-// alone do not (BB22).
+// alone do not (docs/decisions.md#assignment-role-relationship).
 type definedRelation struct {
 	kind, org  string
 	start, end model.Date

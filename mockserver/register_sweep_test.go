@@ -1,6 +1,6 @@
 package mockserver
 
-// The SS 12000 sweep (issue 11): every read operation of the official SS
+// The SS 12000 sweep: every read operation of the official SS
 // 12000 2.1.0 document, sent to the mock with every parameter the document
 // declares, every list walked to its end, every record by id and every
 // lookup, and every answer validated against the OFFICIAL document (not our
@@ -34,15 +34,11 @@ import (
 )
 
 // ss12000NotYetServed are the operations of SS 12000 that interface B does
-// not serve yet: the writes, subscriptions, the change log, log and
-// statistics belong to issue 12.
-var ss12000NotYetServed = map[string]string{
-	// none: issue 12 serves the writes, subscriptions, the change log, log and
-	// statistics; officialSweep (ss12000_profile_test.go) sweeps them.
-}
+// not serve: none.
+var ss12000NotYetServed = map[string]string{}
 
-// ss12000SweptElsewhere are the operations of issue 12 (writes,
-// subscriptions, the change log, log and statistics): the read sweep
+// ss12000SweptElsewhere are the writes, subscriptions, the change log, log
+// and statistics: the read sweep
 // does not know their bodies; officialSweep (ss12000_profile_test.go) sends
 // and validates them.
 var ss12000SweptElsewhere = map[string]bool{
@@ -57,8 +53,8 @@ var ss12000SweptElsewhere = map[string]bool{
 // that are deliberate, each a decision: the property path as kin-openapi
 // reports it, and why.
 var ss12000Deliberate = map[string]string{
-	`"type"`:  "Absence.type has the spec's values Giltig/Ogiltig (docs/decisions.md B1)",
-	"endTime": "AttendanceScheduleEntry.endTime is a time of day HH:MM, where SS 12000 declares an integer (B15)",
+	`"type"`:  "Absence.type has the spec's values Giltig/Ogiltig (docs/decisions.md#absence-follows-the-spec)",
+	"endTime": "AttendanceScheduleEntry.endTime is a time of day HH:MM, where SS 12000 declares an integer (docs/decisions.md#ss12000-defects)",
 }
 
 // ss12000Defects are the operations whose documented answer is a known
@@ -131,7 +127,8 @@ func (sw *ss12000Sweeper) send(op ss12000Op, target string, body []byte) []byte 
 		Options:                &openapi3filter.Options{MultiError: true, IncludeResponseStatus: true, SchemaValidationOptions: openapi.SchemaOptions()},
 	})
 	if item, ok := ss12000Defects[op.method+" "+op.path]; ok {
-		// The document's answer is a defect (B15): each item must be what
+		// The document's answer is a defect (docs/decisions.md#ss12000-defects):
+		// each item must be what
 		// the document evidently means.
 		err = nil
 		var items []any

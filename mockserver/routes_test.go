@@ -83,7 +83,7 @@ func TestPathRoutesChooseWhatMuxChooses(t *testing.T) {
 }
 
 // TestPathRoutesServeThroughServeHTTP: a request the table routes gets the
-// same answer as before (the handler reads its id from mux.Vars).
+// answer mux's route would give (the handler reads its id from mux.Vars).
 func TestPathRoutesServeThroughServeHTTP(t *testing.T) {
 	h := newHarness(t)
 	res := h.get(PrefixB + "/placements/7f2c1a84-3b5e-4c1d-9a6f-2e8b0c4d5a61")

@@ -87,7 +87,8 @@ var sparseKept = map[string][]string{
 
 // sparseAlwaysKept are members kept wherever they stand: a record's id and
 // meta (the standard requires them of every record but SchoolUnitOffering,
-// whose omission is a defect served by its evident intent, decision B15),
+// whose omission is a defect served by its evident intent:
+// docs/decisions.md#ss12000-defects),
 // the page's continuation, and what a request asks for (expand,
 // expandReferenceNames).
 var sparseAlwaysKept = []string{"id", "meta", "pageToken", "_embedded", "displayName"}

@@ -193,7 +193,7 @@ func officialSweep(t *testing.T, h *harness, doc *openapi3.T, accepted func(op, 
 	var value func(name string, s *openapi3.Schema) (any, bool)
 	value = func(name string, s *openapi3.Schema) (any, bool) {
 		if s == nil {
-			if name == "scheduleDays" { // the entries again (B15)
+			if name == "scheduleDays" { // the entries again (docs/decisions.md#ss12000-defects)
 				return officialBody(doc.Components.Schemas["AttendanceSchedule"].Value.Properties["scheduleEntries"].Value, true, value), true
 			}
 			return nil, false

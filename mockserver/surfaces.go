@@ -13,8 +13,8 @@ import (
 // and their codes (package internal/surface, one definition for every
 // surface), interface B's (package register), interface A's and the
 // export's (package directory) and the control plane's (package admin).
-// package mockserver keeps them so that its API is what it was before the
-// split.
+// Package mockserver names them too, so that its users need import no
+// surface package.
 
 // Error codes of the interface-B error body (SS 12000 Error.code). SS 12000
 // leaves the code free; we use the same words as interface A.

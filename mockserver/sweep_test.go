@@ -112,13 +112,15 @@ func (p *inproc) request(method, target string, body []byte, contentType string)
 // sweepErrorStatuses are the error statuses a bad request may get.
 var sweepErrorStatuses = []int{400, 401, 403, 404, 405, 409, 413, 415, 422, 429}
 
-// sweepDirectoryCodes is the interface-A error code of each status (A16, AB5).
+// sweepDirectoryCodes is the interface-A error code of each status
+// (docs/decisions.md#interface-a-error-body).
 var sweepDirectoryCodes = map[int]string{
 	400: CodeBadRequest, 401: CodeUnauthorized, 403: CodeForbidden, 404: CodeNotFound, 405: CodeBadRequest,
 	409: CodeConflict, 413: CodeBadRequest, 415: CodeBadRequest, 422: CodeUnprocessable, 429: CodeRateLimited,
 }
 
-// sweepOAuthCodes are the error codes of the token endpoint by status (B14).
+// sweepOAuthCodes are the error codes of the token endpoint by status
+// (docs/decisions.md#token-errors).
 var sweepOAuthCodes = map[int][]string{
 	400: {"invalid_request", "invalid_grant", "unsupported_grant_type", "invalid_scope", "unauthorized_client"},
 	401: {"invalid_client"},
@@ -939,7 +941,7 @@ func TestBadInputSweep(t *testing.T) {
 		}
 		wantCT := http.StatusUnsupportedMediaType
 		if o.doc == openapi.NameDirectory {
-			wantCT = http.StatusBadRequest // A15: a content type other than application/json is a 400
+			wantCT = http.StatusBadRequest // interface A answers 415 with the code BadRequest; 400 passes too (docs/decisions.md#interface-a-413-415)
 		}
 		for _, bad := range []string{"", "text/plain", "application/xml", "multipart/form-data; boundary=x", surface.ContentTypeForm,
 			"application/jsonx", "json", "application/json;;", "application/*", "*/*", "text/json", "application/problem+json",
@@ -1170,11 +1172,11 @@ func TestBadInputSweep(t *testing.T) {
 }
 
 // TestRequestLimits checks the documented limits on every operation they
-// apply to: the request body (L1, 1 MiB, and L2, 64 KiB for the token
-// endpoint: one byte more is a 413 with the surface's error body, the limit
-// itself is not), the page size of interface B (L3, 1..1000) and of
-// interface A and the export (L4, 1..500), and the ids of one group lookup
-// (L5, 500).
+// apply to (docs/decisions.md#limits): the request body (1 MiB, and 64 KiB
+// for the token endpoint: one byte more is a 413 with the surface's error
+// body, the limit itself is not), the page size of interface B (1..1000) and
+// of interface A and the export (1..500), and the ids of one group lookup
+// (500).
 func TestRequestLimits(t *testing.T) {
 	p := newInproc(t, 1<<30)
 	c := p.srv.Contract()
@@ -1232,7 +1234,8 @@ func TestRequestLimits(t *testing.T) {
 	t.Run("page size", func(t *testing.T) {
 		check(p.request(http.MethodGet, PrefixB+"/placements?limit=1000", nil, ""), nil, http.StatusOK)
 		check(p.request(http.MethodGet, PrefixB+"/placements?limit=0", nil, ""), nil, http.StatusBadRequest)
-		// SS 12000's limit has no maximum: a larger one gets a full page (BB1).
+		// SS 12000's limit has no maximum: a larger one gets a full page
+		// (docs/decisions.md#interface-b-paging).
 		check(p.request(http.MethodGet, PrefixB+"/placements?limit=1001", nil, ""), nil, http.StatusOK)
 		n := 0
 		for _, o := range ops {

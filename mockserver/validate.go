@@ -308,7 +308,7 @@ func prefixed(where, msg string) string {
 // body; a request with a body is never accepted (kin-openapi reads it). So
 // a request it accepts is one kin-openapi accepts (TestFastCheckAcceptsOnly
 // WhatKinOpenAPIAccepts and FuzzFastCheck hold it to that), and a request it
-// refuses is judged as before.
+// refuses is judged by kin-openapi.
 type fastCheck struct {
 	params []fastParam
 }

@@ -186,7 +186,7 @@ func (s *Server) variantRequest(r *http.Request, vars map[string]bool) {
 
 // boundComparison is how interface B's date-time bound named by a query
 // parameter compares (SS 12000: before and onOrBefore inclusive, after
-// exclusive, onOrAfter inclusive; decision B4).
+// exclusive, onOrAfter inclusive; docs/decisions.md#filter-bounds).
 func boundComparison(param string) (wire.Comparison, bool) {
 	switch {
 	case param == "after" || strings.HasSuffix(param, ".after"):

@@ -310,10 +310,10 @@ type SpecialisationCourseContent struct {
 // the data export.
 //
 // Its references are held by a pointer (EventRefs, whose fields are promoted:
-// ev.Group.ID reads as before, and the JSON is the same) so that the events
-// of one group's run of lessons can share them: a million stored events take
-// 184 bytes each instead of 376 (docs/decisions.md#calendar-event-shared-refs).
-// The pointer is never nil in
+// ev.Group.ID reads as a field, and the JSON is that of plain fields) so that
+// the events of one group's run of lessons can share them: a stored event
+// takes 184 bytes, where references of its own would take 376
+// (docs/decisions.md#calendar-event-shared-refs). The pointer is never nil in
 // an event the fixtures, a decoder or the store hands out. The referenced
 // EventRefs may be shared: change an event's references by giving it a new
 // EventRefs (ev.EventRefs = ev.RefsCopy()), never by writing through it.

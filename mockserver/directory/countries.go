@@ -6,7 +6,7 @@ import "regexp"
 // interface B's addresses[].country is free text, by Swedish custom the
 // country's Swedish name ("Sverige"). countryNames pairs the names our
 // data and Swedish population records use most with their codes; the
-// mapping works both ways (decision I10-8, revised).
+// mapping works both ways (docs/decisions.md#country-code).
 var countryNames = map[string]string{
 	"Sverige": "SWE", "Norge": "NOR", "Danmark": "DNK", "Finland": "FIN", "Island": "ISL",
 	"Estland": "EST", "Lettland": "LVA", "Litauen": "LTU", "Polen": "POL", "Tyskland": "DEU",

@@ -1,6 +1,6 @@
 package register
 
-// POST /log/ and POST /statistics/ of SS 12000 (issue 12): a client reports
+// POST /log/ and POST /statistics/ of SS 12000: a client reports
 // an event or the counts of a synchronisation. The contract validates the
 // entry (LogEntry, StatisticsEntry); the server keeps the newest MaxReports
 // of each kind, readable at GET /__admin/logs and /__admin/statistics.

@@ -1,6 +1,6 @@
 package register
 
-// The SS 12000 writes of interface B (issue 12): POST /attendances,
+// The SS 12000 writes of interface B: POST /attendances,
 // DELETE /attendances/{id}, POST /absences. The contract has validated the
 // body; the server assigns id and meta, ignores the read-only properties a
 // body carries (displayName, securityMarking), and checks every reference

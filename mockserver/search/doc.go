@@ -1,5 +1,5 @@
 // Package search parses and evaluates the filter language of interface A's
-// `POST /directory/v1/<resource>/_search` endpoints (decisions A12-A14, A17).
+// `POST /directory/v1/<resource>/_search` endpoints (docs/decisions.md#search).
 //
 // It owns the language only: turning a request body into a [Filter] (or into
 // every [Violation] the body has), evaluating a Filter against one record at a

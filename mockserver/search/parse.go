@@ -32,7 +32,8 @@ const (
 // Violation is one way in which a request body breaks the filter language:
 // an RFC 6901 JSON Pointer into the body ("" for the whole body) and a message
 // for a person. A missing member is pointed at by the pointer it would have.
-// It marshals as an entry of the 422 body's error.details (decision A17):
+// It marshals as an entry of the 422 body's error.details
+// (docs/decisions.md#error-details):
 // {"field": pointer, "message": message}.
 type Violation struct {
 	Pointer string `json:"field"`

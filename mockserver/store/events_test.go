@@ -51,7 +51,7 @@ func event(n int, activity, org, group, teacher string) model.CalendarEvent {
 
 // TestCalendarEventsAgreeWithTheirActivity: a calendar event names an
 // activity, and its organisation, group and teacher are the activity's,
-// whether it comes with a load or a put (decision M7); a load that breaks
+// whether it comes with a load or a put; a load that breaks
 // the rule fails with a RuleError naming the field and keeps the old content.
 func TestCalendarEventsAgreeWithTheirActivity(t *testing.T) {
 	o0, o1, g0, g1, p0, p1 := id('o', 0), id('o', 1), id('g', 0), id('g', 1), id('p', 0), id('p', 1)
