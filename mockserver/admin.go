@@ -182,6 +182,12 @@ func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
 	if err != nil {
 		return Summary{}, &scenarios.LoadError{File: sc.Name, Problems: []scenarios.Problem{{File: sc.Name, Path: "behaviours.variants", Message: err.Error()}}}
 	}
+	if sc != s.scenario {
+		// A scenario no client can log in to would lock every client out.
+		if err := sc.CheckLogin(); err != nil {
+			return Summary{}, err
+		}
+	}
 	profile, err := s.profileOf(sc)
 	if err != nil {
 		return Summary{}, &scenarios.LoadError{File: sc.Name, Problems: []scenarios.Problem{{File: sc.Name, Path: "profile", Message: err.Error()}}}

@@ -347,6 +347,16 @@ behaviours:
 		assert.Len(t, shaped.Data.ResultArray, 1, "the scenario's list shape")
 	})
 
+	t.Run("a scenario no client can log in to is refused, with the fix", func(t *testing.T) {
+		res := h.call(http.MethodPut, PrefixAdmin+"/scenario", "name: lockout\n", http.Header{"Content-Type": {"text/yaml"}})
+		require.Equal(t, http.StatusBadRequest, res.status, res)
+		e := res.adminError(t)
+		require.Len(t, e.Problems, 1, res)
+		assert.Equal(t, "clients", e.Problems[0].Path)
+		assert.Contains(t, e.Problems[0].Message, "clients: [{id: my-client, secret: my-secret, scopes: [all]}]")
+		assert.NotEqual(t, "lockout", h.admin(http.MethodPost, "/reset", "").summary(t).Scenario, "the scenario in force stays")
+	})
+
 	t.Run("a bad scenario changes nothing and names every problem", func(t *testing.T) {
 		before := h.admin(http.MethodPost, "/reset", "").summary(t)
 		bad := "name: broken\ncolck: real\nclients:\n  - {id: a, secret: ''}\nbehaviours:\n  latency:\n    - {route: GET /x, delay: 300ms-50ms}\n"

@@ -297,3 +297,19 @@ func (sc *Scenario) Rand(stream string) *rand.Rand {
 	h.Write([]byte(stream))
 	return rand.New(rand.NewPCG(uint64(sc.Seed), h.Sum64()))
 }
+
+// CheckLogin reports, as a *LoadError at the scenario's clients, a scenario
+// whose server no client could obtain a token from (no client with an id
+// and a secret): every request to it would fail. The error says how to add
+// one. Parse does not check it, since a scenario need not be served (a
+// fragment of rules, the data of skolkit generate); skolkit scenarios
+// validate, the server and the control plane do.
+func (sc *Scenario) CheckLogin() error {
+	for _, c := range sc.Clients {
+		if c.ID != "" && c.Secret != "" {
+			return nil
+		}
+	}
+	return sc.buildError("clients", "no client can obtain a token, so every request to the mock would fail; add one, "+
+		"e.g. clients: [{id: my-client, secret: my-secret, scopes: [all]}] (or start skolkit serve with --client-id and --client-secret)")
+}

@@ -174,6 +174,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		*adminToken = os.Getenv("SKOLKIT_ADMIN_TOKEN") // read here so that -h does not print it
 	}
 	sc, err := loadScenario(*scenario)
+	if err == nil && (*clientID == "" || *clientSecret == "") {
+		err = sc.CheckLogin() // the flags make a client when the scenario has none
+	}
 	if err != nil {
 		fmt.Fprint(stderr, "skolkit serve: ")
 		printScenarioError(stderr, err)

@@ -97,7 +97,8 @@ func listScenarios(stdout, stderr io.Writer) int {
 }
 
 // validateScenario parses a file and builds its data, so that the problems
-// only generation finds are reported too.
+// only generation finds are reported too, and checks that a client can log
+// in to a server of it.
 func validateScenario(file string, stdout, stderr io.Writer) int {
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -107,6 +108,9 @@ func validateScenario(file string, stdout, stderr io.Writer) int {
 	sc, err := scenarios.Parse(file, data)
 	if err == nil {
 		_, err = sc.Build(time.Now())
+	}
+	if err == nil {
+		err = sc.CheckLogin()
 	}
 	if err != nil {
 		printScenarioError(stderr, err)

@@ -280,3 +280,25 @@ func mustBuiltin(t *testing.T, name string) *scenarios.Scenario {
 	require.NoError(t, err)
 	return sc
 }
+
+// A scenario no client can log in to (a file with only a name) is an error
+// of skolkit scenarios validate, with the fix, and serve refuses it unless
+// its flags make the client.
+func TestAScenarioNoClientCanLogInToIsAnError(t *testing.T) {
+	path := writeScenarioFile(t, "name: only-a-name\n")
+	const fix = "clients: no client can obtain a token, so every request to the mock would fail; add one, e.g. clients: [{id: my-client, secret: my-secret, scopes: [all]}]"
+	code, out, errOut := runScenarioCLI("scenarios", "validate", path)
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, path+":1:1: "+fix)
+
+	code, out, errOut = runScenarioCLI("serve", "--addr", "127.0.0.1:0", "--scenario", path, "--client-id", "only-an-id")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out, "no banner with empty credentials")
+	assert.Contains(t, errOut, fix)
+
+	p := startServe(t, "--addr", "127.0.0.1:0", "--scenario", path, "--client-id", "mine", "--client-secret", "s3cret")
+	p.waitFor(t, "  client_secret s3cret\n")
+	assert.Contains(t, p.output(), "  client_id     mine\n")
+	require.Equal(t, 0, p.stop(t), p.output())
+}
