@@ -41,10 +41,16 @@ func TestEveryCommandHasHelpForPeople(t *testing.T) {
 			})
 		}
 	}
-	code, out, _ := runCLI("help")
-	assert.Equal(t, 0, code)
-	for name := range commands {
-		assert.Contains(t, out, "skolkit "+name)
+	// help itself, asked for help in every way, prints the usage.
+	for _, args := range [][]string{{"help"}, {"help", "-h"}, {"help", "--help"}, {"help", "-help"}, {"help", "help"}, {"-h"}, {"--help"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, out, errOut := runCLI(args...)
+			assert.Equal(t, 0, code)
+			assert.Empty(t, errOut)
+			for name := range commands {
+				assert.Contains(t, out, "skolkit "+name)
+			}
+		})
 	}
 }
 

@@ -71,7 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
-		if len(args) > 1 {
+		if len(args) > 1 && !slices.Contains([]string{"help", "-h", "-help", "--help"}, args[1]) {
 			if cmd, ok := commands[args[1]]; ok {
 				return cmd([]string{"-h"}, stdout, stderr)
 			}
