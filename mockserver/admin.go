@@ -235,7 +235,7 @@ func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
 	s.reg.ResetHooks(sc)
 	s.plane.ClearJournal()
 	s.limiter.reset()
-	return s.summary(sc, countRecords(&d)), nil
+	return s.summary(sc, s.state().count(&d)), nil
 }
 
 // Reset puts the server back to its scenario's state: POST /__admin/reset.
@@ -331,7 +331,7 @@ func (s *Server) adminGetState(w http.ResponseWriter, r *http.Request) {
 	ds := s.store.Export()
 	w.Header().Set("Content-Type", surface.ContentTypeJSON)
 	w.WriteHeader(http.StatusOK)
-	if err := encodeState(w, ds); err != nil {
+	if err := s.state().encode(w, ds); err != nil {
 		s.log.Error("admin: writing the state", "error", err)
 	}
 }
@@ -341,7 +341,7 @@ func (s *Server) adminPutState(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	ds, err := decodeState(body)
+	ds, err := s.state().decode(body)
 	if err != nil {
 		s.writeLoadError(w, err)
 		return
@@ -366,7 +366,7 @@ func (s *Server) ImportState(ds *store.Dataset) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	return s.summary(s.scenario, countRecords(ds)), nil
+	return s.summary(s.scenario, s.state().count(ds)), nil
 }
 
 func (s *Server) adminSnapshot(w http.ResponseWriter, r *http.Request) {
@@ -447,8 +447,8 @@ func (s *Server) adminResetRateLimits(w http.ResponseWriter, r *http.Request) {
 // I10-5), with no API client as its author.
 func (s *Server) adminDeleteRecord(w http.ResponseWriter, r *http.Request) {
 	table := mux.Vars(r)["table"]
-	if !store.Deletable(table) {
-		surface.WriteAdminError(w, http.StatusNotFound, AdminNotFound, fmt.Sprintf("no table %q whose records can be deleted one by one; they are %s", table, strings.Join(store.DeletableTables, ", ")))
+	if deletable := s.store.Schema().Deletable(); !slices.Contains(deletable, table) {
+		surface.WriteAdminError(w, http.StatusNotFound, AdminNotFound, fmt.Sprintf("no table %q whose records can be deleted one by one; they are %s", table, strings.Join(deletable, ", ")))
 		return
 	}
 	id := surface.PathID(r)

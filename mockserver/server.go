@@ -130,6 +130,9 @@ type Server struct {
 	// export (package directory).
 	reg *register.API
 	dir *directory.API
+	// state reads and writes the state documents of the store's schema
+	// (state.go), built when first needed.
+	state func() *stateCodec
 }
 
 // New builds a server: it loads the contract (a contract that cannot be
@@ -278,7 +281,7 @@ func newServer(opts Options) (*Server, func() (*store.Store, error), error) {
 func (s *Server) openStore(stateFile string) (bool, error) {
 	s.store = store.New(s.now)
 	s.core.Store = s.store
-	s.store.SetDeletionKinds(directory.DeletionKinds)
+	s.state = sync.OnceValue(func() *stateCodec { return newStateCodec(s.store.Schema()) })
 	if stateFile == "" {
 		return false, nil
 	}

@@ -12,7 +12,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -28,23 +27,53 @@ const StateFormat = "skolkit-state/1"
 // MaxStateBytes is the largest state document PUT /__admin/state accepts.
 const MaxStateBytes = 256 << 20
 
-// The state document is the store's Dataset as JSON, table by table, each
-// record as interface B writes it plus every field interface B hides
-// (json:"-"): the interface-A extensions, a group's assignment roles, an
-// assignment role's duty name, and whatever hidden field the model gains
-// later. A hidden field is written under its Go name with a lower-case first
-// letter ("directory", "assignmentRoles", "dutyName").
+// The state document is the store's records as JSON, one member per table
+// of the store's schema, in its order, each record as interface B writes it
+// plus every field interface B hides (json:"-"): the interface-A extensions,
+// a group's assignment roles, an assignment role's duty name, and whatever
+// hidden field the model gains later. A hidden field is written under its Go
+// name with a lower-case first letter ("directory", "assignmentRoles",
+// "dutyName").
 //
-// The layout is derived by reflection from the record types rather than
-// written out by hand, so that a field or table added to the model or the
-// store is carried by the state without anyone remembering to: for each type
-// that holds a hidden field somewhere inside, a "shadow" struct type is built
-// with reflect.StructOf that has the same fields and names the hidden ones.
-// Records are copied into shadow values to be encoded and out of them after
-// decoding.
+// The layout is derived from the schema and, by reflection, from the record
+// types rather than written out by hand, so that a field or table added to
+// the model or the store is carried by the state without anyone remembering
+// to: for each type that holds a hidden field somewhere inside, a "shadow"
+// struct type is built with reflect.StructOf that has the same fields and
+// names the hidden ones. Records are copied into shadow values to be encoded
+// and out of them after decoding.
 
-// shadows caches the shadow type of each type.
-var shadows sync.Map // reflect.Type → reflect.Type
+// stateCodec reads and writes the state documents of a schema: one member
+// per table, in the schema's order, each record in its shadow type. It is
+// built once per server (the reflection it takes would cost every start).
+type stateCodec struct {
+	schema *store.Schema
+	tables []string
+	// doc is the document's type: "format", one member per table, then the
+	// legacy members a document may have and the server reads but never
+	// writes (legacyGrade).
+	doc reflect.Type
+	// shadows holds the shadow type of each type met.
+	shadows map[reflect.Type]reflect.Type
+}
+
+// newStateCodec builds the codec of a schema's documents.
+func newStateCodec(schema *store.Schema) *stateCodec {
+	c := &stateCodec{schema: schema, tables: schema.Tables(), shadows: map[reflect.Type]reflect.Type{}}
+	fields := []reflect.StructField{{Name: "Format", Type: reflect.TypeFor[string](), Tag: `json:"format"`}}
+	for i, name := range c.tables {
+		fields = append(fields, reflect.StructField{
+			Name: "Table" + strconv.Itoa(i),
+			Type: c.shadowOf(reflect.SliceOf(schema.RecordType(name))),
+			Tag:  reflect.StructTag(fmt.Sprintf(`json:%q`, name)),
+		})
+	}
+	fields = append(fields,
+		reflect.StructField{Name: "LegacyGradesElementary", Type: reflect.TypeFor[[]legacyGrade](), Tag: `json:"gradesElementary,omitempty"`},
+		reflect.StructField{Name: "LegacyGradesUpperSecondary", Type: reflect.TypeFor[[]legacyGrade](), Tag: `json:"gradesUpperSecondary,omitempty"`})
+	c.doc = reflect.StructOf(fields)
+	return c
+}
 
 // jsonMarshaler is the interface a type implements to write its own JSON; a
 // type that does is left as it is.
@@ -53,13 +82,13 @@ var jsonMarshaler = reflect.TypeFor[json.Marshaler]()
 // shadowOf returns the type the state writes for t: t itself when no hidden
 // field is reachable from it, else a struct (or pointer, slice, array, map)
 // type whose hidden fields have JSON names.
-func shadowOf(t reflect.Type) reflect.Type {
-	return shadowIn(t, map[reflect.Type]bool{})
+func (c *stateCodec) shadowOf(t reflect.Type) reflect.Type {
+	return c.shadowIn(t, map[reflect.Type]bool{})
 }
 
-func shadowIn(t reflect.Type, visiting map[reflect.Type]bool) reflect.Type {
-	if s, ok := shadows.Load(t); ok {
-		return s.(reflect.Type)
+func (c *stateCodec) shadowIn(t reflect.Type, visiting map[reflect.Type]bool) reflect.Type {
+	if s, ok := c.shadows[t]; ok {
+		return s
 	}
 	if visiting[t] {
 		// A recursive type: its inner occurrence is kept as it is.
@@ -70,29 +99,29 @@ func shadowIn(t reflect.Type, visiting map[reflect.Type]bool) reflect.Type {
 	out := t
 	switch t.Kind() {
 	case reflect.Pointer:
-		if e := shadowIn(t.Elem(), visiting); e != t.Elem() {
+		if e := c.shadowIn(t.Elem(), visiting); e != t.Elem() {
 			out = reflect.PointerTo(e)
 		}
 	case reflect.Slice:
-		if e := shadowIn(t.Elem(), visiting); e != t.Elem() {
+		if e := c.shadowIn(t.Elem(), visiting); e != t.Elem() {
 			out = reflect.SliceOf(e)
 		}
 	case reflect.Array:
-		if e := shadowIn(t.Elem(), visiting); e != t.Elem() {
+		if e := c.shadowIn(t.Elem(), visiting); e != t.Elem() {
 			out = reflect.ArrayOf(t.Len(), e)
 		}
 	case reflect.Map:
-		if e := shadowIn(t.Elem(), visiting); e != t.Elem() {
+		if e := c.shadowIn(t.Elem(), visiting); e != t.Elem() {
 			out = reflect.MapOf(t.Key(), e)
 		}
 	case reflect.Struct:
-		out = shadowStruct(t, visiting)
+		out = c.shadowStruct(t, visiting)
 	}
-	shadows.Store(t, out)
+	c.shadows[t] = out
 	return out
 }
 
-func shadowStruct(t reflect.Type, visiting map[reflect.Type]bool) reflect.Type {
+func (c *stateCodec) shadowStruct(t reflect.Type, visiting map[reflect.Type]bool) reflect.Type {
 	if t.Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(jsonMarshaler) {
 		return t
 	}
@@ -116,7 +145,7 @@ func shadowStruct(t reflect.Type, visiting map[reflect.Type]bool) reflect.Type {
 			name = f.Name
 		}
 		names[name] = true
-		sf := reflect.StructField{Name: f.Name, Type: shadowIn(f.Type, visiting), Tag: f.Tag, Anonymous: f.Anonymous}
+		sf := reflect.StructField{Name: f.Name, Type: c.shadowIn(f.Type, visiting), Tag: f.Tag, Anonymous: f.Anonymous}
 		if sf.Type != f.Type {
 			changed = true
 		}
@@ -190,24 +219,6 @@ func copyValue(dst, src reflect.Value) {
 	}
 }
 
-// stateType is the type of a whole state document: "format" followed by the
-// shadows of the Dataset's tables, then the legacy members a document may
-// have and the server reads but never writes (legacyGrades).
-var stateType = sync.OnceValue(func() reflect.Type {
-	ds := shadowOf(reflect.TypeFor[store.Dataset]())
-	fields := []reflect.StructField{{Name: "Format", Type: reflect.TypeFor[string](), Tag: `json:"format"`}}
-	for i := range ds.NumField() {
-		fields = append(fields, ds.Field(i))
-	}
-	fields = append(fields,
-		reflect.StructField{Name: "LegacyGradesElementary", Type: reflect.TypeFor[[]legacyGrade](), Tag: `json:"gradesElementary,omitempty"`},
-		reflect.StructField{Name: "LegacyGradesUpperSecondary", Type: reflect.TypeFor[[]legacyGrade](), Tag: `json:"gradesUpperSecondary,omitempty"`})
-	return reflect.StructOf(fields)
-})
-
-// stateTables is the number of tables in a state document.
-var stateTables = reflect.TypeFor[store.Dataset]().NumField()
-
 // legacyGrade is a record of the interface-A grade tables that state
 // documents had before grades were one table (docs/decisions.md, G1): either
 // kind's members. decodeState turns each into a grade with its interface-A
@@ -235,14 +246,13 @@ func (l *legacyGrade) grade(kind string) model.Grade {
 	}
 }
 
-// encodeState writes the dataset as a state document: compact JSON and a
+// encode writes the dataset as a state document: compact JSON and a
 // newline. The same dataset always gives the same bytes.
-func encodeState(w io.Writer, ds *store.Dataset) error {
-	st := reflect.New(stateType()).Elem()
+func (c *stateCodec) encode(w io.Writer, ds *store.Dataset) error {
+	st := reflect.New(c.doc).Elem()
 	st.Field(0).SetString(StateFormat)
-	src := reflect.ValueOf(ds).Elem()
-	for i := range src.NumField() {
-		copyValue(st.Field(i+1), src.Field(i))
+	for i, name := range c.tables {
+		copyValue(st.Field(i+1), reflect.ValueOf(c.schema.Records(ds, name)))
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -262,10 +272,10 @@ func (e *StateError) Error() string {
 	return "state document: " + e.Message
 }
 
-// decodeState reads a state document strictly: unknown members, a second
-// value after the document and a wrong or missing format are errors.
-func decodeState(data []byte) (*store.Dataset, error) {
-	st := reflect.New(stateType())
+// decode reads a state document strictly: unknown members, a second value
+// after the document and a wrong or missing format are errors.
+func (c *stateCodec) decode(data []byte) (*store.Dataset, error) {
+	st := reflect.New(c.doc)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(st.Interface()); err != nil {
@@ -282,15 +292,13 @@ func decodeState(data []byte) (*store.Dataset, error) {
 		return nil, &StateError{Message: fmt.Sprintf(`"format" is %q; this server reads %q`, f, StateFormat)}
 	}
 	ds := &store.Dataset{}
-	dst := reflect.ValueOf(ds).Elem()
-	for i := range dst.NumField() {
-		copyValue(dst.Field(i), v.Field(i+1))
-	}
-	for i := range ds.CalendarEvents {
-		ds.CalendarEvents[i].EnsureRefs() // one without any reference member
+	for i, name := range c.tables {
+		recs := reflect.New(reflect.SliceOf(c.schema.RecordType(name))).Elem()
+		copyValue(recs, v.Field(i+1))
+		c.schema.SetRecords(ds, name, recs.Interface())
 	}
 	for i, kind := range []string{model.GradeKindElementary, model.GradeKindUpperSecondary} {
-		for _, l := range v.Field(1 + stateTables + i).Interface().([]legacyGrade) {
+		for _, l := range v.Field(1 + len(c.tables) + i).Interface().([]legacyGrade) {
 			ds.Grades = append(ds.Grades, l.grade(kind))
 		}
 	}
@@ -368,7 +376,7 @@ func (s *Server) readStateFile(path string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("state file: %w", err)
 	}
-	ds, err := decodeState(data)
+	ds, err := s.state().decode(data)
 	if err != nil {
 		return false, fmt.Errorf("state file %s: %w", path, err)
 	}
@@ -400,11 +408,11 @@ func (s *Server) SaveState() (SnapshotInfo, error) {
 	s.ctl.saveMu.Lock()
 	defer s.ctl.saveMu.Unlock()
 	ds := s.store.Export()
-	n, err := writeFileAtomic(path, func(w io.Writer) error { return encodeState(w, ds) })
+	n, err := writeFileAtomic(path, func(w io.Writer) error { return s.state().encode(w, ds) })
 	if err != nil {
 		return SnapshotInfo{}, fmt.Errorf("state file %s: %w", path, err)
 	}
-	return SnapshotInfo{File: path, Bytes: n, Records: countRecords(ds)}, nil
+	return SnapshotInfo{File: path, Bytes: n, Records: s.state().count(ds)}, nil
 }
 
 // writeFileAtomic writes a file so that a reader (or a crash) sees the old
@@ -460,38 +468,21 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// countRecords returns the number of records per table, by the tables' JSON
-// names.
-func countRecords(ds *store.Dataset) map[string]int {
+// count returns the number of records per table.
+func (c *stateCodec) count(ds *store.Dataset) map[string]int {
 	out := map[string]int{}
-	v := reflect.ValueOf(ds).Elem()
-	for i := range v.NumField() {
-		name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
-		if v.Field(i).Kind() == reflect.Slice {
-			out[name] = v.Field(i).Len()
-		}
+	for _, name := range c.tables {
+		out[name] = c.schema.Count(ds, name)
 	}
 	return out
 }
 
-// StateTables calls fn with each table of the state document, in the
-// document's order: its member name ("organisations", "grades", ...) and its
-// records in the state's form (the hidden fields named: "directory",
-// "assignmentRoles", ...), each a value that encoding/json writes as GET
-// /__admin/state does. Writing them as {"format": StateFormat, name: [records],
-// ...} gives a document that PUT /__admin/state reads back. Every table of
-// the store is one member, whatever tables the store gains later.
-func StateTables(ds *store.Dataset, fn func(name string, records []any) error) error {
-	st := stateType()
-	src := reflect.ValueOf(ds).Elem()
-	for i := range src.NumField() {
-		f := st.Field(i + 1)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		v := reflect.New(f.Type).Elem()
-		copyValue(v, src.Field(i))
-		if v.Kind() != reflect.Slice {
-			return fmt.Errorf("mockserver: state: table %s is a %s, not a slice", name, v.Kind())
-		}
+// each calls fn with each table of the document, in the document's order:
+// its member name and its records in the state's form.
+func (c *stateCodec) each(ds *store.Dataset, fn func(name string, records []any) error) error {
+	for i, name := range c.tables {
+		v := reflect.New(c.doc.Field(i + 1).Type).Elem()
+		copyValue(v, reflect.ValueOf(c.schema.Records(ds, name)))
 		records := make([]any, v.Len())
 		for j := range records {
 			records[j] = v.Index(j).Addr().Interface()
@@ -503,14 +494,32 @@ func StateTables(ds *store.Dataset, fn func(name string, records []any) error) e
 	return nil
 }
 
+// builtinState is the codec of the built-in tables' documents.
+func builtinState() *stateCodec {
+	schema, err := store.NewSchema()
+	if err != nil {
+		panic(err) // the built-in schema is constant
+	}
+	return newStateCodec(schema)
+}
+
+// StateTables calls fn with each table of the state document, in the
+// document's order: its member name ("organisations", "grades", ...) and its
+// records in the state's form (the hidden fields named: "directory",
+// "assignmentRoles", ...), each a value that encoding/json writes as GET
+// /__admin/state does. Writing them as {"format": StateFormat, name: [records],
+// ...} gives a document that PUT /__admin/state reads back. Every table of
+// the store is one member.
+func StateTables(ds *store.Dataset, fn func(name string, records []any) error) error {
+	return builtinState().each(ds, fn)
+}
+
 // StateTableNames are the members of the state document besides "format",
 // one per table of the store, in the document's order.
 func StateTableNames() []string {
-	st := stateType()
-	names := make([]string, 0, stateTables)
-	for i := 1; i <= stateTables; i++ {
-		name, _, _ := strings.Cut(st.Field(i).Tag.Get("json"), ",")
-		names = append(names, name)
+	schema, err := store.NewSchema()
+	if err != nil {
+		panic(err)
 	}
-	return names
+	return schema.Tables()
 }

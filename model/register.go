@@ -185,20 +185,6 @@ func (g *Grade) RegisterVisible() bool {
 	return g.GradeValue != "" && g.RegisteredBy.ID != ""
 }
 
-// HiddenFromRegister reports whether interface B does not show a stored
-// record: a placement of a school form it does not have (an interface-A
-// student placement in compulsory school, ...), or a grade without a value
-// or a teacher.
-func HiddenFromRegister(rec any) bool {
-	switch r := rec.(type) {
-	case *Placement:
-		return !IsRegisterPlacement(r)
-	case *Grade:
-		return !r.RegisterVisible()
-	}
-	return false
-}
-
 // Resource is a bookable resource other than a room (a projector, a bus).
 type Resource struct {
 	ID          string          `json:"id"`

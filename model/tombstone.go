@@ -29,7 +29,7 @@ type Tombstone struct {
 	Kind      string    `json:"kind"`      // what the record was: "Student", "Group", ... or a table name
 	DeletedAt time.Time `json:"deletedAt"` // the server clock at the deletion
 	DeletedBy *string   `json:"deletedBy"` // the API client that deleted it; nil: the control plane
-	// RegisterHidden: interface B never showed the record (HiddenFromRegister),
+	// RegisterHidden: interface B never showed the record (its table's Hidden),
 	// so its deletedEntities leaves the deletion out.
 	RegisterHidden bool `json:"registerHidden,omitempty"`
 	Meta           Meta `json:"-"` // unused: the store's tables all have one

@@ -154,6 +154,21 @@ type dirResource struct {
 	remove func(s *API, by, id string) error
 	// readOnly leaves out create and PATCH (audit events).
 	readOnly bool
+
+	// table is the store table the resource shows records of, and member
+	// tells the stored records it shows (nil: every record of the table).
+	table  string
+	member func(rec any) bool
+	// logged: a deletion of one of its records is written to the deletion
+	// log under the resource's schema name (else under the table's name);
+	// audited: interface A shows those deletions as audit events.
+	logged, audited bool
+}
+
+// shows reports whether a stored record of the table is one of the
+// resource's.
+func (res *dirResource) shows(table string, rec any) bool {
+	return res.table == table && (res.member == nil || res.member(rec))
 }
 
 // endpoints returns the operations of the resource.

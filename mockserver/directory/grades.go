@@ -248,6 +248,8 @@ func renderGradeElementary(g *model.Grade) DirectoryGradeElementary {
 func gradeResource(name, path, kind, index string, render func(*model.Grade) any) *dirResource {
 	return &dirResource{
 		name: name, path: path, scope: "grade", schema: kind, canDelete: true,
+		table: store.TableGrades, logged: true,
+		member: func(g any) bool { x := g.(*model.Grade).Directory; return x != nil && x.Kind == kind },
 		scan: func(sn *store.Snapshot, fn func(any) bool) {
 			_ = sn.Scan(store.TableGrades, index, "", fn)
 		},

@@ -43,7 +43,6 @@ func newHarness(t testing.TB) *harness {
 	h := &harness{t: t}
 	now := func() time.Time { return testNow.Add(time.Duration(h.elapsed.Load())) }
 	st := store.New(now)
-	st.SetDeletionKinds(DeletionKinds)
 	core := &surface.Core{Store: st, Now: now, Log: slog.New(slog.DiscardHandler), Deviations: map[string]bool{}, ListShape: ListShapeData}
 	api := New(core, contract)
 	eps, err := api.Endpoints()

@@ -339,6 +339,8 @@ func (s *API) personResource(role model.PersonRole, schema string) *dirResource 
 	name := string(role)
 	res := &dirResource{
 		name: name, path: "/" + name, scope: name, schema: schema, canSearch: true, canDelete: true,
+		table: store.TablePersons, member: func(p any) bool { return hasRole(p.(*model.Person), role) },
+		logged: true, audited: true,
 		scan: func(sn *store.Snapshot, fn func(any) bool) {
 			_ = sn.Scan(store.TablePersons, store.IndexPersonsByRole, name, fn)
 		},
@@ -381,7 +383,7 @@ func (s *API) personResource(role model.PersonRole, schema string) *dirResource 
 			})
 		},
 		remove: func(s *API, by, id string) error {
-			return s.store.WriteBy(by, func(w *store.Writer) error { return removeRole(w, role, id) })
+			return s.store.WriteBy(by, func(w *store.Writer) error { return removeRole(w, role, schema, id) })
 		},
 	}
 	if role == model.RoleGuardian {
@@ -494,7 +496,7 @@ func withoutResponsible(p *model.Person, id string) model.Person {
 // them and loses only this one, unless records still refer to them in this
 // role (409); a person with no other role is deleted, unless anything still
 // refers to them (409 with the store's message).
-func removeRole(w *store.Writer, role model.PersonRole, id string) error {
+func removeRole(w *store.Writer, role model.PersonRole, kind, id string) error {
 	sn := w.Read()
 	p, ok := sn.Person(id)
 	if !ok || !hasRole(p, role) {
@@ -524,7 +526,7 @@ func removeRole(w *store.Writer, role model.PersonRole, id string) error {
 	}
 	// The person stays, but the Student (Employee, Guardian) is deleted:
 	// the deletion log says so.
-	return w.Tombstone(store.TablePersons, id, roleKinds[role])
+	return w.Tombstone(store.TablePersons, id, kind)
 }
 
 // roleReferrers names the records that refer to a person in one role.

@@ -204,6 +204,8 @@ func (s *API) studentPlacementResource() *dirResource {
 	return &dirResource{
 		name: "student placement", path: "/student-placement", scope: "student-placement", schema: "StudentPlacement",
 		canSearch: true, canDelete: true,
+		table: store.TablePlacements, member: func(p any) bool { return p.(*model.Placement).Directory != nil },
+		logged: true, audited: true,
 		scan: func(sn *store.Snapshot, fn func(any) bool) {
 			// Interface A's student placements in list order (meta.created,
 			// then id): the created index, skipping interface B's own.
@@ -317,6 +319,7 @@ func (s *API) employeePlacementResource() *dirResource {
 	return &dirResource{
 		name: "employee placement", path: "/employee-placement", scope: "employee-placement", schema: "EmployeePlacement",
 		canSearch: true, canDelete: true,
+		table: store.TableEmployeePlacements, logged: true, audited: true,
 		scan: func(sn *store.Snapshot, fn func(any) bool) {
 			_ = sn.Scan(store.TableEmployeePlacements, store.IndexCreated, "", fn)
 		},

@@ -68,6 +68,7 @@ var schoolGetters = fieldGetters[model.Organisation]{
 func (s *API) schoolResource() *dirResource {
 	return &dirResource{
 		name: "school", path: "/school", scope: "school", schema: "School", canSearch: true,
+		table: store.TableOrganisations, member: func(o any) bool { return o.(*model.Organisation).Directory != nil },
 		scan: func(sn *store.Snapshot, fn func(any) bool) {
 			_ = sn.Scan(store.TableOrganisations, store.IndexSchoolsByCreated, "", fn)
 		},
@@ -279,6 +280,7 @@ var groupGetters = fieldGetters[model.Group]{
 func (s *API) groupResource() *dirResource {
 	return &dirResource{
 		name: "group", path: "/group", scope: "group", schema: "Group", canSearch: true, canDelete: true,
+		table: store.TableGroups, logged: true, audited: true,
 		scan: func(sn *store.Snapshot, fn func(any) bool) {
 			_ = sn.Scan(store.TableGroups, store.IndexGroupsByCreated, "", fn)
 		},
@@ -397,7 +399,7 @@ func applyGroup(sn *store.Snapshot, g *model.Group, body map[string]json.RawMess
 // Endpoints builds every interface-A and export endpoint.
 func (s *API) Endpoints() ([]surface.Endpoint, error) {
 	var eps []surface.Endpoint
-	for _, res := range s.directoryResources() {
+	for _, res := range s.resources {
 		if res.canSearch {
 			f, err := searchFields(s.contract.Doc("directory"), res.schema)
 			if err != nil {
@@ -476,7 +478,9 @@ func Prepare(ds *store.Dataset) {
 	}
 	var refs *model.EventRefs // shared by the events of a run (model.CalendarEvent)
 	for i := range ds.CalendarEvents {
-		if ev := &ds.CalendarEvents[i]; ev.EventRefs != refs {
+		ev := &ds.CalendarEvents[i]
+		ev.EnsureRefs() // an imported event may lack every reference member
+		if ev.EventRefs != refs {
 			refs = ev.EventRefs
 			add(ev.Teacher.ID, model.RoleEmployee)
 		}

@@ -170,7 +170,8 @@ func searchDataset(t testing.TB) *store.Dataset {
 		}
 	}
 	by := ClientUUID("skolkit-client")
-	for i, kind := range append(slices.Clone(auditedKinds), "GradeElementary", "syllabuses", kindStudent, kindGroup) {
+	audited := []string{"Group", "Guardian", "Employee", "EmployeePlacement", "Student", "StudentPlacement"}
+	for i, kind := range append(audited, "GradeElementary", "syllabuses", "Student", "Group") {
 		tb := model.Tombstone{ID: uuid.NewSHA1(uuid.Nil, []byte(kind+strconv.Itoa(i))).String(), Table: "t", RecordID: uuid.NewSHA1(uuid.Nil, []byte(kind)).String(),
 			Kind: kind, DeletedAt: testNow.Add(-time.Duration(i) * time.Hour)}
 		if i%2 == 0 {

@@ -56,6 +56,7 @@ func isUnit(o *model.Organisation) bool { return o.Unit != nil }
 func (s *API) unitResource() *dirResource {
 	return &dirResource{
 		name: "unit", path: "/unit", scope: "unit", schema: "Unit", canSearch: true,
+		table: store.TableOrganisations, member: func(o any) bool { return isUnit(o.(*model.Organisation)) },
 		scan: func(sn *store.Snapshot, fn func(any) bool) {
 			_ = sn.Scan(store.TableOrganisations, store.IndexUnitsByCreated, "", fn)
 		},
@@ -135,54 +136,9 @@ func checkUnitID(sn *store.Snapshot, unitID *string) []surface.FieldProblem {
 
 // The audit trail.
 
-// Interface-A resource names, as tombstone kinds and as AuditEvent.resource.
-const (
-	kindGroup             = "Group"
-	kindGuardian          = "Guardian"
-	kindEmployee          = "Employee"
-	kindEmployeePlacement = "EmployeePlacement"
-	kindStudent           = "Student"
-	kindStudentPlacement  = "StudentPlacement"
-	auditTypeDelete       = "Delete"
-)
-
-// auditedKinds are the kinds of deletion interface A shows as audit events.
-var auditedKinds = []string{kindGroup, kindGuardian, kindEmployee, kindEmployeePlacement, kindStudent, kindStudentPlacement}
-
-// roleKinds names the interface-A resource of each person role.
-var roleKinds = map[model.PersonRole]string{model.RoleStudent: kindStudent, model.RoleEmployee: kindEmployee, model.RoleGuardian: kindGuardian}
-
-// DeletionKinds names what a deleted record was, for the deletion log: the
-// interface-A resources it appeared as (a person once per role; a group; a
-// placement with an interface-A view is a StudentPlacement; the other
-// interface-A tables by their resource), else nothing (the table's name).
-func DeletionKinds(table string, rec any) []string {
-	switch r := rec.(type) {
-	case *model.Person:
-		var out []string
-		if r.Directory != nil {
-			for _, role := range r.Directory.Roles {
-				if k, ok := roleKinds[role]; ok && !slices.Contains(out, k) {
-					out = append(out, k)
-				}
-			}
-		}
-		return out
-	case *model.Group:
-		return []string{kindGroup}
-	case *model.Placement:
-		if r.Directory != nil {
-			return []string{kindStudentPlacement}
-		}
-	case *model.EmployeePlacement:
-		return []string{kindEmployeePlacement}
-	case *model.Grade:
-		if r.Directory != nil {
-			return []string{r.Directory.Kind}
-		}
-	}
-	return nil
-}
+// auditTypeDelete is the type of every audit event: interface A audits
+// deletions.
+const auditTypeDelete = "Delete"
 
 // DirectoryAuditEvent is an AuditEvent of interface A.
 type DirectoryAuditEvent struct {
@@ -202,7 +158,7 @@ func renderAuditEvent(t *model.Tombstone) DirectoryAuditEvent {
 	}
 }
 
-func isAudited(t *model.Tombstone) bool { return slices.Contains(auditedKinds, t.Kind) }
+func (s *API) isAudited(t *model.Tombstone) bool { return slices.Contains(s.auditedKinds(), t.Kind) }
 
 var auditEventGetters = fieldGetters[model.Tombstone]{
 	"id":         func(_ *store.Snapshot, t *model.Tombstone) (any, bool) { return textField(t.ID) },
@@ -223,8 +179,9 @@ var auditEventGetters = fieldGetters[model.Tombstone]{
 func (s *API) auditEventResource() *dirResource {
 	return &dirResource{
 		name: "audit event", path: "/audit-event", scope: "audit-event", schema: "AuditEvent", canSearch: true, readOnly: true,
+		table: store.TableTombstones, member: func(t any) bool { return s.isAudited(t.(*model.Tombstone)) },
 		scan: func(sn *store.Snapshot, fn func(any) bool) {
-			for _, t := range sn.Tombstones(time.Time{}, auditedKinds...) {
+			for _, t := range sn.Tombstones(time.Time{}, s.auditedKinds()...) {
 				if s.hidesAuditEvent(t) {
 					continue
 				}
@@ -235,7 +192,7 @@ func (s *API) auditEventResource() *dirResource {
 		},
 		get: func(sn *store.Snapshot, id string) (any, bool) {
 			t, ok := sn.Tombstone(id)
-			return t, ok && isAudited(t) && !s.hidesAuditEvent(t)
+			return t, ok && s.isAudited(t) && !s.hidesAuditEvent(t)
 		},
 		render:  func(_ *store.Snapshot, rec any) any { return renderAuditEvent(rec.(*model.Tombstone)) },
 		getters: auditEventGetters,

@@ -33,6 +33,10 @@ type Options struct {
 	SelfCheck bool
 	// Webhooks configure the callbacks of subscriptions.
 	Webhooks WebhookOptions
+	// Resources are resources served beside the SS 12000 resources
+	// (builtinResources), over tables of the store's schema. New takes them
+	// over.
+	Resources []*Resource
 }
 
 // API serves interface B from a surface.Core. Create it with New.
@@ -52,6 +56,8 @@ type API struct {
 	selfChecking bool
 	// hooks: subscriptions, callbacks, log and statistics (subscriptions.go).
 	hooks *hooks
+	// kinds are the resources served (kinds.go).
+	kinds *kinds
 }
 
 // New builds interface B over the core: a fresh pageToken key, the
@@ -67,6 +73,10 @@ func New(core *surface.Core, opts Options) (*API, error) {
 		selfChecking: opts.SelfCheck,
 	}
 	if _, err := rand.Read(s.pageKey); err != nil {
+		return nil, err
+	}
+	var err error
+	if s.kinds, err = newKinds(core.Store.Schema(), append(builtinResources(), opts.Resources...)); err != nil {
 		return nil, err
 	}
 	s.initHooks(opts)

@@ -1,10 +1,10 @@
 package register
 
-// GET /deletedEntities of SS 12000 (issue 12): the ids of the records
-// deleted after a time, by resource type. They come from the store's
-// deletion log (a model.Tombstone for every delete of any table, through any
-// surface, in the deleting transaction; the same log interface A's audit
-// events show), mapped to SS 12000 types by table (tableTypes).
+// GET /deletedEntities of SS 12000: the ids of the records deleted after a
+// time, by resource type. They come from the store's deletion log (a
+// model.Tombstone for every delete of any table, through any surface, in
+// the deleting transaction; the same log interface A's audit events show),
+// mapped to SS 12000 types by the resource that shows each table.
 
 import (
 	"encoding/base64"
@@ -26,17 +26,6 @@ const ScopeDeletedEntitiesRead = "deletedEntities:read"
 
 func init() { OperationScopes = append(OperationScopes, ScopeDeletedEntitiesRead) }
 
-// deletedKeys are the members of DeletedEntities.data by resource type
-// (SS 12000's names, "activitites" included).
-var deletedKeys = map[model.ResourceType]string{
-	model.ResourceAbsence: "absences", model.ResourceAttendanceEvent: "attendanceEvents", model.ResourceAttendance: "attendances",
-	model.ResourceGrade: "grades", model.ResourceCalendarEvent: "calendarEvents", model.ResourceAttendanceSchedule: "attendanceSchedules",
-	model.ResourceResource: "resources", model.ResourceRoom: "rooms", model.ResourceActivity: "activitites", model.ResourceDuty: "duties",
-	model.ResourcePlacement: "placements", model.ResourceStudyPlan: "studyPlans", model.ResourceProgramme: "programmes",
-	model.ResourceSyllabus: "syllabuses", model.ResourceSchoolUnitOffering: "schoolUnitOfferings", model.ResourceGroup: "groups",
-	model.ResourcePerson: "persons", model.ResourceOrganisation: "organisations",
-}
-
 // deletion is one SS 12000 deletion: a record gone from its table.
 type deletion struct {
 	at   time.Time
@@ -54,7 +43,7 @@ type deletion struct {
 // several tombstones of one record's deletion (one per interface-A kind) are
 // one deletion. A record a write hid from B (model.KindLeftRegister) is one
 // while B does not show it, though the store keeps it.
-func deletions(sn *store.Snapshot, after *time.Time, kinds []model.ResourceType, cur deletedCursor, limit int) ([]deletion, bool) {
+func (k *kinds) deletions(sn *store.Snapshot, after *time.Time, types []model.ResourceType, cur deletedCursor, limit int) ([]deletion, bool) {
 	since := cur.At
 	if after != nil && after.After(since) {
 		since = *after
@@ -68,8 +57,8 @@ func deletions(sn *store.Snapshot, after *time.Time, kinds []model.ResourceType,
 		if !cur.At.IsZero() && (t.DeletedAt.Before(cur.At) || (t.DeletedAt.Equal(cur.At) && t.ID <= cur.Tomb)) {
 			continue
 		}
-		kind, ok := tableTypes[t.Table]
-		if !ok || t.RegisterHidden || (len(kinds) > 0 && !slices.Contains(kinds, kind)) {
+		kind, ok := k.typeOf(t.Table)
+		if !ok || t.RegisterHidden || (len(types) > 0 && !slices.Contains(types, kind)) {
 			continue // not a record of SS 12000, or one interface B never showed (G1, BB11)
 		}
 		key := t.Table + "/" + t.RecordID + "/" + t.DeletedAt.String()
@@ -77,7 +66,7 @@ func deletions(sn *store.Snapshot, after *time.Time, kinds []model.ResourceType,
 			continue
 		}
 		seen[key] = true
-		if rec, ok := sn.Get(t.Table, t.RecordID); ok && (t.Kind != model.KindLeftRegister || !model.HiddenFromRegister(rec)) {
+		if rec, ok := sn.Get(t.Table, t.RecordID); ok && (t.Kind != model.KindLeftRegister || !sn.Schema().Hidden(t.Table, rec)) {
 			continue // still there: left one view only, or shown again since it left B's
 		}
 		if limit > 0 && len(out) == limit {
@@ -142,10 +131,10 @@ func (s *API) listDeletedEntities(w http.ResponseWriter, r *http.Request) {
 	if v := q.Get(ParamLimit); v != "" {
 		dq.Limit, _ = strconv.Atoi(v) // the contract has checked it is an integer ≥ 1
 	}
-	items, more := deletions(s.store.Read(), dq.After, dq.Entities, dq.Cursor, dq.Limit)
+	items, more := s.kinds.deletions(s.store.Read(), dq.After, dq.Entities, dq.Cursor, dq.Limit)
 	page := deletedPage{Data: map[string][]string{}}
 	for _, d := range items {
-		k := deletedKeys[d.kind]
+		k := s.kinds.byType[d.kind].deletedKey
 		page.Data[k] = append(page.Data[k], d.id)
 	}
 	if more {

@@ -26,23 +26,39 @@ import (
 // deviations. A new resource is a description and its rendering, not a
 // handler.
 
-// resource describes one SS 12000 resource.
-type resource struct {
+// Resource describes one SS 12000 resource: a table of the store served
+// as SS 12000 shows it. Build a plain one with Plain; the engine serves
+// every description alike (its list, records by id, lookups), and derives
+// from it what subscriptions, deletedEntities and references need.
+type Resource struct {
 	name  string // the path segment: organisations, persons, ...
 	noun  string // in messages: "organisation"
 	scope string
 	table string
+	// typ is the SS 12000 resource type of the records (subscriptions'
+	// resourceTypes, deletedEntities' entities), deletedKey their member of
+	// DeletedEntities.data; a computed list has none.
+	typ        model.ResourceType
+	deletedKey string
+	// displayName is the name a reference to a record shows
+	// (expandReferenceNames); nil: none.
+	displayName func(sn *store.Snapshot, obj any) string
+	// clientWritesHidden: under the deviation a-writes-hidden-in-b, a
+	// record an API client created through interface A is not found by id.
+	clientWritesHidden bool
 	// list, byID and lookup say which operations SS 12000 has for it.
 	list, byID, lookup bool
 	// visible reports whether a stored record is part of interface B (nil:
-	// every record; placements of other school forms are interface A's only).
+	// every record). The engine sets it from the table's Hidden
+	// (store.Table): placements of other school forms are interface A's
+	// only.
 	visible func(obj any) bool
 	// filters are the query parameters that choose records, in the order
 	// the planner considers them: the first one present that has an index
 	// drives the walk.
-	filters []filter
+	filters []Filter
 	// sorts are the sortkey values.
-	sorts map[string]sorting
+	sorts map[string]Sorting
 	// ranged, when set, plans a walk over a range index for the filters
 	// present (calendar events by startTime); ok false when it does not
 	// apply.
@@ -52,7 +68,7 @@ type resource struct {
 	// ignored: the token carries the walk's).
 	required []string
 	// lookupKeys are the members of the lookup body other than ids.
-	lookupKeys map[string]lookupKey
+	lookupKeys map[string]LookupKey
 	// render turns a stored record into its wire form, with the expand
 	// values asked for.
 	render func(s *API, rd renderer, obj any, expand []string) any
@@ -67,8 +83,9 @@ type resource struct {
 	compute func(s *API, sn *store.Snapshot, p params, rd renderer, expand []string, cursor []byte, limit int) (page []any, next []byte)
 }
 
-// filter is a query parameter that chooses records.
-type filter struct {
+// Filter is a query parameter that chooses records (IDFilter, EvalFilter,
+// AnyOf).
+type Filter struct {
 	param string
 	// index serves the filter as an equality on that index of the table;
 	// "" evaluates it per record of the walk.
@@ -82,17 +99,27 @@ type filter struct {
 	anyOf bool
 }
 
-// sorting is a sortkey value: an index that has the order (used when no
-// equality filter drives the walk), or a key to sort the matches by in
-// memory.
-type sorting struct {
+// Sorting is a sortkey value (Order): an index that has the order (used when no
+// equality filter drives the walk), whose values sort the matches in memory
+// too, or a key to sort the matches by in memory alone.
+type Sorting struct {
 	index string
 	desc  bool
 	key   func(obj any) string
 }
 
-// lookupKey finds the records a lookup key value names.
-type lookupKey func(sn *store.Snapshot, v string, emit func(obj any))
+// keyOf is the key the matches are sorted by in memory: the order index's
+// value, so that sorting and walking the index give the same order and the
+// same cursors.
+func (so *Sorting) keyOf(sn *store.Snapshot, table string) func(obj any) string {
+	if so.key != nil {
+		return so.key
+	}
+	return sn.Schema().OrderKey(table, so.index)
+}
+
+// LookupKey finds the records a lookup key value names (ByIndex).
+type LookupKey func(sn *store.Snapshot, v string, emit func(obj any))
 
 // params are the filters and sortkey of a list, in canonical order: what a
 // pageToken carries.
@@ -120,7 +147,7 @@ func (p params) all(name string) []string {
 // paramsOf reads the filters and sortkey of a request. The contract has
 // checked every format; timestamps are checked again against the parser the
 // filters use.
-func (res *resource) paramsOf(q url.Values) (params, error) {
+func (res *Resource) paramsOf(q url.Values) (params, error) {
 	var p params
 	add := func(name string, lower bool) {
 		for _, v := range q[name] {
@@ -146,9 +173,9 @@ func (res *resource) paramsOf(q url.Values) (params, error) {
 }
 
 // match is the predicate of a walk: visible, and every filter present.
-func (res *resource) match(p params) func(obj any) bool {
+func (res *Resource) match(p params) func(obj any) bool {
 	type check struct {
-		f  *filter
+		f  *Filter
 		vs []string
 	}
 	var checks []check
@@ -181,7 +208,7 @@ func (res *resource) match(p params) func(obj any) bool {
 
 // pageOf returns a page of the list: the description's own planner, or the
 // generic one (pageWith).
-func (res *resource) pageOf(s *API, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
+func (res *Resource) pageOf(s *API, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
 	if res.page != nil {
 		return res.page(s, sn, p, after, limit)
 	}
@@ -194,8 +221,8 @@ func (res *resource) pageOf(s *API, sn *store.Snapshot, p params, after store.Cu
 // description's range index, else by id; the other filters are evaluated on
 // the records walked. A sortkey combined with an equality filter (or with
 // the description's range of another index) is served by sortedPage.
-func (res *resource) pageWith(s *API, sn *store.Snapshot, p params, after store.Cursor, limit int, match func(any) bool, filters []filter) ([]any, store.Cursor, error) {
-	var sort *sorting
+func (res *Resource) pageWith(s *API, sn *store.Snapshot, p params, after store.Cursor, limit int, match func(any) bool, filters []Filter) ([]any, store.Cursor, error) {
+	var sort *Sorting
 	if k, ok := p.get(paramSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
 		if so, ok := res.sorts[k]; ok {
 			sort = &so
@@ -230,7 +257,7 @@ func (res *resource) pageWith(s *API, sn *store.Snapshot, p params, after store.
 	case sort != nil && sort.index != "":
 		return sn.Page(res.table, sort.index, nil, sort.desc, after, limit, match)
 	case sort != nil:
-		return sn.SortedPage(res.table, store.IndexID, nil, match, sort.key, sort.desc, after, limit)
+		return sn.SortedPage(res.table, store.IndexID, nil, match, sort.keyOf(sn, res.table), sort.desc, after, limit)
 	case rangeIx != "":
 		return sn.Page(res.table, rangeIx, rangeSpans, false, after, limit, match)
 	}
@@ -248,11 +275,11 @@ func (res *resource) pageWith(s *API, sn *store.Snapshot, p params, after store.
 // the candidates are few or many. Both ways give the same order and the same
 // cursors (the sort keys are the order index's values), so a walk may
 // change ways between pages.
-func (res *resource) sortedPage(sn *store.Snapshot, index string, spans []store.Span, sort *sorting, match func(any) bool, after store.Cursor, limit int) ([]any, store.Cursor, error) {
+func (res *Resource) sortedPage(sn *store.Snapshot, index string, spans []store.Span, sort *Sorting, match func(any) bool, after store.Cursor, limit int) ([]any, store.Cursor, error) {
 	if sort.index != "" && !fewCandidates(sn, res.table, index, spans, limit) {
 		return sn.Page(res.table, sort.index, nil, sort.desc, after, limit, match)
 	}
-	return sn.SortedPage(res.table, index, spans, match, sort.key, sort.desc, after, limit)
+	return sn.SortedPage(res.table, index, spans, match, sort.keyOf(sn, res.table), sort.desc, after, limit)
 }
 
 // fewCandidates reports whether the spans of an index hold few enough
@@ -277,7 +304,7 @@ type listBody struct {
 }
 
 // serveList serves GET /<resource>.
-func (s *API) serveList(res *resource) http.HandlerFunc {
+func (s *API) serveList(res *Resource) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		key, hv := responseKeyOf(r), s.stableView(true)
 		cached, hit := s.responses.get(hv, key)
@@ -368,7 +395,7 @@ func (s *API) serveList(res *resource) http.HandlerFunc {
 			}
 			st.Cursor = next
 			if s.deviates(deviation.PageTokenRepeatsLast) && len(items) > 0 {
-				st.Repeat = recordID(items[len(items)-1])
+				st.Repeat = sn.Schema().ID(res.table, items[len(items)-1])
 			}
 			t := s.encodePageToken(st)
 			tok = &t
@@ -382,7 +409,7 @@ func (s *API) serveList(res *resource) http.HandlerFunc {
 // writeRecords writes a list page (list: {data, pageToken}) or a lookup's
 // array, from the memo where the description has one, and keeps the body in
 // the response cache.
-func (s *API) writeRecords(w http.ResponseWriter, r *http.Request, res *resource, rd renderer, items []any, expand []string, tok *string, list bool, v view, key responseKey, cached []byte, compare bool) {
+func (s *API) writeRecords(w http.ResponseWriter, r *http.Request, res *Resource, rd renderer, items []any, expand []string, tok *string, list bool, v view, key responseKey, cached []byte, compare bool) {
 	rendered := func() any {
 		data := make([]any, len(items))
 		for i, obj := range items {
@@ -439,7 +466,7 @@ func (s *API) writeRecords(w http.ResponseWriter, r *http.Request, res *resource
 
 // serveComputed serves a computed list: the description computes the page
 // after the cursor and the cursor after it (nil: the last page).
-func (s *API) serveComputed(w http.ResponseWriter, r *http.Request, res *resource, sn *store.Snapshot, v view, key responseKey, st PageState, rd renderer, limit int) {
+func (s *API) serveComputed(w http.ResponseWriter, r *http.Request, res *Resource, sn *store.Snapshot, v view, key responseKey, st PageState, rd renderer, limit int) {
 	page, next := res.compute(s, sn, st.P, rd, st.Expand, st.Cursor, limit)
 	var tok *string
 	if next != nil {
@@ -461,26 +488,17 @@ func (s *API) serveComputed(w http.ResponseWriter, r *http.Request, res *resourc
 	writeBody(w, http.StatusOK, b)
 }
 
-// madeByClient reports whether the person or group with the id was created
-// by an API client (through interface A): deviation.AWritesHiddenInB.
+// madeByClient reports whether the record with the id was created by an API
+// client (through interface A): deviation.AWritesHiddenInB.
 func madeByClient(sn *store.Snapshot, table, id string) bool {
 	obj, ok := sn.Get(table, id)
-	if !ok {
-		return false
-	}
-	switch o := obj.(type) {
-	case *model.Person:
-		return o.Meta.CreatedBy != nil
-	case *model.Group:
-		return o.Meta.CreatedBy != nil
-	}
-	return false
+	return ok && sn.Schema().Meta(table, obj).CreatedBy != nil
 }
 
 // serveByID serves GET /<resource>/{id}.
-func (s *API) serveByID(res *resource) http.HandlerFunc {
+func (s *API) serveByID(res *Resource) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if s.deviates(deviation.AWritesHiddenInB) {
+		if res.clientWritesHidden && s.deviates(deviation.AWritesHiddenInB) {
 			if sn, _ := s.readView(false); madeByClient(sn, res.table, surface.PathID(r)) {
 				s.notFoundRecord(w, res.noun, surface.PathID(r))
 				return
@@ -523,7 +541,7 @@ func (s *API) serveByID(res *resource) http.HandlerFunc {
 // serveLookup serves POST /<resource>/lookup: the records every key of the
 // body names (ids, and the resource's other keys), each once, in the order
 // asked (keys in body order: ids first, then the other members by name).
-func (s *API) serveLookup(res *resource) http.HandlerFunc {
+func (s *API) serveLookup(res *Resource) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var body map[string]json.RawMessage
 		if err := surface.DecodeWhole(r.Body, &body); err != nil {
@@ -554,7 +572,7 @@ func (s *API) serveLookup(res *resource) http.HandlerFunc {
 			if res.visible != nil && !res.visible(obj) {
 				return
 			}
-			if id := recordID(obj); !seen[id] {
+			if id := sn.Schema().ID(res.table, obj); !seen[id] {
 				seen[id] = true
 				found = append(found, obj)
 			}
@@ -587,8 +605,9 @@ func (s *API) serveLookup(res *resource) http.HandlerFunc {
 	}
 }
 
-// byIndex is a lookup key served by an index of the resource's table.
-func byIndex(table, index string, lower bool) lookupKey {
+// ByIndex is a lookup key served by an index of a table; lower folds the
+// value to lower case first (an identifier).
+func ByIndex(table, index string, lower bool) LookupKey {
 	return func(sn *store.Snapshot, v string, emit func(obj any)) {
 		if lower {
 			v = strings.ToLower(v)
@@ -597,53 +616,10 @@ func byIndex(table, index string, lower bool) lookupKey {
 	}
 }
 
-// recordID is the id of any stored record.
-func recordID(obj any) string {
-	switch o := obj.(type) {
-	case *model.Organisation:
-		return o.ID
-	case *model.Person:
-		return o.ID
-	case *model.Placement:
-		return o.ID
-	case *model.Group:
-		return o.ID
-	case *model.Syllabus:
-		return o.ID
-	case *model.CalendarEvent:
-		return o.ID
-	case *model.Attendance:
-		return o.ID
-	case *model.Absence:
-		return o.ID
-	case *model.EmployeePlacement:
-		return o.ID
-	case *model.Programme:
-		return o.ID
-	case *model.StudyPlan:
-		return o.ID
-	case *model.SchoolUnitOffering:
-		return o.ID
-	case *model.Activity:
-		return o.ID
-	case *model.AttendanceEvent:
-		return o.ID
-	case *model.AttendanceSchedule:
-		return o.ID
-	case *model.Grade:
-		return o.ID
-	case *model.Resource:
-		return o.ID
-	case *model.Room:
-		return o.ID
-	}
-	panic(fmt.Sprintf("recordID: %T", obj))
-}
-
 // registerEndpoints are interface B's operations, from the descriptions.
 func (s *API) registerEndpoints() []surface.Endpoint {
 	var eps []surface.Endpoint
-	for _, res := range s.resources() {
+	for _, res := range s.kinds.all {
 		base := PrefixB + "/" + res.name
 		add := func(method, path string, h http.HandlerFunc) {
 			eps = append(eps, surface.Endpoint{Method: method, Path: path, Kind: surface.Register, Scope: res.scope, Doc: openapi.NameRegister, Handle: h})
@@ -663,76 +639,75 @@ func (s *API) registerEndpoints() []surface.Endpoint {
 
 // Filters shared by many resources.
 
-// anyOf marks a filter whose parameter SS 12000 declares an array ("en
+// AnyOf marks a filter whose parameter SS 12000 declares an array ("en
 // eller flera"): its values are alternatives.
-func anyOf(f filter) filter {
+func AnyOf(f Filter) Filter {
 	f.anyOf = true
 	return f
 }
 
-// idFilter is an equality filter on identifiers, served by an index.
-func idFilter(param, index string, get func(obj any) []string) filter {
-	return filter{param: param, index: index, id: true, match: func(obj any, v string) bool {
+// IDFilter is an equality filter on identifiers (compared in lower case),
+// served by an index of the table ("": evaluated per record): a record
+// passes when get lists the value.
+func IDFilter(param, index string, get func(obj any) []string) Filter {
+	return Filter{param: param, index: index, id: true, match: func(obj any, v string) bool {
 		return slices.Contains(get(obj), v)
 	}}
 }
 
-// evalFilter is a filter evaluated on each record walked.
-func evalFilter(param string, match func(obj any, v string) bool) filter {
-	return filter{param: param, match: match}
+// EvalFilter is a filter evaluated on each record walked.
+func EvalFilter(param string, match func(obj any, v string) bool) Filter {
+	return Filter{param: param, match: match}
 }
 
 // metaFilters are meta.created.before/after and meta.modified.before/after:
 // "before" inclusive, "after" exclusive (B4).
-func metaFilters(meta func(obj any) *model.Meta) []filter {
+func metaFilters(meta func(obj any) *model.Meta) []Filter {
 	at := func(v string) time.Time {
 		t, _ := time.Parse(time.RFC3339Nano, v) // the contract has checked the format
 		return t
 	}
-	return []filter{
-		evalFilter(paramCreatedBef, func(o any, v string) bool { return !meta(o).Created.After(at(v)) }),
-		evalFilter(paramCreatedAft, func(o any, v string) bool { return meta(o).Created.After(at(v)) }),
-		evalFilter(paramModifiedBef, func(o any, v string) bool { return !meta(o).Modified.After(at(v)) }),
-		evalFilter(paramModifiedAft, func(o any, v string) bool { return meta(o).Modified.After(at(v)) }),
+	return []Filter{
+		EvalFilter(paramCreatedBef, func(o any, v string) bool { return !meta(o).Created.After(at(v)) }),
+		EvalFilter(paramCreatedAft, func(o any, v string) bool { return meta(o).Created.After(at(v)) }),
+		EvalFilter(paramModifiedBef, func(o any, v string) bool { return !meta(o).Modified.After(at(v)) }),
+		EvalFilter(paramModifiedAft, func(o any, v string) bool { return meta(o).Modified.After(at(v)) }),
 	}
 }
 
 // dateFilters are startDate.* and endDate.* (inclusive bounds); a record
 // without an end date passes both endDate filters (B4).
-func dateFilters(start, end func(obj any) model.Date) []filter {
-	return []filter{
-		evalFilter(paramStartBefore, func(o any, v string) bool { return start(o) <= model.Date(v) }),
-		evalFilter(paramStartAfter, func(o any, v string) bool { return start(o) >= model.Date(v) }),
-		evalFilter(paramEndBefore, func(o any, v string) bool { e := end(o); return e == "" || e <= model.Date(v) }),
-		evalFilter(paramEndAfter, func(o any, v string) bool { e := end(o); return e == "" || e >= model.Date(v) }),
+func dateFilters(start, end func(obj any) model.Date) []Filter {
+	return []Filter{
+		EvalFilter(paramStartBefore, func(o any, v string) bool { return start(o) <= model.Date(v) }),
+		EvalFilter(paramStartAfter, func(o any, v string) bool { return start(o) >= model.Date(v) }),
+		EvalFilter(paramEndBefore, func(o any, v string) bool { e := end(o); return e == "" || e <= model.Date(v) }),
+		EvalFilter(paramEndAfter, func(o any, v string) bool { e := end(o); return e == "" || e >= model.Date(v) }),
 	}
 }
 
 // timeFilters are <name>.onOrBefore and <name>.onOrAfter on a timestamp.
-func timeFilters(name string, get func(obj any) time.Time) []filter {
+func timeFilters(name string, get func(obj any) time.Time) []Filter {
 	at := func(v string) time.Time {
 		t, _ := time.Parse(time.RFC3339Nano, v)
 		return t
 	}
-	return []filter{
-		evalFilter(name+".onOrBefore", func(o any, v string) bool { return !get(o).After(at(v)) }),
-		evalFilter(name+".onOrAfter", func(o any, v string) bool { return !get(o).Before(at(v)) }),
+	return []Filter{
+		EvalFilter(name+".onOrBefore", func(o any, v string) bool { return !get(o).After(at(v)) }),
+		EvalFilter(name+".onOrAfter", func(o any, v string) bool { return !get(o).Before(at(v)) }),
 	}
 }
 
-// modifiedDesc is the sortkey ModifiedDesc, sorted in memory.
-// order is a sortkey served by an order index of the table (the store's
-// orderIndexes): its key is the record's value under that index, so that
-// sorting matches in memory and walking the index give the same order and
-// the same cursors.
-func order(table, index string, desc bool) sorting {
-	return sorting{index: index, desc: desc, key: store.OrderKey(table, index)}
+// Order is a sortkey served by an order index of the table (an Ordered
+// index of the store's table declaration).
+func Order(index string, desc bool) Sorting {
+	return Sorting{index: index, desc: desc}
 }
 
 // dateOrders are the date sortkeys of a table with startDate and endDate.
-func dateOrders(table string) map[string]sorting {
-	return map[string]sorting{
-		"StartDateAsc": order(table, store.IndexStartDate, false), "StartDateDesc": order(table, store.IndexStartDate, true),
-		"EndDateAsc": order(table, store.IndexEndDate, false), "EndDateDesc": order(table, store.IndexEndDate, true),
+func dateOrders() map[string]Sorting {
+	return map[string]Sorting{
+		"StartDateAsc": Order(store.IndexStartDate, false), "StartDateDesc": Order(store.IndexStartDate, true),
+		"EndDateAsc": Order(store.IndexEndDate, false), "EndDateDesc": Order(store.IndexEndDate, true),
 	}
 }

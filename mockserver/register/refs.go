@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"sync"
 
-	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 )
 
@@ -140,42 +139,7 @@ func (r renderer) fillRef(v reflect.Value, table string) {
 func (r renderer) objRef(table, id string) model.ObjectReference {
 	out := model.ObjectReference{ID: id}
 	if r.names {
-		out.DisplayName = displayName(r.sn, table, id)
+		out.DisplayName = r.kinds.displayName(r.sn, table, id)
 	}
 	return out
-}
-
-// displayName is the name a reference to a record shows.
-func displayName(sn *store.Snapshot, table, id string) string {
-	obj, ok := sn.Get(table, id)
-	if !ok {
-		return ""
-	}
-	switch o := obj.(type) {
-	case *model.Organisation:
-		return o.DisplayName
-	case *model.Person:
-		return o.DisplayName()
-	case *model.Group:
-		return o.DisplayName
-	case *model.Syllabus:
-		return o.DisplayName()
-	case *model.Activity:
-		return o.DisplayName
-	case *model.Programme:
-		return o.Name
-	case *model.Room:
-		return o.DisplayName
-	case *model.Resource:
-		return o.DisplayName
-	case *model.CalendarEvent:
-		return o.Title
-	case *model.EmployeePlacement:
-		return dutyDisplayName(sn, o)
-	case *model.Placement:
-		if c, ok := sn.Person(o.Child.ID); ok {
-			return c.DisplayName()
-		}
-	}
-	return ""
 }

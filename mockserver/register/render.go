@@ -15,6 +15,7 @@ import (
 // changes and never writes to the store, so rendering leaves meta alone.
 type renderer struct {
 	sn    *store.Snapshot
+	kinds *kinds // the display names of references
 	names bool
 	// deviations of the server (package deviation)
 	noMarking, expandIgnored, expandMoves bool
@@ -23,7 +24,7 @@ type renderer struct {
 // renderer returns the server's renderer over a snapshot.
 func (s *API) renderer(sn *store.Snapshot, names bool) renderer {
 	return renderer{
-		sn: sn, names: names || s.deviates(deviation.DisplayNameAlways),
+		sn: sn, kinds: s.kinds, names: names || s.deviates(deviation.DisplayNameAlways),
 		noMarking: s.deviates(deviation.SecurityMarkingMissing), expandIgnored: s.deviates(deviation.ExpandIgnored),
 		expandMoves: s.deviates(deviation.ExpandChangesModified),
 	}

@@ -2,9 +2,9 @@ package register
 
 import (
 	"iter"
+	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/skolkit/skolkit/deviation"
@@ -52,12 +52,6 @@ var ResourceScopes = []string{
 	ScopeResourcesRead, ScopeRoomsRead,
 }
 
-// resources returns the descriptions. They hold no state of a server (their
-// functions get the server), so every server shares them.
-func (s *API) resources() []*resource { return registerResources() }
-
-var registerResources = sync.OnceValue(buildResources)
-
 // Typed accessors keep the descriptions short.
 func asOrg(o any) *model.Organisation       { return o.(*model.Organisation) }
 func asPerson(o any) *model.Person          { return o.(*model.Person) }
@@ -66,8 +60,8 @@ func asGroup(o any) *model.Group            { return o.(*model.Group) }
 func asDuty(o any) *model.EmployeePlacement { return o.(*model.EmployeePlacement) }
 func oneID(id string) []string              { return []string{id} }
 
-func buildResources() []*resource {
-	return []*resource{
+func builtinResources() []*Resource {
+	return []*Resource{
 		organisationsResource(), personsResource(), placementsResource(), dutiesResource(), groupsResource(),
 		programmesResource(), studyPlansResource(), syllabusesResource(), offeringsResource(), activitiesResource(),
 		calendarEventsResource(), attendancesResource(), attendanceEventsResource(), attendanceScheduleResource(),
@@ -75,28 +69,30 @@ func buildResources() []*resource {
 	}
 }
 
-func organisationsResource() *resource {
+func organisationsResource() *Resource {
 	meta := func(o any) *model.Meta { return &asOrg(o).Meta }
-	f := []filter{
-		anyOf(idFilter("parent", store.IndexParent, func(o any) []string { return oneID(asOrg(o).ParentOrganisation.OptionalID()) })),
+	f := []Filter{
+		AnyOf(IDFilter("parent", store.IndexParent, func(o any) []string { return oneID(asOrg(o).ParentOrganisation.OptionalID()) })),
 		{param: "schoolUnitCode", index: store.IndexSchoolUnitCode, match: func(o any, v string) bool { return asOrg(o).SchoolUnitCode == v }},
 		{param: "organisationCode", index: store.IndexOrganisationCode, match: func(o any, v string) bool { return asOrg(o).OrganisationCode == v }},
 		{param: "type", index: store.IndexOrganisationType, anyOf: true, match: func(o any, v string) bool { return string(asOrg(o).OrganisationType) == v }},
-		evalFilter("municipalityCode", func(o any, v string) bool { return asOrg(o).MunicipalityCode == v }),
+		EvalFilter("municipalityCode", func(o any, v string) bool { return asOrg(o).MunicipalityCode == v }),
 		{param: "schoolTypes", anyOf: true, match: func(o any, v string) bool { return slices.Contains(asOrg(o).SchoolTypes, model.SchoolType(v)) }},
 	}
 	f = append(f, dateFilters(func(o any) model.Date { return asOrg(o).StartDate }, func(o any) model.Date { return asOrg(o).EndDate })...)
 	f = append(f, metaFilters(meta)...)
-	return &resource{
+	return &Resource{
 		name: "organisations", noun: "organisation", scope: ScopeOrganisationsRead, table: store.TableOrganisations,
-		list: true, byID: true, lookup: true, filters: f,
-		sorts: map[string]sorting{
-			"ModifiedDesc":   order(store.TableOrganisations, store.IndexModified, true),
-			"DisplayNameAsc": order(store.TableOrganisations, store.IndexDisplayNameOrder, false),
+		typ: model.ResourceOrganisation, deletedKey: "organisations",
+		displayName: func(_ *store.Snapshot, o any) string { return asOrg(o).DisplayName },
+		list:        true, byID: true, lookup: true, filters: f,
+		sorts: map[string]Sorting{
+			"ModifiedDesc":   Order(store.IndexModified, true),
+			"DisplayNameAsc": Order(store.IndexDisplayNameOrder, false),
 		},
-		lookupKeys: map[string]lookupKey{
-			"schoolUnitCodes":   byIndex(store.TableOrganisations, store.IndexSchoolUnitCode, false),
-			"organisationCodes": byIndex(store.TableOrganisations, store.IndexOrganisationCode, false),
+		lookupKeys: map[string]LookupKey{
+			"schoolUnitCodes":   ByIndex(store.TableOrganisations, store.IndexSchoolUnitCode, false),
+			"organisationCodes": ByIndex(store.TableOrganisations, store.IndexOrganisationCode, false),
 		},
 		render: func(s *API, rd renderer, o any, _ []string) any { return rd.withRefs(o) },
 	}
@@ -207,13 +203,13 @@ func groupRelationship(g *model.Group, start, end model.Date) relationship {
 	return relationship{store.RelationGroupMembership, g.Organisation.ID, start, end}
 }
 
-func personsResource() *resource {
+func personsResource() *Resource {
 	meta := func(o any) *model.Meta { return &asPerson(o).Meta }
-	f := []filter{
+	f := []Filter{
 		{param: "civicNo", index: store.IndexCivicNo, match: func(o any, v string) bool {
 			return asPerson(o).CivicNo != nil && asPerson(o).CivicNo.Value == v
 		}},
-		evalFilter("nameContains", func(o any, v string) bool {
+		EvalFilter("nameContains", func(o any, v string) bool {
 			p, v := asPerson(o), strings.ToLower(v)
 			for _, n := range []string{p.GivenName, p.MiddleName, p.FamilyName} {
 				if strings.Contains(strings.ToLower(n), v) {
@@ -222,13 +218,13 @@ func personsResource() *resource {
 			}
 			return false
 		}),
-		evalFilter("eduPersonPrincipalName", func(o any, v string) bool {
+		EvalFilter("eduPersonPrincipalName", func(o any, v string) bool {
 			return slices.ContainsFunc(asPerson(o).EduPersonPrincipalNames, func(e string) bool { return strings.EqualFold(e, v) })
 		}),
-		evalFilter("identifier.value", func(o any, v string) bool {
+		EvalFilter("identifier.value", func(o any, v string) bool {
 			return slices.ContainsFunc(asPerson(o).ExternalIdentifiers, func(e model.ExternalIdentifier) bool { return e.Value == v })
 		}),
-		evalFilter("identifier.context", func(o any, v string) bool {
+		EvalFilter("identifier.context", func(o any, v string) bool {
 			return slices.ContainsFunc(asPerson(o).ExternalIdentifiers, func(e model.ExternalIdentifier) bool { return e.Context == v })
 		}),
 		// relationship.* are applied together by relationshipMatch (a
@@ -241,21 +237,23 @@ func personsResource() *resource {
 		{param: "relationship.endDate.onOrAfter", match: func(any, string) bool { return true }},
 	}
 	f = append(f, metaFilters(meta)...)
-	res := &resource{
+	res := &Resource{
 		name: "persons", noun: "person", scope: ScopePersonsRead, table: store.TablePersons,
-		list: true, byID: true, lookup: true, filters: f,
-		sorts: map[string]sorting{
-			"ModifiedDesc":   order(store.TablePersons, store.IndexModified, true),
-			"DisplayNameAsc": order(store.TablePersons, store.IndexDisplayNameOrder, false),
-			"GivenNameAsc":   order(store.TablePersons, store.IndexGivenNameOrder, false),
-			"GivenNameDesc":  order(store.TablePersons, store.IndexGivenNameOrder, true),
-			"FamilyNameAsc":  order(store.TablePersons, store.IndexFamilyNameOrder, false),
-			"FamilyNameDesc": order(store.TablePersons, store.IndexFamilyNameOrder, true),
-			"CivicNoAsc":     order(store.TablePersons, store.IndexCivicNoOrder, false),
-			"CivicNoDesc":    order(store.TablePersons, store.IndexCivicNoOrder, true),
+		typ: model.ResourcePerson, deletedKey: "persons", clientWritesHidden: true,
+		displayName: func(_ *store.Snapshot, o any) string { return asPerson(o).DisplayName() },
+		list:        true, byID: true, lookup: true, filters: f,
+		sorts: map[string]Sorting{
+			"ModifiedDesc":   Order(store.IndexModified, true),
+			"DisplayNameAsc": Order(store.IndexDisplayNameOrder, false),
+			"GivenNameAsc":   Order(store.IndexGivenNameOrder, false),
+			"GivenNameDesc":  Order(store.IndexGivenNameOrder, true),
+			"FamilyNameAsc":  Order(store.IndexFamilyNameOrder, false),
+			"FamilyNameDesc": Order(store.IndexFamilyNameOrder, true),
+			"CivicNoAsc":     Order(store.IndexCivicNoOrder, false),
+			"CivicNoDesc":    Order(store.IndexCivicNoOrder, true),
 		},
-		lookupKeys: map[string]lookupKey{
-			"civicNos": byIndex(store.TablePersons, store.IndexCivicNo, false),
+		lookupKeys: map[string]LookupKey{
+			"civicNos": ByIndex(store.TablePersons, store.IndexCivicNo, false),
 		},
 		render: func(s *API, rd renderer, o any, expand []string) any {
 			return rd.personExpanded(asPerson(o), expand)
@@ -423,18 +421,25 @@ func (r renderer) groupFragment(g *model.Group) map[string]any {
 	return out
 }
 
-func placementsResource() *resource {
-	return &resource{
+func placementsResource() *Resource {
+	return &Resource{
 		name: "placements", noun: "placement", scope: ScopePlacementsRead, table: store.TablePlacements,
+		typ: model.ResourcePlacement, deletedKey: "placements",
+		// a placement is named after its child
+		displayName: func(sn *store.Snapshot, o any) string {
+			if c, ok := sn.Person(asPlacement(o).Child.ID); ok {
+				return c.DisplayName()
+			}
+			return ""
+		},
 		list: true, byID: true, lookup: true,
-		visible: func(o any) bool { return model.IsRegisterPlacement(asPlacement(o)) },
 		// The filters are served by placementsPage (store.Placements); here
 		// they only name the parameters a walk carries.
 		filters: plannedFilters([]string{paramOrganisation, paramGroup, paramChild, paramOwner},
 			paramStartBefore, paramStartAfter, paramEndBefore, paramEndAfter,
 			paramCreatedBef, paramCreatedAft, paramModifiedBef, paramModifiedAft),
-		lookupKeys: map[string]lookupKey{
-			"personIds": byIndex(store.TablePlacements, store.IndexChild, true),
+		lookupKeys: map[string]LookupKey{
+			"personIds": ByIndex(store.TablePlacements, store.IndexChild, true),
 		},
 		page: placementsPage,
 		render: func(s *API, rd renderer, o any, expand []string) any {
@@ -449,14 +454,14 @@ func placementsResource() *resource {
 
 // plannedFilters are filters a resource's own planner serves: ids (compared
 // in lower case) and other values.
-func plannedFilters(ids []string, others ...string) []filter {
-	var out []filter
+func plannedFilters(ids []string, others ...string) []Filter {
+	var out []Filter
 	always := func(any, string) bool { return true }
 	for _, n := range ids {
-		out = append(out, filter{param: n, id: true, match: always})
+		out = append(out, Filter{param: n, id: true, match: always})
 	}
 	for _, n := range others {
-		out = append(out, filter{param: n, match: always})
+		out = append(out, Filter{param: n, match: always})
 	}
 	return out
 }
@@ -560,12 +565,12 @@ func dutyDisplayName(sn *store.Snapshot, d *model.EmployeePlacement) string {
 	return ""
 }
 
-func dutiesResource() *resource {
+func dutiesResource() *Resource {
 	meta := func(o any) *model.Meta { return &asDuty(o).Meta }
-	f := []filter{
-		idFilter("person", store.IndexEmployee, func(o any) []string { return oneID(asDuty(o).EmployeeID) }),
-		idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(asDuty(o).SchoolID) }),
-		evalFilter("dutyRole", func(o any, v string) bool {
+	f := []Filter{
+		IDFilter("person", store.IndexEmployee, func(o any) []string { return oneID(asDuty(o).EmployeeID) }),
+		IDFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(asDuty(o).SchoolID) }),
+		EvalFilter("dutyRole", func(o any, v string) bool {
 			d := asDuty(o)
 			role := "Annan personal"
 			if len(d.Roles) > 0 {
@@ -578,37 +583,41 @@ func dutiesResource() *resource {
 	}
 	f = append(f, dateFilters(func(o any) model.Date { return asDuty(o).StartDate }, func(o any) model.Date { return asDuty(o).EndDate })...)
 	f = append(f, metaFilters(meta)...)
-	return &resource{
+	return &Resource{
 		name: "duties", noun: "duty", scope: ScopeDutiesRead, table: store.TableEmployeePlacements,
-		list: true, byID: true, lookup: true, filters: f,
-		sorts: map[string]sorting{
-			"ModifiedDesc":  order(store.TableEmployeePlacements, store.IndexModified, true),
-			"StartDateAsc":  order(store.TableEmployeePlacements, store.IndexStartDate, false),
-			"StartDateDesc": order(store.TableEmployeePlacements, store.IndexStartDate, true),
+		typ: model.ResourceDuty, deletedKey: "duties",
+		displayName: func(sn *store.Snapshot, o any) string { return dutyDisplayName(sn, asDuty(o)) },
+		list:        true, byID: true, lookup: true, filters: f,
+		sorts: map[string]Sorting{
+			"ModifiedDesc":  Order(store.IndexModified, true),
+			"StartDateAsc":  Order(store.IndexStartDate, false),
+			"StartDateDesc": Order(store.IndexStartDate, true),
 		},
 		render: func(s *API, rd renderer, o any, expand []string) any { return rd.duty(asDuty(o), expand) },
 	}
 }
 
-func groupsResource() *resource {
+func groupsResource() *Resource {
 	meta := func(o any) *model.Meta { return &asGroup(o).Meta }
-	f := []filter{
-		anyOf(idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(asGroup(o).Organisation.ID) })),
-		anyOf(evalFilter("groupType", func(o any, v string) bool { return string(asGroup(o).GroupType) == v })),
+	f := []Filter{
+		AnyOf(IDFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(asGroup(o).Organisation.ID) })),
+		AnyOf(EvalFilter("groupType", func(o any, v string) bool { return string(asGroup(o).GroupType) == v })),
 		{param: "schoolTypes", anyOf: true, match: func(o any, v string) bool { return string(asGroup(o).SchoolType) == v }},
 	}
 	f = append(f, dateFilters(func(o any) model.Date { return asGroup(o).StartDate }, func(o any) model.Date { return asGroup(o).EndDate })...)
 	f = append(f, metaFilters(meta)...)
-	return &resource{
+	return &Resource{
 		name: "groups", noun: "group", scope: ScopeGroupsRead, table: store.TableGroups,
-		list: true, byID: true, lookup: true, filters: f,
-		sorts: map[string]sorting{
-			"ModifiedDesc":   order(store.TableGroups, store.IndexModified, true),
-			"DisplayNameAsc": order(store.TableGroups, store.IndexDisplayNameOrder, false),
-			"StartDateAsc":   order(store.TableGroups, store.IndexStartDate, false),
-			"StartDateDesc":  order(store.TableGroups, store.IndexStartDate, true),
-			"EndDateAsc":     order(store.TableGroups, store.IndexEndDate, false),
-			"EndDateDesc":    order(store.TableGroups, store.IndexEndDate, true),
+		typ: model.ResourceGroup, deletedKey: "groups", clientWritesHidden: true,
+		displayName: func(_ *store.Snapshot, o any) string { return asGroup(o).DisplayName },
+		list:        true, byID: true, lookup: true, filters: f,
+		sorts: map[string]Sorting{
+			"ModifiedDesc":   Order(store.IndexModified, true),
+			"DisplayNameAsc": Order(store.IndexDisplayNameOrder, false),
+			"StartDateAsc":   Order(store.IndexStartDate, false),
+			"StartDateDesc":  Order(store.IndexStartDate, true),
+			"EndDateAsc":     Order(store.IndexEndDate, false),
+			"EndDateDesc":    Order(store.IndexEndDate, true),
 		},
 		render: func(s *API, rd renderer, o any, expand []string) any {
 			return rd.group(asGroup(o), !rd.expandIgnored && slices.Contains(expand, expandAssignmentRoles))
@@ -616,73 +625,116 @@ func groupsResource() *resource {
 	}
 }
 
-// simple describes a resource whose stored record is its wire form. Its
-// sortkeys are sorts and ModifiedDesc; nil sorts: SS 12000 declares none.
-func simple[T any](name, noun, scope, table string, meta func(*T) *model.Meta, filters []filter, sorts map[string]sorting) *resource {
-	m := func(o any) *model.Meta { return meta(o.(*T)) }
-	if sorts == nil {
-		sorts = map[string]sorting{}
-	} else if _, ok := sorts["ModifiedDesc"]; !ok {
-		sorts["ModifiedDesc"] = order(table, store.IndexModified, true)
-	}
-	return &resource{
-		name: name, noun: noun, scope: scope, table: table, list: true, byID: true, lookup: true,
-		filters: append(filters, metaFilters(m)...), sorts: sorts,
-		render: func(s *API, rd renderer, o any, _ []string) any { return rd.withRefs(o) },
-	}
+// Plain declares a resource whose stored record is its wire form, its
+// references rendered (displayName on request, securityMarking): its list
+// with the filters given and the meta filters every resource has, its
+// records by id, and lookup by ids and the keys given. Its sortkeys are
+// Sorts and ModifiedDesc; nil Sorts: SS 12000 declares none.
+type Plain[T any] struct {
+	// Name is the path segment under /api/v1, Noun the record in messages
+	// ("no room with id ..."), Scope what a client needs to read it.
+	Name, Noun, Scope string
+	// Table is the store's table (store.Table) of the records.
+	Table string
+	// Type is the SS 12000 resource type (subscriptions, deletedEntities),
+	// DeletedKey its member of DeletedEntities.data.
+	Type       model.ResourceType
+	DeletedKey string
+	Meta       func(*T) *model.Meta
+	Filters    []Filter
+	Sorts      map[string]Sorting
+	Lookups    map[string]LookupKey
+	// DisplayName is the name a reference to a record shows; nil: none.
+	DisplayName func(*T) string
 }
 
-func programmesResource() *resource {
+// Resource is the description the engine serves.
+func (d Plain[T]) Resource() *Resource {
+	m := func(o any) *model.Meta { return d.Meta(o.(*T)) }
+	sorts := maps.Clone(d.Sorts)
+	if sorts == nil {
+		sorts = map[string]Sorting{}
+	} else if _, ok := sorts["ModifiedDesc"]; !ok {
+		sorts["ModifiedDesc"] = Order(store.IndexModified, true)
+	}
+	res := &Resource{
+		name: d.Name, noun: d.Noun, scope: d.Scope, table: d.Table, typ: d.Type, deletedKey: d.DeletedKey,
+		list: true, byID: true, lookup: true, filters: append(slices.Clone(d.Filters), metaFilters(m)...), sorts: sorts,
+		lookupKeys: d.Lookups,
+		render:     func(s *API, rd renderer, o any, _ []string) any { return rd.withRefs(o) },
+	}
+	if d.DisplayName != nil {
+		res.displayName = func(_ *store.Snapshot, o any) string { return d.DisplayName(o.(*T)) }
+	}
+	return res
+}
+
+func programmesResource() *Resource {
 	pr := func(o any) *model.Programme { return o.(*model.Programme) }
-	return simple("programmes", "programme", ScopeProgrammesRead, store.TableProgrammes,
-		func(p *model.Programme) *model.Meta { return &p.Meta },
-		[]filter{
+	return Plain[model.Programme]{
+		Name: "programmes", Noun: "programme", Scope: ScopeProgrammesRead, Table: store.TableProgrammes,
+		Type: model.ResourceProgramme, DeletedKey: "programmes",
+		Meta: func(p *model.Programme) *model.Meta { return &p.Meta },
+		Filters: []Filter{
 			{param: "code", index: store.IndexCode, match: func(o any, v string) bool { return pr(o).Code == v }},
-			anyOf(evalFilter("schoolType", func(o any, v string) bool { return string(pr(o).SchoolType) == v })),
+			AnyOf(EvalFilter("schoolType", func(o any, v string) bool { return string(pr(o).SchoolType) == v })),
 			{param: "parentProgramme", id: true, match: func(o any, v string) bool { return pr(o).ParentProgramme.OptionalID() == v }},
 		},
-		map[string]sorting{
-			"NameAsc": order(store.TableProgrammes, store.IndexNameOrder, false),
-			"CodeAsc": order(store.TableProgrammes, store.IndexCodeOrder, false),
-		})
+		Sorts: map[string]Sorting{
+			"NameAsc": Order(store.IndexNameOrder, false),
+			"CodeAsc": Order(store.IndexCodeOrder, false),
+		},
+		DisplayName: func(p *model.Programme) string { return p.Name },
+	}.Resource()
 }
 
-func studyPlansResource() *resource {
+func studyPlansResource() *Resource {
 	sp := func(o any) *model.StudyPlan { return o.(*model.StudyPlan) }
-	res := simple("studyplans", "study plan", ScopeStudyPlansRead, store.TableStudyPlans,
-		func(p *model.StudyPlan) *model.Meta { return &p.Meta },
-		append([]filter{idFilter("student", store.IndexStudent, func(o any) []string { return oneID(sp(o).Student.ID) })},
+	res := Plain[model.StudyPlan]{
+		Name: "studyplans", Noun: "study plan", Scope: ScopeStudyPlansRead, Table: store.TableStudyPlans,
+		Type: model.ResourceStudyPlan, DeletedKey: "studyPlans",
+		Meta: func(p *model.StudyPlan) *model.Meta { return &p.Meta },
+		Filters: append([]Filter{IDFilter("student", store.IndexStudent, func(o any) []string { return oneID(sp(o).Student.ID) })},
 			dateFilters(func(o any) model.Date { return sp(o).StartDate }, func(o any) model.Date { return sp(o).EndDate })...),
-		dateOrders(store.TableStudyPlans))
+		Sorts: dateOrders(),
+	}.Resource()
 	res.lookup = false
 	return res
 }
 
-func syllabusesResource() *resource {
-	sorts := map[string]sorting{}
+func syllabusesResource() *Resource {
+	sorts := map[string]Sorting{}
 	for name, index := range map[string]string{
 		"SubjectName": store.IndexSubjectNameOrder, "SubjectCode": store.IndexSubjectCodeOrder,
 		"CourseName": store.IndexCourseNameOrder, "CourseCode": store.IndexCourseCodeOrder,
 		"SubjectDesignation": store.IndexSubjectDesignationOrder,
 	} {
-		sorts[name+"Asc"] = order(store.TableSyllabuses, index, false)
-		sorts[name+"Desc"] = order(store.TableSyllabuses, index, true)
+		sorts[name+"Asc"] = Order(index, false)
+		sorts[name+"Desc"] = Order(index, true)
 	}
-	return simple("syllabuses", "syllabus", ScopeSyllabusesRead, store.TableSyllabuses,
-		func(s *model.Syllabus) *model.Meta { return &s.Meta }, nil, sorts)
+	return Plain[model.Syllabus]{
+		Name: "syllabuses", Noun: "syllabus", Scope: ScopeSyllabusesRead, Table: store.TableSyllabuses,
+		Type: model.ResourceSyllabus, DeletedKey: "syllabuses",
+		Meta:        func(s *model.Syllabus) *model.Meta { return &s.Meta },
+		Sorts:       sorts,
+		DisplayName: func(s *model.Syllabus) string { return s.DisplayName() },
+	}.Resource()
 }
 
-func offeringsResource() *resource {
+func offeringsResource() *Resource {
 	of := func(o any) *model.SchoolUnitOffering { return o.(*model.SchoolUnitOffering) }
-	return simple("schoolUnitOfferings", "school unit offering", ScopeSchoolUnitOfferingsRead, store.TableSchoolUnitOfferings,
-		func(o *model.SchoolUnitOffering) *model.Meta { return &o.Meta },
-		[]filter{idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(of(o).OfferedAt.ID) })},
-		dateOrders(store.TableSchoolUnitOfferings))
+	return Plain[model.SchoolUnitOffering]{
+		Name: "schoolUnitOfferings", Noun: "school unit offering", Scope: ScopeSchoolUnitOfferingsRead, Table: store.TableSchoolUnitOfferings,
+		Type: model.ResourceSchoolUnitOffering, DeletedKey: "schoolUnitOfferings",
+		Meta:    func(o *model.SchoolUnitOffering) *model.Meta { return &o.Meta },
+		Filters: []Filter{IDFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(of(o).OfferedAt.ID) })},
+		Sorts:   dateOrders(),
+	}.Resource()
 }
 
 func asActivity(o any) *model.Activity { return o.(*model.Activity) }
 
-func activitiesResource() *resource {
+func activitiesResource() *Resource {
 	a := asActivity
 	groupsOf := func(o any) []string {
 		ids := make([]string, len(a(o).Groups))
@@ -691,22 +743,27 @@ func activitiesResource() *resource {
 		}
 		return ids
 	}
-	res := simple("activities", "activity", ScopeActivitiesRead, store.TableActivities,
-		func(x *model.Activity) *model.Meta { return &x.Meta },
-		append([]filter{
-			idFilter("teacher", store.IndexTeacher, func(o any) []string {
+	res := Plain[model.Activity]{
+		Name: "activities", Noun: "activity", Scope: ScopeActivitiesRead, Table: store.TableActivities,
+		// SS 12000's member of DeletedEntities.data, as the document spells it
+		Type: model.ResourceActivity, DeletedKey: "activitites",
+		Meta:        func(x *model.Activity) *model.Meta { return &x.Meta },
+		DisplayName: func(x *model.Activity) string { return x.DisplayName },
+		Filters: append([]Filter{
+			IDFilter("teacher", store.IndexTeacher, func(o any) []string {
 				ids := make([]string, len(a(o).Teachers))
 				for i, t := range a(o).Teachers {
 					ids[i] = t.Duty.ID
 				}
 				return ids
 			}),
-			idFilter(paramGroup, store.IndexGroup, groupsOf),
-			idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(a(o).Organisation.ID) }),
+			IDFilter(paramGroup, store.IndexGroup, groupsOf),
+			IDFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(a(o).Organisation.ID) }),
 			// member: the person is a member of one of the activity's groups
 			{param: "member", id: true},
 		}, dateFilters(func(o any) model.Date { return a(o).StartDate }, func(o any) model.Date { return a(o).EndDate })...),
-		map[string]sorting{"DisplayNameAsc": order(store.TableActivities, store.IndexDisplayNameOrder, false)})
+		Sorts: map[string]Sorting{"DisplayNameAsc": Order(store.IndexDisplayNameOrder, false)},
+	}.Resource()
 	member := func(sn *store.Snapshot, person string) func(o any) bool {
 		groups := map[string]bool{}
 		_ = sn.Scan(store.TableGroups, store.IndexMember, person, func(o any) bool { groups[asGroup(o).ID] = true; return true })
@@ -726,11 +783,11 @@ func activitiesResource() *resource {
 		}
 		return res.pageWith(s, sn, p, after, limit, m, res.filters)
 	}
-	res.lookupKeys = map[string]lookupKey{
-		"teachers": byIndex(store.TableActivities, store.IndexTeacher, true),
+	res.lookupKeys = map[string]LookupKey{
+		"teachers": ByIndex(store.TableActivities, store.IndexTeacher, true),
 		"members": func(sn *store.Snapshot, v string, emit func(any)) {
 			_ = sn.Scan(store.TableGroups, store.IndexMember, strings.ToLower(v), func(o any) bool {
-				byIndex(store.TableActivities, store.IndexGroup, false)(sn, asGroup(o).ID, emit)
+				ByIndex(store.TableActivities, store.IndexGroup, false)(sn, asGroup(o).ID, emit)
 				return true
 			})
 		},
@@ -875,31 +932,33 @@ func eventActivities(sn *store.Snapshot, p params) (acts []string, ok bool) {
 	return acts, ok
 }
 
-func calendarEventsResource() *resource {
+func calendarEventsResource() *Resource {
 	ce := func(o any) *model.CalendarEvent { return o.(*model.CalendarEvent) }
 	meta := func(o any) *model.Meta { return &ce(o).Meta }
-	f := []filter{
-		idFilter("activity", store.IndexActivity, func(o any) []string { return oneID(ce(o).Activity.ID) }),
+	f := []Filter{
+		IDFilter("activity", store.IndexActivity, func(o any) []string { return oneID(ce(o).Activity.ID) }),
 		// group, organisation, teacher: served in page through the
 		// activities of the group, the organisation or the duty (an
 		// event's are its activity's: store decision M7); the teacher, a
 		// duty among the teachers of the event's activity, by the walk alone
-		idFilter(paramGroup, "", func(o any) []string { return oneID(ce(o).Group.ID) }),
+		IDFilter(paramGroup, "", func(o any) []string { return oneID(ce(o).Group.ID) }),
 		{param: "teacher", id: true, match: func(any, string) bool { return true }},
-		idFilter(paramOrganisation, "", func(o any) []string { return oneID(ce(o).Organisation.ID) }),
+		IDFilter(paramOrganisation, "", func(o any) []string { return oneID(ce(o).Organisation.ID) }),
 		{param: "student", id: true, match: func(any, string) bool { return true }}, // applied in page
 	}
 	f = append(f, timeFilters("startTime", func(o any) time.Time { return ce(o).StartTime })...)
 	f = append(f, timeFilters("endTime", func(o any) time.Time { return ce(o).EndTime })...)
 	f = append(f, metaFilters(meta)...)
-	res := &resource{
+	res := &Resource{
 		name: "calendarEvents", noun: "calendar event", scope: ScopeCalendarEventsRead, table: store.TableCalendarEvents,
-		list: true, byID: true, lookup: true, filters: f, required: []string{"startTime.onOrAfter", "startTime.onOrBefore"},
-		sorts: map[string]sorting{
+		typ: model.ResourceCalendarEvent, deletedKey: "calendarEvents",
+		displayName: func(_ *store.Snapshot, o any) string { return ce(o).Title },
+		list:        true, byID: true, lookup: true, filters: f, required: []string{"startTime.onOrAfter", "startTime.onOrBefore"},
+		sorts: map[string]Sorting{
 			// no order index: the required startTime range's events are sorted (BB15)
 			"ModifiedDesc":  {desc: true, key: func(o any) string { return store.TimeKey(meta(o).Modified) }},
-			"StartTimeAsc":  order(store.TableCalendarEvents, store.IndexStartTime, false),
-			"StartTimeDesc": order(store.TableCalendarEvents, store.IndexStartTime, true),
+			"StartTimeAsc":  Order(store.IndexStartTime, false),
+			"StartTimeDesc": Order(store.IndexStartTime, true),
 		},
 		ranged: func(p params) (string, []store.Span, bool) {
 			at := func(n string) *time.Time {
@@ -953,18 +1012,18 @@ func calendarEventsResource() *resource {
 		}
 		return res.pageWith(s, sn, p, after, limit, m, res.filters)
 	}
-	res.lookupKeys = map[string]lookupKey{
-		"activities": byIndex(store.TableCalendarEvents, store.IndexActivity, true),
+	res.lookupKeys = map[string]LookupKey{
+		"activities": ByIndex(store.TableCalendarEvents, store.IndexActivity, true),
 		"teacher": func(sn *store.Snapshot, v string, emit func(any)) {
 			for _, a := range activitiesOfDuty(sn, strings.ToLower(v)) {
-				byIndex(store.TableCalendarEvents, store.IndexActivity, false)(sn, a, emit)
+				ByIndex(store.TableCalendarEvents, store.IndexActivity, false)(sn, a, emit)
 			}
 		},
 		"student": func(sn *store.Snapshot, v string, emit func(any)) {
 			_ = sn.Scan(store.TableGroups, store.IndexMember, strings.ToLower(v), func(o any) bool {
 				g := asGroup(o).ID
 				for _, a := range activitiesBy(sn, store.IndexGroup, g) {
-					byIndex(store.TableCalendarEvents, store.IndexActivity, false)(sn, a, func(o any) {
+					ByIndex(store.TableCalendarEvents, store.IndexActivity, false)(sn, a, func(o any) {
 						if ce(o).Group.ID == g {
 							emit(o)
 						}
@@ -977,18 +1036,19 @@ func calendarEventsResource() *resource {
 	return res
 }
 
-func attendancesResource() *resource {
+func attendancesResource() *Resource {
 	at := func(o any) *model.Attendance { return o.(*model.Attendance) }
 	meta := func(o any) *model.Meta { return &at(o).Meta }
-	f := []filter{
-		idFilter("student", store.IndexStudent, func(o any) []string { return oneID(at(o).Student.ID) }),
-		idFilter("calendarEvent", store.IndexCalendarEvent, func(o any) []string { return oneID(at(o).CalendarEvent.ID) }),
+	f := []Filter{
+		IDFilter("student", store.IndexStudent, func(o any) []string { return oneID(at(o).Student.ID) }),
+		IDFilter("calendarEvent", store.IndexCalendarEvent, func(o any) []string { return oneID(at(o).CalendarEvent.ID) }),
 		{param: paramOrganisation, id: true, match: func(any, string) bool { return true }}, // applied in page
 	}
 	f = append(f, metaFilters(meta)...)
-	res := &resource{
+	res := &Resource{
 		name: "attendances", noun: "attendance record", scope: ScopeAttendancesRead, table: store.TableAttendances,
-		list: true, byID: true, lookup: true, filters: f, sorts: map[string]sorting{},
+		typ: model.ResourceAttendance, deletedKey: "attendances",
+		list: true, byID: true, lookup: true, filters: f, sorts: map[string]Sorting{},
 		render: func(s *API, rd renderer, o any, _ []string) any { return rd.attendance(at(o)) },
 	}
 	res.page = func(s *API, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
@@ -1005,15 +1065,15 @@ func attendancesResource() *resource {
 		}
 		return res.pageWith(s, sn, p, after, limit, m, res.filters)
 	}
-	byEvents := byIndex(store.TableAttendances, store.IndexCalendarEvent, true)
-	res.lookupKeys = map[string]lookupKey{
-		"students":       byIndex(store.TableAttendances, store.IndexStudent, true),
+	byEvents := ByIndex(store.TableAttendances, store.IndexCalendarEvent, true)
+	res.lookupKeys = map[string]LookupKey{
+		"students":       ByIndex(store.TableAttendances, store.IndexStudent, true),
 		"calendarEvents": byEvents,
 		// SS 12000's misspelling, accepted too (B15)
 		"calendareEvents": byEvents,
 		"activities": func(sn *store.Snapshot, v string, emit func(any)) {
 			_ = sn.Scan(store.TableCalendarEvents, store.IndexActivity, strings.ToLower(v), func(o any) bool {
-				byEvents(sn, recordID(o), emit)
+				byEvents(sn, o.(*model.CalendarEvent).ID, emit)
 				return true
 			})
 		},
@@ -1021,18 +1081,21 @@ func attendancesResource() *resource {
 	return res
 }
 
-func attendanceEventsResource() *resource {
+func attendanceEventsResource() *Resource {
 	ae := func(o any) *model.AttendanceEvent { return o.(*model.AttendanceEvent) }
-	res := simple("attendanceEvents", "attendance event", ScopeAttendanceEventsRead, store.TableAttendanceEvents,
-		func(e *model.AttendanceEvent) *model.Meta { return &e.Meta },
-		[]filter{
-			idFilter("person", store.IndexPerson, func(o any) []string { return oneID(ae(o).Person.ID) }),
-			idFilter(paramGroup, store.IndexGroup, func(o any) []string { return oneID(ae(o).Group.ID) }),
-		}, nil)
-	res.lookupKeys = map[string]lookupKey{
-		"person": byIndex(store.TableAttendanceEvents, store.IndexPerson, true),
-		"group":  byIndex(store.TableAttendanceEvents, store.IndexGroup, true),
-	}
+	res := Plain[model.AttendanceEvent]{
+		Name: "attendanceEvents", Noun: "attendance event", Scope: ScopeAttendanceEventsRead, Table: store.TableAttendanceEvents,
+		Type: model.ResourceAttendanceEvent, DeletedKey: "attendanceEvents",
+		Meta: func(e *model.AttendanceEvent) *model.Meta { return &e.Meta },
+		Filters: []Filter{
+			IDFilter("person", store.IndexPerson, func(o any) []string { return oneID(ae(o).Person.ID) }),
+			IDFilter(paramGroup, store.IndexGroup, func(o any) []string { return oneID(ae(o).Group.ID) }),
+		},
+		Lookups: map[string]LookupKey{
+			"person": ByIndex(store.TableAttendanceEvents, store.IndexPerson, true),
+			"group":  ByIndex(store.TableAttendanceEvents, store.IndexGroup, true),
+		},
+	}.Resource()
 	res.render = func(s *API, rd renderer, o any, expand []string) any {
 		e := ae(o)
 		out := rd.withRefs(e).(model.AttendanceEvent)
@@ -1070,15 +1133,17 @@ func attendanceEventsResource() *resource {
 	return res
 }
 
-func attendanceScheduleResource() *resource {
+func attendanceScheduleResource() *Resource {
 	as := func(o any) *model.AttendanceSchedule { return o.(*model.AttendanceSchedule) }
-	res := simple("attendanceSchedule", "attendance schedule", ScopeAttendanceScheduleRead, store.TableAttendanceSchedules,
-		func(x *model.AttendanceSchedule) *model.Meta { return &x.Meta },
-		append([]filter{
-			idFilter("placement", store.IndexPlacement, func(o any) []string { return oneID(as(o).Placement.ID) }),
+	res := Plain[model.AttendanceSchedule]{
+		Name: "attendanceSchedule", Noun: "attendance schedule", Scope: ScopeAttendanceScheduleRead, Table: store.TableAttendanceSchedules,
+		Type: model.ResourceAttendanceSchedule, DeletedKey: "attendanceSchedules",
+		Meta: func(x *model.AttendanceSchedule) *model.Meta { return &x.Meta },
+		Filters: append([]Filter{
+			IDFilter("placement", store.IndexPlacement, func(o any) []string { return oneID(as(o).Placement.ID) }),
 			{param: paramGroup, id: true, match: func(any, string) bool { return true }}, // applied in page
 		}, dateFilters(func(o any) model.Date { return as(o).StartDate }, func(o any) model.Date { return as(o).EndDate })...),
-		nil)
+	}.Resource()
 	res.page = func(s *API, sn *store.Snapshot, p params, after store.Cursor, limit int) ([]any, store.Cursor, error) {
 		base := res.match(p)
 		m := base
@@ -1093,7 +1158,7 @@ func attendanceScheduleResource() *resource {
 		}
 		return res.pageWith(s, sn, p, after, limit, m, res.filters)
 	}
-	res.lookupKeys = map[string]lookupKey{"placement": byIndex(store.TableAttendanceSchedules, store.IndexPlacement, true)}
+	res.lookupKeys = map[string]LookupKey{"placement": ByIndex(store.TableAttendanceSchedules, store.IndexPlacement, true)}
 	res.render = func(s *API, rd renderer, o any, _ []string) any {
 		out := rd.withRefs(o).(model.AttendanceSchedule)
 		out.ScheduleDays = out.ScheduleEntries
@@ -1105,70 +1170,80 @@ func attendanceScheduleResource() *resource {
 	return res
 }
 
-func gradesResource() *resource {
+func gradesResource() *Resource {
 	gr := func(o any) *model.Grade { return o.(*model.Grade) }
-	res := simple("grades", "grade", ScopeGradesRead, store.TableGrades,
-		func(g *model.Grade) *model.Meta { return &g.Meta },
-		[]filter{
-			idFilter("student", store.IndexStudent, func(o any) []string { return oneID(gr(o).Student.ID) }),
-			idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(gr(o).Organisation.OptionalID()) }),
+	// A grade interface A wrote without a grade or a teacher is hidden from
+	// interface B (the grades table's Hidden).
+	return Plain[model.Grade]{
+		Name: "grades", Noun: "grade", Scope: ScopeGradesRead, Table: store.TableGrades,
+		Type: model.ResourceGrade, DeletedKey: "grades",
+		Meta: func(g *model.Grade) *model.Meta { return &g.Meta },
+		Filters: []Filter{
+			IDFilter("student", store.IndexStudent, func(o any) []string { return oneID(gr(o).Student.ID) }),
+			IDFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(gr(o).Organisation.OptionalID()) }),
 			{param: "registeredBy", id: true, match: func(o any, v string) bool { return gr(o).RegisteredBy.ID == v }},
 			{param: "gradingTeacher", id: true, match: func(o any, v string) bool {
 				return gr(o).GradingTeacher != nil && gr(o).GradingTeacher.ID == v
 			}},
-			evalFilter("registeredDate.onOrAfter", func(o any, v string) bool { return gr(o).RegisteredDate >= model.Date(v) }),
-			evalFilter("registeredDate.onOrBefore", func(o any, v string) bool { return gr(o).RegisteredDate <= model.Date(v) }),
+			EvalFilter("registeredDate.onOrAfter", func(o any, v string) bool { return gr(o).RegisteredDate >= model.Date(v) }),
+			EvalFilter("registeredDate.onOrBefore", func(o any, v string) bool { return gr(o).RegisteredDate <= model.Date(v) }),
 		},
-		map[string]sorting{
-			"registeredDateAsc":  order(store.TableGrades, store.IndexRegisteredDate, false),
-			"registeredDateDesc": order(store.TableGrades, store.IndexRegisteredDate, true),
-		})
-	// A grade interface A wrote without a grade or a teacher lacks what SS
-	// 12000 requires (docs/decisions.md, "grades in both views").
-	res.visible = func(o any) bool { return gr(o).RegisterVisible() }
-	return res
+		Sorts: map[string]Sorting{
+			"registeredDateAsc":  Order(store.IndexRegisteredDate, false),
+			"registeredDateDesc": Order(store.IndexRegisteredDate, true),
+		},
+	}.Resource()
 }
 
-func absencesResource() *resource {
+func absencesResource() *Resource {
 	ab := func(o any) *model.Absence { return o.(*model.Absence) }
 	meta := func(o any) *model.Meta { return &ab(o).Meta }
-	f := []filter{
-		idFilter("student", store.IndexStudent, func(o any) []string { return oneID(ab(o).Student.ID) }),
-		idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(ab(o).Organisation.ID) }),
+	f := []Filter{
+		IDFilter("student", store.IndexStudent, func(o any) []string { return oneID(ab(o).Student.ID) }),
+		IDFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(ab(o).Organisation.ID) }),
 		{param: "registeredBy", id: true, match: func(o any, v string) bool {
 			return ab(o).RegisteredBy != nil && ab(o).RegisteredBy.ID == v
 		}},
-		evalFilter("type", func(o any, v string) bool { return string(ab(o).Type) == v }),
+		EvalFilter("type", func(o any, v string) bool { return string(ab(o).Type) == v }),
 	}
 	f = append(f, timeFilters("startTime", func(o any) time.Time { return ab(o).StartTime })...)
 	f = append(f, timeFilters("endTime", func(o any) time.Time { return ab(o).EndTime })...)
 	f = append(f, metaFilters(meta)...)
-	return &resource{
+	return &Resource{
 		name: "absences", noun: "absence record", scope: ScopeAbsencesRead, table: store.TableAbsences,
+		typ: model.ResourceAbsence, deletedKey: "absences",
 		list: true, byID: true, lookup: true, filters: f,
-		sorts: map[string]sorting{
-			"ModifiedDesc":  order(store.TableAbsences, store.IndexModified, true),
-			"StartTimeAsc":  order(store.TableAbsences, store.IndexStartTime, false),
-			"StartTimeDesc": order(store.TableAbsences, store.IndexStartTime, true),
+		sorts: map[string]Sorting{
+			"ModifiedDesc":  Order(store.IndexModified, true),
+			"StartTimeAsc":  Order(store.IndexStartTime, false),
+			"StartTimeDesc": Order(store.IndexStartTime, true),
 		},
 		render: func(s *API, rd renderer, o any, _ []string) any { return rd.absence(ab(o)) },
 	}
 }
 
-func resourcesResource() *resource {
+func resourcesResource() *Resource {
 	rs := func(o any) *model.Resource { return o.(*model.Resource) }
-	return simple("resources", "resource", ScopeResourcesRead, store.TableResources,
-		func(r *model.Resource) *model.Meta { return &r.Meta },
-		[]filter{idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(rs(o).Owner.ID) })},
-		map[string]sorting{"DisplayNameAsc": order(store.TableResources, store.IndexDisplayNameOrder, false)})
+	return Plain[model.Resource]{
+		Name: "resources", Noun: "resource", Scope: ScopeResourcesRead, Table: store.TableResources,
+		Type: model.ResourceResource, DeletedKey: "resources",
+		Meta:        func(r *model.Resource) *model.Meta { return &r.Meta },
+		Filters:     []Filter{IDFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(rs(o).Owner.ID) })},
+		Sorts:       map[string]Sorting{"DisplayNameAsc": Order(store.IndexDisplayNameOrder, false)},
+		DisplayName: func(r *model.Resource) string { return r.DisplayName },
+	}.Resource()
 }
 
-func roomsResource() *resource {
+func roomsResource() *Resource {
 	rm := func(o any) *model.Room { return o.(*model.Room) }
-	return simple("rooms", "room", ScopeRoomsRead, store.TableRooms,
-		func(r *model.Room) *model.Meta { return &r.Meta },
-		[]filter{idFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(rm(o).Owner.ID) })},
-		map[string]sorting{"DisplayNameAsc": order(store.TableRooms, store.IndexDisplayNameOrder, false)})
+	return Plain[model.Room]{
+		Name: "rooms", Noun: "room", Scope: ScopeRoomsRead, Table: store.TableRooms,
+		Type: model.ResourceRoom, DeletedKey: "rooms",
+		Meta:        func(r *model.Room) *model.Meta { return &r.Meta },
+		Filters:     []Filter{IDFilter(paramOrganisation, store.IndexOrganisation, func(o any) []string { return oneID(rm(o).Owner.ID) })},
+		Sorts:       map[string]Sorting{"DisplayNameAsc": Order(store.IndexDisplayNameOrder, false)},
+		DisplayName: func(r *model.Room) string { return r.DisplayName },
+	}.Resource()
 }
 
 // aggregatedAttendanceResource computes, for each pupil and activity, the
@@ -1180,8 +1255,8 @@ func roomsResource() *resource {
 // index, one run per date), a longer one the pupils' records (the student
 // index), so that a page costs the records of the pupils it shows, not every
 // record of the period (decisions BB23, BB24).
-func aggregatedAttendanceResource() *resource {
-	return &resource{
+func aggregatedAttendanceResource() *Resource {
+	return &Resource{
 		name: "aggregatedAttendance", noun: "aggregated attendance", scope: ScopeAggregatedAttendanceRead,
 		table: store.TableAttendances, list: true, required: []string{"startDate", "endDate"},
 		filters: plannedFilters([]string{paramOrganisation, "student"}, "startDate", "endDate", "schoolType"),

@@ -9,7 +9,7 @@ import (
 // Every sortkey of the descriptions names the order index it walks (BB15):
 // none is sorted in memory over a whole table.
 func TestEverySortKeyHasAnOrderIndex(t *testing.T) {
-	for _, res := range buildResources() {
+	for _, res := range builtinResources() {
 		for k, so := range res.sorts {
 			if res.name == "placements" {
 				continue // the placements' own planner (D2)

@@ -78,7 +78,7 @@ func (s *API) initHooks(opts Options) {
 	s.hooks = &hooks{
 		hub: webhook.New(webhook.Options{
 			Now: s.now, AllowHosts: w.AllowHosts, Retry: w.Retry, Coalesce: w.Coalesce,
-			Timeout: w.Timeout, Lifetime: w.Lifetime, Records: w.Records,
+			Timeout: w.Timeout, Lifetime: w.Lifetime, Records: w.Records, ResourceTypes: s.kinds.types(),
 		}),
 		logs:  newReportRing(MaxReports),
 		stats: newReportRing(MaxReports),
@@ -119,29 +119,6 @@ func (s *API) Close() { s.hooks.hub.Close() }
 // (Attempts) and whether deliveries are under way (Idle).
 func (s *API) Webhooks() *webhook.Hub { return s.hooks.hub }
 
-// tableTypes maps the store's tables to the SS 12000 resource types whose
-// endpoints show them.
-var tableTypes = map[string]model.ResourceType{
-	store.TableOrganisations:       model.ResourceOrganisation,
-	store.TablePersons:             model.ResourcePerson,
-	store.TableGroups:              model.ResourceGroup,
-	store.TablePlacements:          model.ResourcePlacement,
-	store.TableSyllabuses:          model.ResourceSyllabus,
-	store.TableCalendarEvents:      model.ResourceCalendarEvent,
-	store.TableAttendances:         model.ResourceAttendance,
-	store.TableAbsences:            model.ResourceAbsence,
-	store.TableEmployeePlacements:  model.ResourceDuty,
-	store.TableGrades:              model.ResourceGrade,
-	store.TableProgrammes:          model.ResourceProgramme,
-	store.TableStudyPlans:          model.ResourceStudyPlan,
-	store.TableSchoolUnitOfferings: model.ResourceSchoolUnitOffering,
-	store.TableActivities:          model.ResourceActivity,
-	store.TableAttendanceEvents:    model.ResourceAttendanceEvent,
-	store.TableAttendanceSchedules: model.ResourceAttendanceSchedule,
-	store.TableResources:           model.ResourceResource,
-	store.TableRooms:               model.ResourceRoom,
-}
-
 // committed is the store's commit hook: it tells the hub which resource
 // types a committed write changed, leaving out the changes of records B
 // never shows (a grade without a value or teacher, a compulsory-school
@@ -154,12 +131,12 @@ func (s *API) committed(c store.Change) {
 		}
 	}
 	if c.All {
-		notify(model.ResourceTypes, model.ResourceTypes)
+		notify(s.kinds.types(), s.kinds.types())
 		return
 	}
 	var modified, deleted []model.ResourceType
 	add := func(list *[]model.ResourceType, table string) {
-		if rt, ok := tableTypes[table]; ok && !slices.Contains(*list, rt) {
+		if rt, ok := s.kinds.typeOf(table); ok && !slices.Contains(*list, rt) {
 			*list = append(*list, rt)
 		}
 	}

@@ -44,10 +44,8 @@ func (s *API) eventWriteEndpoints() []surface.Endpoint {
 func (s *API) rendered(name, table, id string) any {
 	sn := s.store.Read()
 	obj, _ := sn.Get(table, id)
-	for _, res := range s.resources() {
-		if res.name == name {
-			return res.render(s, s.renderer(sn, false), obj, nil)
-		}
+	if res := s.kinds.byName(name); res != nil {
+		return res.render(s, s.renderer(sn, false), obj, nil)
 	}
 	return obj
 }

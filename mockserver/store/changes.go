@@ -4,8 +4,6 @@ import (
 	"maps"
 	"slices"
 	"time"
-
-	"github.com/skolkit/skolkit/model"
 )
 
 // Change is what one committed write changed: the ids of the records it
@@ -28,7 +26,7 @@ type Change struct {
 	All bool
 	// RegisterHidden holds, by table, the records of Put and Deleted that
 	// interface B shows neither before nor after the write
-	// (model.HiddenFromRegister): a change B's clients never see.
+	// (Table.Hidden): a change B's clients never see.
 	RegisterHidden map[string]map[string]bool
 }
 
@@ -101,16 +99,3 @@ func (w *Writer) note(table, id string, deleted, registerHidden bool) {
 		w.change.RegisterHidden[table][id] = true
 	}
 }
-
-// PutAttendance creates or replaces an attendance record; see putIn.
-func (w *Writer) PutAttendance(r model.Attendance) (model.Attendance, bool, error) {
-	return putIn(w, attendances, r)
-}
-
-// PutAbsence creates or replaces an absence record; see putIn.
-func (w *Writer) PutAbsence(r model.Absence) (model.Absence, bool, error) {
-	return putIn(w, absences, r)
-}
-
-// Has reports whether the table holds a record with the id.
-func (sn *Snapshot) Has(table, id string) bool { return sn.t.get(table, id) != nil }

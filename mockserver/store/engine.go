@@ -45,9 +45,6 @@ var WholeIndex = []Span{{}}
 
 // Get returns the record of a table with the id, if any.
 func (sn *Snapshot) Get(table, id string) (any, bool) {
-	if _, ok := tableDefs[table]; !ok {
-		return nil, false
-	}
 	rec := sn.t.get(table, id)
 	return rec, rec != nil
 }
@@ -59,8 +56,8 @@ func (sn *Snapshot) Get(table, id string) (any, bool) {
 // has found one match more than the page holds: a page costs the records it
 // looks at, not the table.
 func (sn *Snapshot) Page(table, index string, spans []Span, desc bool, after Cursor, limit int, match func(any) bool) ([]any, Cursor, error) {
-	td, ok := tableDefs[table]
-	if !ok {
+	td := sn.t.schema.table(table)
+	if td == nil {
 		return nil, nil, fmt.Errorf("store: no table %q", table)
 	}
 	if index != IndexID && td.index(index) == nil {
@@ -163,8 +160,8 @@ func (c *recordCursor) pop() { c.buf = c.buf[1:] }
 // dear predicate costs about a page. The engine uses it where sorting the
 // candidates beats walking an order index (few candidates).
 func (sn *Snapshot) SortedPage(table, index string, spans []Span, match func(any) bool, key func(any) string, desc bool, after Cursor, limit int) ([]any, Cursor, error) {
-	td, ok := tableDefs[table]
-	if !ok {
+	td := sn.t.schema.table(table)
+	if td == nil {
 		return nil, nil, fmt.Errorf("store: no table %q", table)
 	}
 	if len(spans) == 0 {
@@ -227,3 +224,21 @@ func (sn *Snapshot) SortedPage(table, index string, spans []Span, match func(any
 // FoldKey is a sort key of text: case-folded, so that "åsa" and "Åsa" sort
 // together.
 func FoldKey(s string) string { return strings.ToLower(s) }
+
+// CountSpan counts the entries of an index within a span, up to max: a
+// planner's estimate of what an equality costs (it stops at max).
+func (sn *Snapshot) CountSpan(table, index string, sp Span, max int) int {
+	td := sn.t.schema.table(table)
+	if td == nil {
+		return 0
+	}
+	n := 0
+	_ = sn.t.walk(td, index, sp.lo, false, func(k []byte, _ any) bool {
+		if !inSpan(k, sp) || n >= max {
+			return false
+		}
+		n++
+		return true
+	})
+	return n
+}

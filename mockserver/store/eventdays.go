@@ -24,9 +24,9 @@ func EventDayKey(day model.Date, student string) string {
 
 // deriveEventDay sets the event day of an attendance record from its event
 // in the transaction's state (the reference is checked before).
-func deriveEventDay(t *tx, a *model.Attendance) {
+func deriveEventDay(sn *Snapshot, a *model.Attendance) {
 	day := model.Date("")
-	if ev, ok := first(t, calendarEvents, a.CalendarEvent.ID); ok {
+	if ev, ok := sn.CalendarEvent(a.CalendarEvent.ID); ok {
 		day = model.DateOf(ev.StartTime.UTC())
 	}
 	a.SetEventDay(day)
@@ -35,7 +35,7 @@ func deriveEventDay(t *tx, a *model.Attendance) {
 // moveEventDays re-stores the attendance records of an event that was
 // replaced by one starting on another day, with the new day (their
 // attributes, and so their meta, stay as they are).
-func moveEventDays(t *tx, old, stored *model.CalendarEvent) error {
+func moveEventDays(w *Writer, old, stored *model.CalendarEvent) error {
 	if old == nil {
 		return nil
 	}
@@ -43,15 +43,17 @@ func moveEventDays(t *tx, old, stored *model.CalendarEvent) error {
 	if model.DateOf(old.StartTime.UTC()) == day {
 		return nil
 	}
+	t := w.t
+	td := t.schema.table(TableAttendances)
 	var moved []model.Attendance
-	_ = t.scan(tableDefs[TableAttendances], IndexCalendarEvent, stored.ID, func(o any) bool {
+	_ = t.scan(td, IndexCalendarEvent, stored.ID, func(o any) bool {
 		a := *o.(*model.Attendance)
 		a.SetEventDay(day)
 		moved = append(moved, a)
 		return true
 	})
 	for i := range moved {
-		if err := t.insert(tableDefs[TableAttendances], &moved[i]); err != nil {
+		if err := t.insert(td, &moved[i]); err != nil {
 			return err
 		}
 	}
@@ -103,7 +105,7 @@ func deriveEventDays(attendances, events *tableLoad) {
 // from fromStudent on as they are consumed, so a caller that stops early
 // pays for the records it took and a seek per date, not for the period.
 func (sn *Snapshot) AttendancesOfPeriod(from, to model.Date, fromStudent string, maxDays int) (seq iter.Seq[*model.Attendance], ok bool) {
-	td := tableDefs[TableAttendances]
+	td := sn.t.schema.table(TableAttendances)
 	var days []string
 	lo := []byte(string(from) + keySep)
 	hi := []byte(string(to) + "\x01")

@@ -50,7 +50,7 @@ func eventDaysWorld(days int) *Dataset {
 // fromStudent on, grouped by pupil in pupil order (sorted within a pupil).
 func periodByBruteForce(sn *Snapshot, from, to model.Date, fromStudent string) []string {
 	var recs []*model.Attendance
-	_ = sn.t.walk(tableDefs[TableAttendances], IndexID, nil, false, func(_ []byte, o any) bool {
+	_ = sn.t.walk(sn.t.schema.table(TableAttendances), IndexID, nil, false, func(_ []byte, o any) bool {
 		a := o.(*model.Attendance)
 		ev, _ := sn.CalendarEvent(a.CalendarEvent.ID)
 		if d := model.DateOf(ev.StartTime.UTC()); d >= from && d <= to && a.Student.ID >= fromStudent {

@@ -103,7 +103,7 @@ func checkEventActivities(events, acts *tableLoad) error {
 // organisation or a duty), activity by activity, until fn returns false.
 func (t *tx) eventsOfActivities(index, value string, fn func(ev *model.CalendarEvent) bool) {
 	var acts []string
-	_ = t.scan(tableDefs[TableActivities], index, value, func(o any) bool {
+	_ = t.scan(t.schema.table(TableActivities), index, value, func(o any) bool {
 		acts = append(acts, o.(*model.Activity).ID)
 		return true
 	})
@@ -111,7 +111,7 @@ func (t *tx) eventsOfActivities(index, value string, fn func(ev *model.CalendarE
 	acts = slices.Compact(acts)
 	for _, a := range acts {
 		stop := false
-		_ = t.scan(tableDefs[TableCalendarEvents], IndexActivity, a, func(o any) bool {
+		_ = t.scan(t.schema.table(TableCalendarEvents), IndexActivity, a, func(o any) bool {
 			stop = !fn(o.(*model.CalendarEvent))
 			return !stop
 		})
@@ -122,10 +122,21 @@ func (t *tx) eventsOfActivities(index, value string, fn func(ev *model.CalendarE
 }
 
 // eventsOfGroup counts the calendar events of a group.
-func (t *tx) eventsOfGroup(group string) int {
+func eventsOfGroup(sn *Snapshot, group string) int {
+	return countEvents(sn, IndexGroup, group, func(ev *model.CalendarEvent) bool { return ev.Group.ID == group })
+}
+
+// eventsOfOrganisation counts the calendar events of an organisation.
+func eventsOfOrganisation(sn *Snapshot, org string) int {
+	return countEvents(sn, IndexOrganisation, org, func(ev *model.CalendarEvent) bool { return ev.Organisation.ID == org })
+}
+
+// countEvents counts the calendar events of the activities an index of the
+// activities table holds under value, for which own holds.
+func countEvents(sn *Snapshot, index, value string, own func(*model.CalendarEvent) bool) int {
 	n := 0
-	t.eventsOfActivities(IndexGroup, group, func(ev *model.CalendarEvent) bool {
-		if ev.Group.ID == group {
+	sn.t.eventsOfActivities(index, value, func(ev *model.CalendarEvent) bool {
+		if own(ev) {
 			n++
 		}
 		return true
@@ -135,9 +146,10 @@ func (t *tx) eventsOfGroup(group string) int {
 
 // eventsTaughtBy counts the calendar events a person teaches: the events of
 // the activities that name the person's duty at one of the organisations.
-func (t *tx) eventsTaughtBy(person string) int {
+func eventsTaughtBy(sn *Snapshot, person string) int {
+	t := sn.t
 	n := 0
-	_ = t.scan(tableDefs[TableOrganisations], IndexID, "", func(o any) bool {
+	_ = t.scan(t.schema.table(TableOrganisations), IndexID, "", func(o any) bool {
 		org := o.(*model.Organisation).ID
 		t.eventsOfActivities(IndexTeacher, fixtures.DutyID(person, org), func(ev *model.CalendarEvent) bool {
 			if ev.Teacher.ID == person && ev.Organisation.ID == org {
@@ -151,4 +163,4 @@ func (t *tx) eventsTaughtBy(person string) int {
 }
 
 // EventsTaughtBy counts the calendar events whose teacher is the person.
-func (sn *Snapshot) EventsTaughtBy(person string) int { return sn.t.eventsTaughtBy(person) }
+func (sn *Snapshot) EventsTaughtBy(person string) int { return eventsTaughtBy(sn, person) }

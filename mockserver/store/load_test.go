@@ -51,7 +51,7 @@ func TestLoadBuildsIndexesInKeyOrder(t *testing.T) {
 					EventRefs: &model.EventRefs{Activity: model.ObjectReference{ID: fmt.Sprintf("g%02d", g)}},
 				}
 			}
-			tl := prepareTable(calendarEvents, recs, base, false)
+			tl := prepareRecords(calendarEvents, builtinSchema().table(TableCalendarEvents), builtinSchema(), recs, base, false)
 			require.NoError(t, tl.err)
 			tl.indexPages = make([][]*page, len(tl.td.indexes))
 			for _, index := range []string{IndexStartTime, IndexActivity} {

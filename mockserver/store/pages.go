@@ -29,15 +29,10 @@ import (
 // committed page is never changed: a write transaction copies a page once
 // and then changes its copy in place until it commits. See
 // docs/performance.md and docs/decisions.md.
-
-var (
-	// loadPage is how many entries Load puts in each page: half of
-	// maxPage, so that the first inserts after a load do not split pages
-	// at once.
-	loadPage = 256
-	// maxPage is the size past which a page splits in two.
-	maxPage = 512
-) // variables only so that tests can make pages tiny
+//
+// A load puts 256 entries in each page, half of the 512 past which a page
+// splits in two, so that the first inserts after a load do not split pages
+// at once (Store.loadPage and Store.maxPage; WithPageSizes).
 
 // page is a run of entries of one table or index, in key order.
 type page struct {
@@ -194,15 +189,18 @@ func (l layout) seek(p *page, k []byte) int {
 // tx is a go-memdb transaction over the store's pages. A write tx owns the
 // pages it has copied and changes them in place until it commits.
 type tx struct {
-	txn   *memdb.Txn
-	owned map[*page]struct{}
+	txn    *memdb.Txn
+	schema *Schema
+	// maxPage is the size past which a page splits.
+	maxPage int
+	owned   map[*page]struct{}
 	// ownedRel are the relation lists the transaction has copied
 	// (relations.go).
 	ownedRel map[*relationList]struct{}
 }
 
-func newTx(db *memdb.MemDB, write bool) *tx {
-	t := &tx{txn: db.Txn(write)}
+func (s *Store) newTx(write bool) *tx {
+	t := &tx{txn: s.db().Txn(write), schema: s.schema, maxPage: s.maxPage}
 	if write {
 		t.owned = map[*page]struct{}{}
 	}
@@ -228,8 +226,8 @@ func (t *tx) pageFor(table string, key []byte) *page {
 
 // get returns the record of a table with the id, or nil.
 func (t *tx) get(table, id string) any {
-	td, ok := tableDefs[table]
-	if !ok {
+	td := t.schema.table(table)
+	if td == nil {
 		return nil
 	}
 	l := td.layout(IndexID)
@@ -250,7 +248,7 @@ func (t *tx) insert(td *tableDef, obj any) error {
 	if id == "" {
 		return fmt.Errorf("%s: record without id", td.name)
 	}
-	follow := t.followHolders(td.name, id, obj)
+	follow := td.decl.followHolders(t, id, obj)
 	old := t.put(td.layout(IndexID), "", id, obj)
 	var vals, oldVals []string
 	for i := range td.indexes {
@@ -278,7 +276,7 @@ func (t *tx) insert(td *tableDef, obj any) error {
 // delete removes the record with the id and its index entries; ErrNotFound
 // if there is none.
 func (t *tx) delete(td *tableDef, id string) error {
-	follow := t.followHolders(td.name, id, nil)
+	follow := td.decl.followHolders(t, id, nil)
 	obj := t.drop(td.layout(IndexID), "", id)
 	if obj == nil {
 		return ErrNotFound
@@ -320,7 +318,7 @@ func (t *tx) put(l layout, val, id string, obj any) (old any) {
 		p.fence = string(key)
 		_ = t.txn.Insert(l.table, p)
 	}
-	if len(p.entries) > maxPage {
+	if len(p.entries) > t.maxPage {
 		half := len(p.entries) / 2
 		e := p.entries[half]
 		q := &page{fence: string(l.appendKey(nil, e.val, l.td.id(e.rec))), entries: slices.Clone(p.entries[half:])}
@@ -478,7 +476,7 @@ func (t *tx) count(table string) int {
 }
 
 // cut cuts entries in key order into pages of loadPage entries.
-func cut(l layout, entries []entry) []*page {
+func cut(l layout, entries []entry, loadPage int) []*page {
 	out := make([]*page, 0, (len(entries)+loadPage-1)/loadPage)
 	for start := 0; start < len(entries); start += loadPage {
 		chunk := entries[start:min(start+loadPage, len(entries)):min(start+loadPage, len(entries))]

@@ -176,23 +176,17 @@ func (t *tx) groupsOf(member string) []*model.Group {
 // index's order.
 func scanOf[T any](t *tx, table, index, value string) []*T {
 	var out []*T
-	_ = t.scan(tableDefs[table], index, value, func(o any) bool {
+	_ = t.scan(t.schema.table(table), index, value, func(o any) bool {
 		out = append(out, o.(*T))
 		return true
 	})
 	return out
 }
 
-// holderRelations are the relationships a record holds (none for a record
-// that holds none).
-func holderRelations(d dependencies, rec any, set relatedSet) relatedSet {
-	switch r := rec.(type) {
-	case *model.Person:
-		return personRelations(set, r, d.placementsOf(r.ID), d.groupsOf(r.ID))
-	case *model.EmployeePlacement:
-		return dutyRelations(set, r)
-	}
-	return set
+// holderRelations are the relationships a record of a table holds (none
+// for a record that holds none: Table.holds).
+func holderRelations(d dependencies, td *tableDef, rec any, set relatedSet) relatedSet {
+	return td.decl.holderRelations(d, rec, set)
 }
 
 // loadDependencies are a load's: the loaded placements grouped by child and
@@ -249,7 +243,7 @@ func buildRelations(persons, duties *tableLoad, d dependencies) []*relationList 
 			continue
 		}
 		for _, rec := range tl.sorted {
-			set = holderRelations(d, rec, set[:0])
+			set = holderRelations(d, tl.td, rec, set[:0])
 			for _, r := range set {
 				k := listKey{r.org, r.tag}
 				lists[k] = append(lists[k], relCount{r.person, 1})
@@ -340,48 +334,43 @@ func (t *tx) moveRelations(before, after relatedSet) {
 	}
 }
 
-// followHolders is called before a write and returns what to call after it:
-// it moves the relationships of the records that hold them — the record
-// written (a person, an employee placement), or the persons whose
-// relationships a written placement or group changes — from what they were
-// before the write to what they are after it.
-func (t *tx) followHolders(table, id string, now any) func() {
-	var persons []string
-	self := false
-	switch table {
-	case TablePersons, TableEmployeePlacements:
-		self = true
-	case TablePlacements:
-		if old, ok := t.get(TablePlacements, id).(*model.Placement); ok {
-			persons = append(persons, old.Child.ID)
-		}
-		if p, ok := now.(*model.Placement); ok && !slices.Contains(persons, p.Child.ID) {
-			persons = append(persons, p.Child.ID)
-		}
-	case TableGroups:
-		old, _ := t.get(TableGroups, id).(*model.Group)
-		p, _ := now.(*model.Group)
-		persons = changedMembers(old, p)
-	default:
+// followHolders is called before a write of a record of the table and
+// returns what to call after it: it moves the relationships of the records
+// that hold them — the record written (a person, an employee placement:
+// Table.holds), or the persons whose relationships the written record
+// changes (a placement's child, a group's members: Table.affects) — from
+// what they were before the write to what they are after it.
+func (k *Table[T]) followHolders(t *tx, id string, now any) func() {
+	if k.holds == nil && k.affects == nil {
 		return nil
 	}
 	type holder struct {
-		table, id string
-		before    relatedSet
+		td     *tableDef
+		id     string
+		before relatedSet
+	}
+	relationsOf := func(td *tableDef, id string) relatedSet {
+		return holderRelations(t, td, t.get(td.name, id), nil)
 	}
 	var hs []holder
-	if self {
-		hs = append(hs, holder{table, id, holderRelations(t, t.get(table, id), nil)})
+	if k.holds != nil {
+		td := t.schema.table(k.Name)
+		hs = append(hs, holder{td, id, relationsOf(td, id)})
 	}
-	for _, p := range persons {
-		hs = append(hs, holder{TablePersons, p, holderRelations(t, t.get(TablePersons, p), nil)})
+	if k.affects != nil {
+		old, _ := t.get(k.Name, id).(*T)
+		cur, _ := now.(*T)
+		persons := t.schema.table(TablePersons)
+		for _, p := range k.affects(old, cur) {
+			hs = append(hs, holder{persons, p, relationsOf(persons, p)})
+		}
 	}
 	if len(hs) == 0 {
 		return nil
 	}
 	return func() {
 		for _, h := range hs {
-			t.moveRelations(h.before, holderRelations(t, t.get(h.table, h.id), nil))
+			t.moveRelations(h.before, relationsOf(h.td, h.id))
 		}
 	}
 }

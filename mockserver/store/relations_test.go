@@ -142,9 +142,7 @@ func assertRelationsAsLoaded(t *testing.T, s *Store) {
 // organisations — and checks that the relation lists stay exact (counts
 // included: as a load builds them) and answer as the definition does.
 func TestWritesKeepRelationLists(t *testing.T) {
-	defer func(l, m int) { loadPage, maxPage = l, m }(loadPage, maxPage)
-	loadPage, maxPage = 4, 8
-	s, all := smallWorld(t, 120)
+	s, all := smallWorld(t, 120, tinyPages)
 	r := rand.New(rand.NewPCG(9, 10))
 	pid := func() string { return id('p', r.IntN(30)) }
 	guardians := func() []model.Responsible {

@@ -43,7 +43,7 @@ func BenchmarkSortedPage(b *testing.B) {
 				{"absences/StartTimeDesc", store.TableAbsences, store.IndexStartTime, true},
 				{"grades/registeredDateDesc", store.TableGrades, store.IndexRegisteredDate, true},
 			} {
-				key := store.OrderKey(q.table, q.index)
+				key := st.Schema().OrderKey(q.table, q.index)
 				b.Run("index/"+q.name, func(b *testing.B) {
 					b.ReportAllocs()
 					for b.Loop() {
@@ -62,7 +62,7 @@ func BenchmarkSortedPage(b *testing.B) {
 				})
 			}
 			b.Run("equality/groups?organisation/DisplayNameAsc", func(b *testing.B) {
-				key := store.OrderKey(store.TableGroups, store.IndexDisplayNameOrder)
+				key := st.Schema().OrderKey(store.TableGroups, store.IndexDisplayNameOrder)
 				span := []store.Span{store.ValueSpan(school)}
 				b.ReportAllocs()
 				for b.Loop() {

@@ -15,9 +15,7 @@ import (
 // included (an empty value too), still lists exactly the stored records in
 // key order, forwards and backwards.
 func TestWritesKeepOrderIndexes(t *testing.T) {
-	defer func(l, m int) { loadPage, maxPage = l, m }(loadPage, maxPage)
-	loadPage, maxPage = 4, 8
-	s, _ := smallWorld(t, 40)
+	s, _ := smallWorld(t, 40, tinyPages)
 	r := rand.New(rand.NewPCG(9, 10))
 	names := []string{"", "Åsa", "åsa", "Bo", "Östen", "adam"}
 	for i := range 300 {

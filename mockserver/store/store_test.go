@@ -22,7 +22,7 @@ func id(kind byte, n int) string { return fmt.Sprintf("%08x-0000-4000-8000-%012x
 
 // smallWorld builds a store with n placements spread over 3 units, 4 groups,
 // 20 children and 10 owners, with dates and timestamps that collide often.
-func smallWorld(t testing.TB, n int) (*Store, []model.Placement) {
+func smallWorld(t testing.TB, n int, opts ...Option) (*Store, []model.Placement) {
 	r := rand.New(rand.NewPCG(1, 2))
 	ds := &Dataset{}
 	for i := range 3 {
@@ -56,7 +56,7 @@ func smallWorld(t testing.TB, n int) (*Store, []model.Placement) {
 		p.Meta = model.Meta{Created: created, Modified: created.Add(time.Duration(r.IntN(3)) * time.Hour)}
 		ds.Placements = append(ds.Placements, p)
 	}
-	s := New(func() time.Time { return epoch.Add(1000 * time.Hour) })
+	s := New(func() time.Time { return epoch.Add(1000 * time.Hour) }, opts...)
 	require.NoError(t, s.Load(ds))
 	return s, ds.Placements
 }
@@ -145,9 +145,7 @@ func TestPlacementWalkEqualsBruteForce(t *testing.T) {
 // values, and that every walk still equals the brute-force answer.
 func TestWritesKeepIndexes(t *testing.T) {
 	// Tiny pages, so that pages split and fences move all the time.
-	defer func(l, m int) { loadPage, maxPage = l, m }(loadPage, maxPage)
-	loadPage, maxPage = 4, 8
-	s, all := smallWorld(t, 300)
+	s, all := smallWorld(t, 300, tinyPages)
 	r := rand.New(rand.NewPCG(5, 6))
 	date := func() model.Date { return model.DateOf(epoch.AddDate(0, 0, r.IntN(20)*15-150)) }
 	for i := range 400 {
@@ -192,7 +190,7 @@ func TestWritesKeepIndexes(t *testing.T) {
 // each of its values, in key order, and walked backwards the same reversed.
 func assertIndexesMatchRecords(t *testing.T, sn *Snapshot) {
 	t.Helper()
-	for _, td := range tables {
+	for _, td := range sn.t.schema.tables {
 		// Pages of the table and of each index: not empty, not over maxPage,
 		// keys strictly increasing, each at or after its page's fence, and
 		// each fence after every key of the pages before.
@@ -204,7 +202,7 @@ func assertIndexesMatchRecords(t *testing.T, sn *Snapshot) {
 			for obj := it.Next(); obj != nil; obj = it.Next() {
 				p := obj.(*page)
 				require.NotEmpty(t, p.entries, "%s: empty page %q", l.table, p.fence)
-				require.LessOrEqual(t, len(p.entries), maxPage, "%s: page %q", l.table, p.fence)
+				require.LessOrEqual(t, len(p.entries), sn.t.maxPage, "%s: page %q", l.table, p.fence)
 				require.True(t, prev == "" || p.fence > prev, "%s: fence %q not after the previous page's keys", l.table, p.fence)
 				for _, e := range p.entries {
 					key := string(l.appendKey(nil, e.val, td.id(e.rec)))
@@ -409,33 +407,51 @@ func TestDeleteRefusesAPersonStillNamedAsReporterOrRegistrar(t *testing.T) {
 	}
 }
 
-// TestReferencedListsEveryReferredTable keeps the load's list of referred
-// tables in step with the kinds' references: a reference into a table that
-// is not listed would always dangle on load.
-func TestReferencedListsEveryReferredTable(t *testing.T) {
-	s, _ := smallWorld(t, 50)
-	ds := s.Export()
-	check := func(refs []ref) {
-		for _, r := range refs {
-			assert.True(t, referenced[r.table], "%s refers to %s", r.field, r.table)
+// tinyPages makes pages split and fences move all the time.
+var tinyPages = WithPageSizes(4, 8)
+
+// TestSchemaRefusesWhatCannotWork: a schema is validated once, when it is
+// built, so that a declaration that cannot work is an error then and not a
+// wrong answer later.
+func TestSchemaRefusesWhatCannotWork(t *testing.T) {
+	type widget struct {
+		ID    string
+		Meta  model.Meta
+		Owner string
+	}
+	decl := func(name string, change func(*Table[widget])) TableDecl {
+		k := &Table[widget]{Name: name, ID: func(w *widget) string { return w.ID }, Meta: func(w *widget) *model.Meta { return &w.Meta }}
+		if change != nil {
+			change(k)
 		}
+		return k
 	}
-	for i := range ds.Placements {
-		p := ds.Placements[i]
-		p.Group = &model.ObjectReference{ID: "g"}
-		check(placements.refs(&p, nil))
+	_, err := NewSchema(decl("widgets", nil))
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name  string
+		extra []TableDecl
+		want  string
+	}{
+		{"a name declared twice", []TableDecl{decl(TablePersons, nil)}, `table "persons" is declared twice`},
+		{"no id", []TableDecl{decl("widgets", func(k *Table[widget]) { k.ID = nil })}, "declares its Name, ID and Meta"},
+		{"an index declared twice", []TableDecl{decl("widgets", func(k *Table[widget]) {
+			k.Indexes = []Index[widget]{By("owner", func(w *widget) string { return w.Owner }), By("owner", func(w *widget) string { return w.Owner })}
+		})}, `index "owner" is declared twice`},
+		{"a reference into a table the schema lacks", []TableDecl{decl("widgets", func(k *Table[widget]) {
+			k.Refs = []Ref[widget]{{Field: "owner", To: "gadgets", IDs: One(func(w *widget) string { return w.Owner })}}
+		})}, `refers to table "gadgets"`},
+		{"a reference's index the table lacks", []TableDecl{decl("widgets", func(k *Table[widget]) {
+			k.Refs = []Ref[widget]{{Field: "owner", To: TablePersons, Index: "owner", IDs: One(func(w *widget) string { return w.Owner })}}
+		})}, `no index "owner"`},
+		{"two tables of one record type", []TableDecl{decl("widgets", nil), decl("gadgets", nil)}, "another table holds records of type"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewSchema(tc.extra...)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
 	}
-	check(organisations.refs(&model.Organisation{ParentOrganisation: &model.ObjectReference{ID: "o"}}, nil))
-	check(persons.refs(&model.Person{Enrolments: []model.Enrolment{{}}, Responsibles: []model.Responsible{{}}}, nil))
-	check(groups.refs(&model.Group{GroupMemberships: []model.GroupMembership{{}}}, nil))
-	check(calendarEvents.refs(&model.CalendarEvent{EventRefs: &model.EventRefs{}}, nil))
-	check(attendances.refs(&model.Attendance{Reporter: &model.PersonReference{}}, nil))
-	check(absences.refs(&model.Absence{RegisteredBy: &model.PersonReference{}}, nil))
-	check(employeePlacements.refs(&model.EmployeePlacement{}, nil))
-	teacher := "t"
-	check(grades.refs(&model.Grade{RegisteredBy: model.PersonReference{ID: "r"}, GradingTeacher: &model.PersonReference{ID: "g"},
-		Organisation: &model.ObjectReference{ID: "o"}, Group: &model.ObjectReference{ID: "g"},
-		Directory: &model.GradeExtra{Teacher1EmployeeID: &teacher, Teacher2EmployeeID: &teacher}}, nil))
 }
 
 // TestIndexesOfMostlyDistinctValues: an index whose values are mostly
@@ -472,7 +488,7 @@ func TestIndexesOfMostlyDistinctValues(t *testing.T) {
 			s := New(func() time.Time { return epoch })
 			require.NoError(t, load(s, ds))
 			assertIndexesMatchRecords(t, s.Read())
-			tl := &tableLoad{td: tableDefs[TablePersons]}
+			tl := &tableLoad{td: builtinSchema().table(TablePersons)}
 			_ = s.Read().t.walk(tl.td, IndexID, nil, false, func(_ []byte, rec any) bool { tl.sorted = append(tl.sorted, rec); return true })
 			assert.True(t, tl.mostlyDistinct(tl.td.index(IndexCivicNo)), "%d persons: civic numbers are mostly distinct", n)
 			assert.Equal(t, tc.distinctGuardians, tl.mostlyDistinct(tl.td.index(IndexResponsible)),

@@ -37,10 +37,10 @@ func (s *Store) SetDeletionKinds(fn func(table string, rec any) []string) { s.ki
 func (w *Writer) Tombstone(table, id, kind string) error { return w.tombstone(table, id, kind, false) }
 
 // tombstone writes a tombstone; hidden marks a record interface B never
-// showed (model.HiddenFromRegister), whose deletion it does not list.
+// showed (Table.Hidden), whose deletion it does not list.
 func (w *Writer) tombstone(table, id, kind string, hidden bool) error {
 	t := model.Tombstone{ID: uuid.NewString(), Table: table, RecordID: id, Kind: kind, DeletedAt: w.now, DeletedBy: w.by, RegisterHidden: hidden}
-	return w.t.insert(tableDefs[TableTombstones], &t)
+	return w.t.insert(w.t.schema.table(TableTombstones), &t)
 }
 
 // Tombstones returns the tombstones whose deletion time is at or after since
@@ -59,7 +59,7 @@ func (sn *Snapshot) Tombstones(since time.Time, kinds ...string) []*model.Tombst
 		if prefix+from != "" {
 			start = []byte(prefix + from)
 		}
-		_ = sn.t.walk(tableDefs[TableTombstones], index, start, false, func(key []byte, rec any) bool {
+		_ = sn.t.walk(sn.t.schema.table(TableTombstones), index, start, false, func(key []byte, rec any) bool {
 			if !bytes.HasPrefix(key, []byte(prefix)) {
 				return false
 			}
@@ -85,7 +85,9 @@ func (sn *Snapshot) Tombstones(since time.Time, kinds ...string) []*model.Tombst
 }
 
 // Tombstone returns the tombstone with the id.
-func (sn *Snapshot) Tombstone(id string) (*model.Tombstone, bool) { return first(sn.t, tombstones, id) }
+func (sn *Snapshot) Tombstone(id string) (*model.Tombstone, bool) {
+	return getAs[model.Tombstone](sn.t, TableTombstones, id)
+}
 
 func sortTombstones(ts []*model.Tombstone) {
 	slices.SortFunc(ts, func(a, b *model.Tombstone) int {
@@ -107,18 +109,9 @@ func sortTombstones(ts []*model.Tombstone) {
 // ...ByCreated indexes, IndexDeletedAt) is at or after since, in the index's
 // order. Its cost is the number of records visited.
 func (sn *Snapshot) ScanSince(table, index string, since time.Time, fn func(obj any) bool) error {
-	td, ok := tableDefs[table]
-	if !ok {
+	td := sn.t.schema.table(table)
+	if td == nil {
 		return fmt.Errorf("store: no table %q", table)
 	}
 	return sn.t.walk(td, index, []byte(timeKey(since)), false, func(_ []byte, rec any) bool { return fn(rec) })
 }
-
-// DeletableTables are the tables whose records Delete checks completely for
-// records that still refer to them (the others are deleted only as a whole,
-// with the state).
-var DeletableTables = []string{TableGroups, TablePersons, TablePlacements, TableAttendances, TableAbsences,
-	TableEmployeePlacements, TableGrades}
-
-// Deletable reports whether the table is one of DeletableTables.
-func Deletable(table string) bool { return slices.Contains(DeletableTables, table) }

@@ -17,6 +17,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skolkit/skolkit/model"
+
 	"github.com/google/uuid"
 )
 
@@ -68,6 +70,10 @@ type Options struct {
 	Records int
 	// Transport sends the callbacks; nil means a transport of its own.
 	Transport http.RoundTripper
+	// ResourceTypes are the resource types a subscription may name, in the
+	// order a notification lists them; nil means SS 12000's
+	// (model.ResourceTypes).
+	ResourceTypes []ResourceType
 }
 
 // Errors of the subscription operations.
@@ -137,6 +143,9 @@ func New(opts Options) *Hub {
 	}
 	if opts.Records <= 0 {
 		opts.Records = DefaultRecords
+	}
+	if opts.ResourceTypes == nil {
+		opts.ResourceTypes = model.ResourceTypes
 	}
 	tr := opts.Transport
 	if tr == nil {
@@ -266,7 +275,7 @@ func (h *Hub) Create(c CreateSubscription) (Subscription, error) {
 		return Subscription{}, fmt.Errorf("%w: resourceTypes must name at least one resource type", ErrInvalid)
 	}
 	for i, rt := range c.ResourceTypes {
-		if !slices.Contains(ResourceTypes, rt.Resource) {
+		if !slices.Contains(h.opts.ResourceTypes, rt.Resource) {
 			return Subscription{}, fmt.Errorf("%w: resourceTypes[%d].resource: %q is not a resource type", ErrInvalid, i, rt.Resource)
 		}
 	}
@@ -422,7 +431,7 @@ func (h *Hub) run(s *sub) {
 			return
 		}
 		n := Notification{ModifiedEntites: []ResourceType{}, DeletedEntities: s.deleted}
-		for _, rt := range ResourceTypes {
+		for _, rt := range h.opts.ResourceTypes {
 			if s.modified[rt] {
 				n.ModifiedEntites = append(n.ModifiedEntites, rt)
 			}

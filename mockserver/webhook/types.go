@@ -10,9 +10,6 @@ import (
 // ResourceType is an SS 12000 resource type (the document's EndPointsEnum).
 type ResourceType = model.ResourceType
 
-// ResourceTypes lists every resource type, in the document's order.
-var ResourceTypes = model.ResourceTypes
-
 // ResourceTypeRef is one item of a subscription's resourceTypes:
 // {"resource": "Person"}.
 type ResourceTypeRef struct {
