@@ -2,6 +2,7 @@ package wire
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 	_ "time/tzdata" // Europe/Stockholm on machines and images without a zone database
@@ -45,7 +46,9 @@ func (ts Times) Rewrite(v any) any {
 	return Map(v, func(_ string, v any) any {
 		if s, ok := v.(string); ok {
 			if t, ok := ParseDateTime(s); ok {
-				return ts.format(t, s)
+				if out := ts.format(t, s); isDateTime(out) { // not when the zone moves it past year 9999
+					return out
+				}
 			}
 		}
 		return v
@@ -55,7 +58,9 @@ func (ts Times) Rewrite(v any) any {
 // format writes t in the style; given is how the handler wrote it.
 func (ts Times) format(t time.Time, given string) string {
 	if ts.Zone != nil {
-		t = t.In(ts.Zone)
+		if _, offset := t.In(ts.Zone).Zone(); offset%60 == 0 { // RFC 3339 offsets are whole minutes (local mean time before 1900 is not)
+			t = t.In(ts.Zone)
+		}
 	}
 	var frac string
 	switch {
@@ -87,12 +92,18 @@ func fractionOf(s string) string {
 // time with optional fractional seconds, Z or an offset) and reports
 // whether s is one.
 func ParseDateTime(s string) (time.Time, bool) {
-	if len(s) < 20 || s[4] != '-' || (s[10] != 'T' && s[10] != 't') {
+	if !dateTimeForm.MatchString(s) {
 		return time.Time{}, false
 	}
 	t, err := time.Parse(time.RFC3339Nano, strings.ToUpper(s))
 	return t, err == nil
 }
+
+func isDateTime(s string) bool { _, ok := ParseDateTime(s); return ok }
+
+// dateTimeForm is RFC 3339's date-time, whose digits time.Parse checks less
+// strictly (it takes a one-digit hour).
+var dateTimeForm = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$`)
 
 // Comparison is how a filter compares a record's instant t with its bound b.
 type Comparison int

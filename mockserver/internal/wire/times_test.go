@@ -72,3 +72,34 @@ func TestSecondBound(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTimesRewrite: a date-time rewritten in another zone or with more
+// digits is the same instant, and is a date-time again.
+func FuzzTimesRewrite(f *testing.F) {
+	for _, s := range []string{"2026-01-15T07:30:00.445Z", "2026-10-25T01:30:00+05:30", "1999-12-31t23:59:59.123456789z", "2026-07-08"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		in, ok := ParseDateTime(s)
+		if !ok {
+			return
+		}
+		for _, style := range []Times{{Zone: Stockholm}, {Digits: 7}, {Zone: Stockholm, Digits: 9}} {
+			out, ok := ParseDateTime(style.Rewrite(s).(string))
+			require.True(t, ok, "%q rewritten %+v", s, style)
+			want := in
+			if style.Digits > 0 && style.Digits < 9 {
+				want = in.Truncate(time.Duration(pow10(9 - style.Digits)))
+			}
+			assert.True(t, want.Equal(out), "%q rewritten %+v: %v", s, style, out)
+		}
+	})
+}
+
+func pow10(n int) int64 {
+	p := int64(1)
+	for range n {
+		p *= 10
+	}
+	return p
+}
