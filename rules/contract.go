@@ -164,6 +164,8 @@ type Contract struct {
 	Profile Profile
 	ops     []*Operation
 	by      map[Surface][]*Operation
+	// validated remembers the validation of answers met again.
+	validated *validationMemo
 }
 
 var contracts sync.Map // Profile → func() (*Contract, error)
@@ -192,7 +194,7 @@ func buildContract(p Profile) (*Contract, error) {
 	if p == ProfileSS12000 {
 		mode = openapi.Standard
 	}
-	c := &Contract{Profile: p, by: map[Surface][]*Operation{}}
+	c := &Contract{Profile: p, by: map[Surface][]*Operation{}, validated: newValidationMemo()}
 	for _, d := range []struct {
 		s    Surface
 		name openapi.Name

@@ -106,7 +106,7 @@ func checkResponseContract(c *Context, o *Observation) {
 		c.Undecided(o, "the server does not offer the operation (the standard makes none mandatory)")
 		return
 	}
-	problems := ValidateResponse(o)
+	problems := c.Contract.validated.validate(o)
 	c.Judged(o)
 	if len(problems) > 0 {
 		c.Fail(o, "an answer the contract describes", "%s: %s", o.OperationName(), strings.Join(problems, "; "))
