@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -238,7 +239,8 @@ func (t *Tap) enqueue(ex *rules.Exchange) {
 
 // judge is the one goroutine that feeds the observer. It keeps to its
 // share of a core: for each stretch of judging it owes a rest in
-// proportion, which time spent waiting for exchanges pays first.
+// proportion, which time spent waiting for exchanges pays first. After
+// each exchange it yields its processor to the requests waiting for one.
 func (t *Tap) judge() {
 	defer close(t.done)
 	restPerBusy := (1 - t.opts.JudgeShare) / t.opts.JudgeShare
@@ -256,6 +258,7 @@ func (t *Tap) judge() {
 		t.judged.Add(1)
 		end := t.now()
 		owed += time.Duration(float64(end.Sub(start)) * restPerBusy)
+		runtime.Gosched() // requests waiting for a processor go first
 		if owed > minRest {
 			t.sleep(owed)
 			owed = max(owed-t.now().Sub(end), 0)
