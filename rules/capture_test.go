@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -79,4 +80,19 @@ func TestCaptureRecordsNoAnswerAndAbandonedAnswers(t *testing.T) {
 	assert.Equal(t, "partial", string(gone.ResponseBody))
 	assert.True(t, gone.ResponseTruncated)
 	assert.NotEmpty(t, gone.Err)
+}
+
+func TestAJudgeCountsWithinBounds(t *testing.T) {
+	j, err := NewJudge(Config{})
+	require.NoError(t, err)
+	for i := range maxOperationNames + 100 {
+		j.Observe(&Exchange{Surface: SurfaceB, Method: http.MethodGet, Path: "/no-such-resource/" + strconv.Itoa(i), Status: http.StatusNotFound})
+	}
+	cov := j.Coverage()
+	assert.Equal(t, maxOperationNames+100, cov.Exchanges)
+	assert.LessOrEqual(t, len(cov.Unjudged), maxOperationNames+1)
+	for _, rc := range cov.Rules {
+		assert.LessOrEqual(t, len(rc.Operations), maxOperationNames+1, rc.Rule.ID)
+		assert.LessOrEqual(t, len(rc.Undecided), maxUndecidedReasons+1, rc.Rule.ID)
+	}
 }

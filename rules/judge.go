@@ -129,6 +129,9 @@ func (j *Judge) Observe(ex *Exchange) *Observation {
 	rs := j.rulesFor(o.Op)
 	name := o.OperationName()
 	j.statsMu.Lock()
+	if _, seen := j.seenOps[name]; !seen && len(j.seenOps) >= maxOperationNames {
+		name = otherOperations // a stream of paths outside the contract must not grow the counts without bound
+	}
 	j.total++
 	j.seenOps[name]++
 	j.nRules[name] += len(rs)
@@ -179,9 +182,24 @@ func (j *Judge) note(r *Rule, s string) {
 
 func (j *Judge) undecided(r *Rule, reason string) {
 	j.statsMu.Lock()
-	j.stats[r].undecided[reason]++
+	u := j.stats[r].undecided
+	if _, seen := u[reason]; !seen && len(u) >= maxUndecidedReasons {
+		reason = otherReasons
+	}
+	u[reason]++
 	j.statsMu.Unlock()
 }
+
+// The bounds of what a judge counts, so that its memory stays bounded
+// however long it observes: operation names (the contract's are a few
+// hundred; paths outside it are counted by their own path up to the bound)
+// and distinct reasons a rule could not judge.
+const (
+	maxOperationNames   = 1024
+	maxUndecidedReasons = 32
+	otherOperations     = "other paths (more than 1024 operations and paths seen)"
+	otherReasons        = "other reasons"
+)
 
 // Findings returns the findings kept so far, by rule id.
 func (j *Judge) Findings() []Finding {

@@ -315,7 +315,7 @@ func newProxy(target *url.URL, transport http.RoundTripper, errorLog *log.Logger
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			rules.NoAnswer(w, err)
 			if errorLog != nil {
-				errorLog.Printf("skolkit tap: %s %s: %v", r.Method, r.URL.Redacted(), err)
+				errorLog.Printf("skolkit tap: %s %s: %v", r.Method, r.URL.Path, err) // the path only: a query may carry a token
 			}
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			w.WriteHeader(http.StatusBadGateway)
