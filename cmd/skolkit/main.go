@@ -228,6 +228,10 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		printScenarioError(stderr, err)
 		return exitUsage
 	}
+	// Signals are taken before the banner: whoever waits for the banner
+	// may stop the server at once.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	base := baseURL(ln.Addr())
 	id, secret := srv.Credentials()
 	fmt.Fprintf(stdout, `skolkit mock serving scenario %q on %s
@@ -256,8 +260,6 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "  listening on  %s (every interface)\n", ln.Addr())
 	}
 	hs := newHTTPServer(withHealth(srv))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
