@@ -66,11 +66,11 @@ func TestBuiltinScenarioSizes(t *testing.T) {
 	assert.Equal(t, &fixtures.Dataset{
 		Organisations: []model.Organisation{}, Persons: []model.Person{}, Groups: []model.Group{},
 		Placements: []model.Placement{}, Syllabuses: []model.Syllabus{}, CalendarEvents: []model.CalendarEvent{},
-		Attendances: []model.Attendance{}, Absences: []model.Absence{},
+		Attendances: []model.Attendance{}, Absences: []model.Absence{}, EmployeePlacements: []model.EmployeePlacement{},
 		Programmes: []model.Programme{}, StudyPlans: []model.StudyPlan{}, SchoolUnitOfferings: []model.SchoolUnitOffering{},
 		Activities: []model.Activity{}, AttendanceEvents: []model.AttendanceEvent{}, AttendanceSchedules: []model.AttendanceSchedule{},
-		Grades: []model.Grade{}, Resources: []model.Resource{}, Rooms: []model.Room{},
-	}, ds)
+		Grades: []model.Grade{}, Resources: []model.Resource{}, Rooms: []model.Room{}, Tombstones: []model.Tombstone{},
+	}, ds, "every table is an array, none is null")
 
 	large, err := scenarios.Builtin("large")
 	require.NoError(t, err)
