@@ -443,8 +443,8 @@ func (s *Server) adminResetRateLimits(w http.ResponseWriter, r *http.Request) {
 // record of a store table (a name of GET /__admin/state), as the service's
 // own administration would. A record that others still refer to is a 409;
 // the deletion is written to the deletion log like any other (an
-// interface-A AuditEvent when the record is of an audited kind; decision
-// I10-5), with no API client as its author.
+// interface-A AuditEvent when the record is of an audited kind:
+// docs/decisions.md#deletion-log), with no API client as its author.
 func (s *Server) adminDeleteRecord(w http.ResponseWriter, r *http.Request) {
 	table := mux.Vars(r)["table"]
 	if deletable := s.store.Schema().Deletable(); !slices.Contains(deletable, table) {

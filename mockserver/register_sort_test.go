@@ -21,10 +21,11 @@ import (
 
 // These tests judge interface B's sorted lists through HTTP against a
 // brute-force order computed from the store: each sortkey's order index
-// (BB15) is named here, independently of the engine's descriptions.
+// (docs/decisions.md#interface-b-indexes) is named here, independently of
+// the engine's descriptions.
 
 // sortedLists are the tables of interface B's lists that have a sortkey
-// (the placements have their own planner and tests, D2).
+// (the placements have their own planner and tests).
 var sortedLists = map[string]string{
 	"/organisations": store.TableOrganisations, "/persons": store.TablePersons, "/duties": store.TableEmployeePlacements,
 	"/groups": store.TableGroups, "/programmes": store.TableProgrammes, "/studyplans": store.TableStudyPlans,
@@ -90,7 +91,7 @@ func shownByB(o any) bool {
 func sortedByIndex(sn *store.Snapshot, table, index string, desc bool, keep func(any) bool) []string {
 	var key func(any) string
 	if table == store.TableCalendarEvents && index == store.IndexModified {
-		// no order index: sorted within the required startTime range (BB15)
+		// no order index: sorted within the required startTime range
 		key = func(o any) string { return store.TimeKey(o.(*model.CalendarEvent).Meta.Modified) }
 	} else {
 		key = sn.Schema().OrderKey(table, index)
@@ -128,7 +129,8 @@ func walkSorted(t *testing.T, h *harness, path, query string, limit int, between
 	return walkPages(t, h, path, query, "", limit, between)
 }
 
-// sortsCandidates is the planner's rule (BB15): with c records matching the
+// sortsCandidates is the planner's rule (docs/decisions.md#interface-b-indexes):
+// with c records matching the
 // equality in a table of n, a page of limit sorts them when c² ≤ limit·n
 // and walks the order index otherwise.
 func sortsCandidates(c, n, limit int) bool { return c*c <= limit*n }
@@ -144,7 +146,7 @@ func TestEverySortKeyWalksInItsOrderOnce(t *testing.T) {
 	slices.Sort(paths)
 	for _, path := range paths {
 		if path == "/placements" {
-			continue // their own planner (D2) and tests
+			continue // their own planner and tests
 		}
 		table, ok := sortedLists[path]
 		require.True(t, ok, "%s has a sortkey: name its table in sortedLists", path)
@@ -296,7 +298,7 @@ func TestCalendarEventsSortedWithinTheirRange(t *testing.T) {
 }
 
 // The calendar events of a group, a school or a duty, sorted by each key:
-// found through the activities of the group, school or duty (decision M7),
+// found through the activities of the group, school or duty,
 // walked or sorted depending on the page, always in the brute-force order.
 func TestCalendarEventsOfAGroupSchoolOrDutySorted(t *testing.T) {
 	h := newHarness(t)

@@ -404,7 +404,8 @@ func (s *Server) Credentials() (clientID, clientSecret string) {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Date is the mock's now (RFC 9110 §6.6.1: the origin server's clock),
 	// which a scenario's clock may hold still: the times of its answers
-	// (RateLimit-Reset, meta) are read against it (decision AB11).
+	// (RateLimit-Reset, meta) are read against it
+	// (docs/decisions.md#date-is-the-mocks-clock).
 	w.Header().Set("Date", s.now().UTC().Format(http.TimeFormat))
 	if admin.IsPath(r.URL.Path) {
 		s.plane.ServeHTTP(w, r)

@@ -220,7 +220,7 @@ func copyValue(dst, src reflect.Value) {
 }
 
 // legacyGrade is a record of the interface-A grade tables that state
-// documents had before grades were one table (docs/decisions.md, G1): either
+// documents may hold (docs/decisions.md#grades-in-both-views): either
 // kind's members. decodeState turns each into a grade with its interface-A
 // view; the load derives its SS 12000 members (package directory's
 // prepareGrades).

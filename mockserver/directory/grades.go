@@ -19,7 +19,7 @@ import (
 // interface A wrote and says which of A's two kinds the grade is; the SS 12000
 // members are derived from it on every write (registerGrade), so a grade
 // written through A is read through B at once, by the same id
-// (docs/decisions.md, "grades in both views"). References must name a
+// (docs/decisions.md#grades-in-both-views). References must name a
 // student, a school and employees (422 otherwise).
 
 // DirectoryGradeElementary is a GradeElementary of interface A.

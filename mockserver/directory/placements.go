@@ -20,7 +20,7 @@ import (
 // extension; a preschool one (schoolType FS) is also a Placement of interface
 // B, the others are not (their SS 12000 schoolType is empty). Employee
 // placements are a table of interface A's own. Both follow the archiving
-// rules of docs/decisions.md (A22): archivedAt is set by a past endDate or
+// rules of docs/decisions.md#archive-restore: archivedAt is set by a past endDate or
 // /archive, and cleared by /restore or by a PATCH whose body has endDate
 // null or not in the past.
 

@@ -59,7 +59,7 @@ func (k *kinds) deletions(sn *store.Snapshot, after *time.Time, types []model.Re
 		}
 		kind, ok := k.typeOf(t.Table)
 		if !ok || t.RegisterHidden || (len(types) > 0 && !slices.Contains(types, kind)) {
-			continue // not a record of SS 12000, or one interface B never showed (G1, BB11)
+			continue // not a record of SS 12000, or one interface B never showed (docs/decisions.md#b-hidden-records)
 		}
 		key := t.Table + "/" + t.RecordID + "/" + t.DeletedAt.String()
 		if seen[key] {

@@ -266,7 +266,7 @@ func (res *Resource) pageWith(s *API, sn *store.Snapshot, p params, after store.
 
 // sortedPage serves a sortkey over the candidates that spans of an index
 // choose (an equality filter's records, or what a description computed),
-// the cheaper of two ways (docs/decisions.md, BB15): with C candidates in a
+// the cheaper of two ways (docs/decisions.md#interface-b-indexes): with C candidates in a
 // table of N records, sorting the candidates costs about C; walking the
 // sortkey's order index and checking each record (match must test what the
 // spans choose) visits about limit·N/C records until a page is full. So it
@@ -661,7 +661,7 @@ func EvalFilter(param string, match func(obj any, v string) bool) Filter {
 }
 
 // metaFilters are meta.created.before/after and meta.modified.before/after:
-// "before" inclusive, "after" exclusive (B4).
+// "before" inclusive, "after" exclusive (docs/decisions.md#filter-bounds).
 func metaFilters(meta func(obj any) *model.Meta) []Filter {
 	at := func(v string) time.Time {
 		t, _ := time.Parse(time.RFC3339Nano, v) // the contract has checked the format
@@ -676,7 +676,8 @@ func metaFilters(meta func(obj any) *model.Meta) []Filter {
 }
 
 // dateFilters are startDate.* and endDate.* (inclusive bounds); a record
-// without an end date passes both endDate filters (B4).
+// without an end date passes both endDate filters
+// (docs/decisions.md#filter-bounds).
 func dateFilters(start, end func(obj any) model.Date) []Filter {
 	return []Filter{
 		EvalFilter(paramStartBefore, func(o any, v string) bool { return start(o) <= model.Date(v) }),

@@ -14,7 +14,7 @@ import (
 
 // The descriptions of interface B's resources: every SS 12000 resource with
 // a read operation. Filters name the index that serves them; the others are
-// evaluated on the records the walk visits (docs/decisions.md, BB15).
+// evaluated on the records the walk visits (docs/decisions.md#interface-b-indexes).
 
 // Scopes a client may hold. A client's scope list in a scenario may say "all".
 const (
@@ -25,7 +25,7 @@ const (
 	ScopeAbsencesRead    = "absences:read"
 )
 
-// Scopes of the resources that issue 11 added (BB9: one per resource).
+// Scopes of the other resources, one per resource (docs/decisions.md#scopes).
 const (
 	ScopeOrganisationsRead        = "organisations:read"
 	ScopePersonsRead              = "persons:read"
@@ -110,7 +110,8 @@ type relationship struct {
 // ("" = every kind) until fn returns false: the relationship.* filters
 // stop at the first relationship that passes them, so a person costs the
 // relationships looked at, not all of them. The assignment roles of the
-// person's duties are among them only with roles (BB22).
+// person's duties are among them only with roles
+// (docs/decisions.md#assignment-role-relationship).
 func eachRelationship(sn *store.Snapshot, p *model.Person, typ string, roles bool, fn func(relationship) bool) {
 	want := func(t string) bool { return typ == "" || typ == t }
 	more := true
@@ -269,7 +270,8 @@ func personsResource() *Resource {
 		if org, ok := p.get("relationship.organisation"); ok && !byCivic {
 			// The persons related to the organisation, found through the
 			// store's relation lists (the related persons in id order, one
-			// list per kind of relationship, BB20); the relationship.*
+			// list per kind of relationship: docs/decisions.md#relation-lists);
+			// the relationship.*
 			// filters are then applied to each.
 			typ, _ := p.get("relationship.entity.type")
 			if k, ok := p.get(paramSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
@@ -297,7 +299,7 @@ func personsResource() *Resource {
 
 // relatedPersons lists, in id order, every person an organisation relates
 // to through the entity type typ ("" = any): the candidates of a sorted
-// page, which sorts them (BB15).
+// page, which sorts them (docs/decisions.md#interface-b-indexes).
 func relatedPersons(sn *store.Snapshot, org, typ string) []string {
 	var ids []string
 	sn.EachRelatedPerson(org, typ, "", func(id string) bool { ids = append(ids, id); return true })
@@ -318,7 +320,7 @@ func relationshipMatch(sn *store.Snapshot, p params) func(o any) bool {
 	}
 	// An assignment role counts for the date bounds alone: SS 12000 defines
 	// the organisation filter and the entity type's groupMembership by the
-	// memberships (BB22).
+	// memberships (docs/decisions.md#assignment-role-relationship).
 	roles := !hasOrg && (hasSB || hasSA || hasEB || hasEA)
 	return func(o any) bool {
 		found := false
@@ -512,7 +514,7 @@ func placementQueryOf(p params) store.PlacementQuery {
 }
 
 // dutyRoles maps interface A's employee-placement roles to SS 12000's duty
-// roles (docs/decisions.md, issue 11).
+// roles (docs/decisions.md#duties-are-employee-placements).
 var dutyRoles = map[string]string{
 	"Teacher": "Lärare", "Manager": "Övrig arbetsledning", "Admin": "Skoladministratör", "CareTeam": "Kurator",
 	"Scheduler": "Annan personal", "MealPlanner": "Annan personal", "OtherPersonnel": "Annan personal",
@@ -908,7 +910,8 @@ func activitiesBy(sn *store.Snapshot, index, value string) []string {
 // the list's activity, teacher, group and organisation filters allow (those
 // given, intersected); ok is false when none of them is given. The store
 // keeps an event's group, organisation and teacher among its activity's
-// (decision M7), so the events of these activities are every candidate.
+// (docs/decisions.md#calendar-events-follow-activity), so the events of
+// these activities are every candidate.
 func eventActivities(sn *store.Snapshot, p params) (acts []string, ok bool) {
 	keep := func(ids []string) {
 		if !ok {
@@ -939,7 +942,7 @@ func calendarEventsResource() *Resource {
 		IDFilter("activity", store.IndexActivity, func(o any) []string { return oneID(ce(o).Activity.ID) }),
 		// group, organisation, teacher: served in page through the
 		// activities of the group, the organisation or the duty (an
-		// event's are its activity's: store decision M7); the teacher, a
+		// event's are its activity's, as the store keeps them); the teacher, a
 		// duty among the teachers of the event's activity, by the walk alone
 		IDFilter(paramGroup, "", func(o any) []string { return oneID(ce(o).Group.ID) }),
 		{param: "teacher", id: true, match: func(any, string) bool { return true }},
@@ -955,7 +958,8 @@ func calendarEventsResource() *Resource {
 		displayName: func(_ *store.Snapshot, o any) string { return ce(o).Title },
 		list:        true, byID: true, lookup: true, filters: f, required: []string{"startTime.onOrAfter", "startTime.onOrBefore"},
 		sorts: map[string]Sorting{
-			// no order index: the required startTime range's events are sorted (BB15)
+			// no order index: the required startTime range's events are sorted
+			// (docs/decisions.md#interface-b-indexes)
 			"ModifiedDesc":  {desc: true, key: func(o any) string { return store.TimeKey(meta(o).Modified) }},
 			"StartTimeAsc":  Order(store.IndexStartTime, false),
 			"StartTimeDesc": Order(store.IndexStartTime, true),
@@ -1069,7 +1073,7 @@ func attendancesResource() *Resource {
 	res.lookupKeys = map[string]LookupKey{
 		"students":       ByIndex(store.TableAttendances, store.IndexStudent, true),
 		"calendarEvents": byEvents,
-		// SS 12000's misspelling, accepted too (B15)
+		// SS 12000's misspelling, accepted too (docs/decisions.md#ss12000-defects)
 		"calendareEvents": byEvents,
 		"activities": func(sn *store.Snapshot, v string, emit func(any)) {
 			_ = sn.Scan(store.TableCalendarEvents, store.IndexActivity, strings.ToLower(v), func(o any) bool {
@@ -1254,7 +1258,7 @@ func roomsResource() *Resource {
 // PeriodDaysMerged dates reads only its own records (the store's eventDay
 // index, one run per date), a longer one the pupils' records (the student
 // index), so that a page costs the records of the pupils it shows, not every
-// record of the period (decisions BB23, BB24).
+// record of the period (docs/decisions.md#aggregated-attendance).
 func aggregatedAttendanceResource() *Resource {
 	return &Resource{
 		name: "aggregatedAttendance", noun: "aggregated attendance", scope: ScopeAggregatedAttendanceRead,

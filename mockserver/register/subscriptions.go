@@ -1,6 +1,6 @@
 package register
 
-// SS 12000 subscriptions with real callbacks (issue 12). The webhook
+// SS 12000 subscriptions with real callbacks. The webhook
 // package owns the subscriptions and their delivery; this file connects it
 // to the server: every committed write of the store (store.OnCommit, the
 // one place every surface writes through) is turned into the SS 12000
@@ -63,7 +63,7 @@ type WebhookOptions struct {
 	Records int
 }
 
-// hooks is the server's part of issue 12: the subscription hub and the
+// hooks is the server's part of the subscriptions: the subscription hub and the
 // bounded stores of log and statistics entries.
 type hooks struct {
 	hub   *webhook.Hub
@@ -122,7 +122,7 @@ func (s *API) Webhooks() *webhook.Hub { return s.hooks.hub }
 // committed is the store's commit hook: it tells the hub which resource
 // types a committed write changed, leaving out the changes of records B
 // never shows (a grade without a value or teacher, a compulsory-school
-// placement: BB21). A replaced content (an imported state) changes every
+// placement: docs/decisions.md#b-hidden-records). A replaced content (an imported state) changes every
 // type.
 func (s *API) committed(c store.Change) {
 	notify := func(modified, deleted []model.ResourceType) {
@@ -155,7 +155,8 @@ func (s *API) committed(c store.Change) {
 	}
 }
 
-// hookEndpoints are the operations of interface B that issue 12 adds.
+// hookEndpoints are interface B's operations of subscriptions, deleted
+// entities, log and statistics.
 func (s *API) hookEndpoints() []surface.Endpoint {
 	b := func(method, path, scope string, h http.HandlerFunc) surface.Endpoint {
 		return surface.Endpoint{Method: method, Path: PrefixB + path, Kind: surface.Register, Scope: scope, Doc: openapi.NameRegister, Handle: h}
@@ -267,7 +268,8 @@ type DeliveryPage struct {
 	Idle bool `json:"idle"`
 }
 
-// AdminEndpoints are the control-plane operations of issue 12.
+// AdminEndpoints are the control-plane operations of the deliveries, logs
+// and statistics.
 func (s *API) AdminEndpoints() []surface.AdminEndpoint {
 	return []surface.AdminEndpoint{
 		{Method: http.MethodGet, Path: "/deliveries", Query: []string{"subscriptionID", "target", "outcome"}, Handle: s.adminDeliveries},

@@ -1,7 +1,7 @@
 package register
 
-// POST and DELETE of attendance events and attendance schedules (issue 12,
-// over the tables of issue 11), as writes.go does for attendances.
+// POST and DELETE of attendance events and attendance schedules, as
+// writes.go does for attendances.
 
 import (
 	"errors"
@@ -102,7 +102,8 @@ func (s *API) createAttendanceSchedule(w http.ResponseWriter, r *http.Request) {
 	}
 	a.ID, a.Meta = uuid.NewString(), model.Meta{}
 	a.Placement = refOf(a.Placement)
-	// scheduleDays repeats scheduleEntries (B15): a client may send either.
+	// scheduleDays repeats scheduleEntries (docs/decisions.md#ss12000-defects):
+	// a client may send either.
 	if len(a.ScheduleEntries) == 0 {
 		a.ScheduleEntries = a.ScheduleDays
 	}

@@ -14,7 +14,7 @@ import (
 // is stored or loaded, and moves when the event moves to another day. The
 // eventDay index orders the records by that date, then pupil, so that the
 // records of a period are found without reading those of other periods
-// (decision BB24).
+// (docs/decisions.md#attendance-event-day).
 
 // EventDayKey is an attendance record's value under IndexEventDay: the date
 // of its event, then its pupil.

@@ -15,7 +15,7 @@ import (
 // events of a group, an organisation or a teacher are found through the
 // activities of that group, organisation or duty: one span of the activity
 // index per activity, each event then checked against its own field
-// (docs/decisions.md, M7).
+// (docs/decisions.md#calendar-events-follow-activity).
 
 // RuleError reports a record that breaks one of the store's rules about how
 // records agree with each other (a calendar event and its activity).

@@ -364,7 +364,7 @@ type idAt struct {
 // end up side by side): it returns runs of order, each as [from, to), that
 // list the records in that order one after another. Generated data comes in
 // runs of ids that share a long prefix and are already in order (the
-// calendar events of a group, decision M3), and whose ranges do not
+// calendar events of a group), and whose ranges do not
 // interleave: those runs are put in order whole, which costs a comparison
 // per record instead of a sort of a million strings (and no copy). Anything
 // else is sorted in place.

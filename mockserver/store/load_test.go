@@ -214,7 +214,7 @@ func TestSortByIDOrdersLikeASort(t *testing.T) {
 }
 
 // TestGeneratedLessonsComeInRunsOfIDs: the generator's lessons come in runs
-// of ids that a load puts in order whole (decision M3), so no load sorts a
+// of ids that a load puts in order whole, so no load sorts a
 // million ids.
 func TestGeneratedLessonsComeInRunsOfIDs(t *testing.T) {
 	now := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)

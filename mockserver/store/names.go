@@ -99,8 +99,8 @@ const (
 	IndexKindDeletedAt = "kindDeletedAt"
 )
 
-// The order indexes: one per sortkey of interface B (docs/decisions.md,
-// BB15), so that a sorted list walks an index that has the order and stops
+// The order indexes: one per sortkey of interface B
+// (docs/decisions.md#interface-b-indexes), so that a sorted list walks an index that has the order and stops
 // after a page instead of sorting every match. An ascending and a
 // descending sortkey of the same field share one index, walked both ways.
 // Unlike the equality indexes of the filters, an order index holds every

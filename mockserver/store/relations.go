@@ -12,7 +12,7 @@ import (
 
 // The persons an organisation relates to, in person-id order, a page at a
 // time (the SS 12000 persons list's relationship.organisation filter,
-// docs/decisions.md BB20). For each organisation and kind of relationship
+// docs/decisions.md#relation-lists). For each organisation and kind of relationship
 // the store keeps a relation list: the related persons' ids in id order,
 // each with the number of records that relate them (a guardian of two
 // children placed at one preschool is related twice). A page merges the
@@ -123,7 +123,7 @@ func responsibleIDs(p *model.Person) []string {
 
 // personRelations appends the relationships a person holds: its enrolments
 // (enrolment) and, for each of its responsibles, responsibleFor.enrolment;
-// its placements as a child (only interface B's, BB11) for itself, each
+// its placements as a child (only interface B's) for itself, each
 // owner and each responsible; and its groups' organisations (groupMembership).
 func personRelations(set relatedSet, p *model.Person, placed []*model.Placement, groups []*model.Group) relatedSet {
 	rs := responsibleIDs(p)
@@ -223,7 +223,7 @@ func (d *loadDependencies) groupsOf(member string) []*model.Group {
 			for _, m := range g.GroupMemberships {
 				gs := d.byMember[m.Person.ID]
 				if len(gs) > 0 && gs[len(gs)-1] == g {
-					continue // listed twice in the group (F3)
+					continue // listed twice in the group (docs/decisions.md#repeated-memberships)
 				}
 				d.byMember[m.Person.ID] = append(gs, g)
 			}

@@ -12,8 +12,8 @@ import (
 
 // BenchmarkSortedPage measures a sorted page of 100 at the default and at the
 // large scenario, the store's part alone: "index" walks the sortkey's order
-// index (what interface B does since BB15 was revised), "memory" sorts every
-// record of the table by the same key (what it did before); "equality"
+// index (what interface B does), "memory" sorts every record of the table
+// by the same key (the alternative the order indexes replace); "equality"
 // sorts the records of one school (a sortkey with a selective equality).
 func BenchmarkSortedPage(b *testing.B) {
 	now := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)

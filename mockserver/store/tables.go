@@ -423,7 +423,7 @@ var studyPlans = &Table[model.StudyPlan]{
 	},
 	Refs: []Ref[model.StudyPlan]{
 		// A pupil's study plans go with the pupil: interface A's clients
-		// cannot see them (docs/decisions.md, BB19).
+		// cannot see them (docs/decisions.md#ss12000-record-deletes).
 		{Field: "student.id", To: TablePersons, Index: IndexStudent, Cascade: always[model.StudyPlan],
 			IDs: One(func(p *model.StudyPlan) string { return p.Student.ID })},
 		{Field: "content[].syllabuses[%d].syllabus.id", To: TableSyllabuses, Label: "study plan(s)",
@@ -504,7 +504,8 @@ var attendanceEvents = &Table[model.AttendanceEvent]{
 	},
 	Refs: []Ref[model.AttendanceEvent]{
 		// A person's and a group's attendance events go with them:
-		// interface A's clients cannot see them (docs/decisions.md, BB19).
+		// interface A's clients cannot see them
+		// (docs/decisions.md#ss12000-record-deletes).
 		{Field: "person.id", To: TablePersons, Index: IndexPerson, Cascade: always[model.AttendanceEvent],
 			IDs: One(func(e *model.AttendanceEvent) string { return e.Person.ID })},
 		{Field: "group.id", To: TableGroups, Index: IndexGroup, Cascade: always[model.AttendanceEvent],
@@ -523,7 +524,7 @@ var attendanceSchedules = &Table[model.AttendanceSchedule]{
 		By(IndexPlacement, func(s *model.AttendanceSchedule) string { return s.Placement.ID }),
 	},
 	Refs: []Ref[model.AttendanceSchedule]{
-		// A placement's schedules go with it (docs/decisions.md, BB19).
+		// A placement's schedules go with it (docs/decisions.md#ss12000-record-deletes).
 		{Field: "placement.id", To: TablePlacements, Index: IndexPlacement, Cascade: always[model.AttendanceSchedule],
 			IDs: One(func(s *model.AttendanceSchedule) string { return s.Placement.ID })},
 	},
@@ -536,7 +537,7 @@ var grades = &Table[model.Grade]{
 	Records:   func(ds *Dataset) *[]model.Grade { return &ds.Grades },
 	Deletable: true,
 	// A grade interface A wrote without a grade or a teacher lacks what
-	// SS 12000 requires (docs/decisions.md, "grades in both views").
+	// SS 12000 requires (docs/decisions.md#grades-in-both-views).
 	Hidden: func(g *model.Grade) bool { return !g.RegisterVisible() },
 	Indexes: []Index[model.Grade]{
 		By(IndexStudent, func(g *model.Grade) string { return g.Student.ID }),
@@ -553,7 +554,7 @@ var grades = &Table[model.Grade]{
 	},
 	Refs: []Ref[model.Grade]{
 		// A pupil's grades go with the pupil, unless interface A shows them
-		// (docs/decisions.md, BB19).
+		// (docs/decisions.md#ss12000-record-deletes).
 		{Field: "student.id", To: TablePersons, Label: "grade(s) as student", Index: IndexStudent,
 			Cascade: func(g *model.Grade) bool { return g.Directory == nil },
 			IDs:     One(func(g *model.Grade) string { return g.Student.ID })},
