@@ -446,7 +446,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			surface.WriteRegisterError(rec, http.StatusInternalServerError, CodeInternal, "unexpected server error")
 		}
 	}()
-	if !s.deviateRequest(rec, r, devs) || !s.deviateOnTheWire(rec, r, devs) || !s.plane.Behave(rec, r) {
+	if !s.deviateOnTheWire(rec, r, devs) || !s.plane.Behave(rec, r) {
 		return
 	}
 	s.ctl.mu.RLock()

@@ -15,10 +15,11 @@ import (
 	"github.com/skolkit/skolkit/mockserver/register"
 )
 
-// The deviations that break a rule family on operations other than those
-// its first check looked at, each a change of the request on its way in or
-// of the answer on its way out (package internal/wire), so that the
-// handlers and the engine carry none of them.
+// The deviations that live on the wire: each a change of the request on its
+// way in or of the answer on its way out (package internal/wire), so that
+// the handlers and the engine carry none of them. Among them are those that
+// break a rule family on operations other than the ones its first check
+// looked at (docs/decisions.md#deviations-per-family).
 
 // wireDeviation is one deviation that lives on the wire.
 type wireDeviation struct {
@@ -32,6 +33,114 @@ type wireDeviation struct {
 }
 
 var wireDeviations = []wireDeviation{
+	{name: deviation.LegacyAuthRefused, request: func(_ *Server, _ http.ResponseWriter, r *http.Request) bool {
+		if surfaceOf(r.URL.Path) == "A" {
+			r.Header.Del(surface.HeaderClientID)
+			r.Header.Del(surface.HeaderClientSecret)
+		}
+		return true
+	}},
+	{name: deviation.TokenGetAccepted, request: func(_ *Server, _ http.ResponseWriter, r *http.Request) bool {
+		if r.URL.Path == PathToken && r.Method == http.MethodGet {
+			// Serve the GET as the POST of the spec, with the query as the form.
+			form := r.URL.Query().Encode()
+			r.Method = http.MethodPost
+			r.Header.Set("Content-Type", surface.ContentTypeForm)
+			r.Body = readCloser{strings.NewReader(form)}
+			r.ContentLength = int64(len(form))
+			r.URL.RawQuery = ""
+		}
+		return true
+	}},
+	{name: deviation.FormCharsetRefused, request: func(_ *Server, w http.ResponseWriter, r *http.Request) bool {
+		if r.URL.Path == PathToken && r.Method == http.MethodPost && hasMediaParams(r) {
+			surface.WriteOAuthError(w, http.StatusBadRequest, "invalid_request", "Content-Type must be exactly application/x-www-form-urlencoded")
+			return false
+		}
+		return true
+	}},
+	{name: deviation.JSONCharsetRefused, request: func(_ *Server, w http.ResponseWriter, r *http.Request) bool {
+		if surfaceOf(r.URL.Path) == "B" && r.Method == http.MethodPost && hasMediaParams(r) {
+			surface.WriteRegisterError(w, http.StatusUnsupportedMediaType, CodeBadRequest, "Content-Type must be exactly application/json")
+			return false
+		}
+		return true
+	}},
+	{name: deviation.AcceptParamsRefused, request: func(_ *Server, w http.ResponseWriter, r *http.Request) bool {
+		if surfaceOf(r.URL.Path) == "B" && strings.ContainsAny(r.Header.Get("Accept"), ";,") {
+			surface.WriteRegisterError(w, http.StatusNotAcceptable, CodeBadRequest, "Accept must be exactly application/json")
+			return false
+		}
+		return true
+	}},
+	{name: deviation.MultiValueFirstOnly, request: func(_ *Server, _ http.ResponseWriter, r *http.Request) bool {
+		if surfaceOf(r.URL.Path) == "B" && r.Method == http.MethodGet && strings.Contains(r.URL.RawQuery, "&") {
+			q := r.URL.Query()
+			for k, vs := range q {
+				q[k] = vs[:1]
+			}
+			r.URL.RawQuery = q.Encode()
+		}
+		return true
+	}},
+	{name: deviation.PatchDropsOmitted, request: func(_ *Server, _ http.ResponseWriter, r *http.Request) bool {
+		if isPersonPath(r.URL.Path) && r.Method == http.MethodPatch {
+			// Clear the contact members the PATCH does not send.
+			rewriteBody(r, func(v any) {
+				if o, ok := v.(*wire.Object); ok {
+					for _, k := range []string{"emailAddress1", "phoneNumber1"} {
+						if !o.Has(k) {
+							o.Set(k, nil)
+						}
+					}
+				}
+			})
+		}
+		return true
+	}},
+	{name: deviation.RareEnumRefused, request: func(_ *Server, w http.ResponseWriter, r *http.Request) bool {
+		if surfaceOf(r.URL.Path) != "A" || (r.Method != http.MethodPost && r.Method != http.MethodPatch) {
+			return true
+		}
+		// Refuse the value "Other" (Gender, GroupCategory) and the role
+		// CareTeam; pass the rest on unchanged.
+		refused := false
+		rewriteBody(r, func(v any) {
+			wire.Map(v, func(_ string, v any) any {
+				refused = refused || v == "Other" || v == "CareTeam"
+				return v
+			})
+		})
+		if refused {
+			surface.WriteDirectoryError(w, r, http.StatusUnprocessableEntity, CodeUnprocessable, "unknown enum value")
+			return false
+		}
+		return true
+	}},
+	{name: deviation.LimitAboveMaxRefused, request: func(_ *Server, w http.ResponseWriter, r *http.Request) bool {
+		if res, ok := bListOf(r); ok && res == "placements" {
+			if n, err := strconv.Atoi(r.URL.Query().Get(register.ParamLimit)); err == nil && n > MaxPageSize {
+				surface.WriteRegisterError(w, http.StatusBadRequest, CodeBadRequest, "limit: at most 1000")
+				return false
+			}
+		}
+		return true
+	}},
+	{name: deviation.CombinedFiltersDropDate, request: func(_ *Server, _ http.ResponseWriter, r *http.Request) bool {
+		if res, ok := bListOf(r); ok && res == "placements" {
+			q := r.URL.Query()
+			if q.Has("organisation") || q.Has("group") || q.Has("child") || q.Has("owner") {
+				dropParams(r, "startDate.onOrBefore", "startDate.onOrAfter", "endDate.onOrBefore", "endDate.onOrAfter")
+			}
+		}
+		return true
+	}},
+	{name: deviation.LaterPageDropsExpand, request: func(_ *Server, _ http.ResponseWriter, r *http.Request) bool {
+		if res, ok := bListOf(r); ok && res == "placements" && r.URL.Query().Has(register.ParamPageToken) {
+			dropParams(r, register.ParamExpand, register.ParamRefNames)
+		}
+		return true
+	}},
 	{name: deviation.ReferenceMarkingDiffers, answer: func(_ *Server, r *http.Request) wire.Rewrite {
 		if surfaceOf(r.URL.Path) != "B" {
 			return nil
@@ -46,12 +155,8 @@ var wireDeviations = []wireDeviation{
 		})
 	}},
 	{name: deviation.LaterPageLimitIgnored, request: func(_ *Server, _ http.ResponseWriter, r *http.Request) bool {
-		if res, ok := bListOf(r); ok && res != "placements" {
-			q := r.URL.Query()
-			if q.Has(register.ParamPageToken) && q.Has(register.ParamLimit) {
-				q.Del(register.ParamLimit)
-				r.URL.RawQuery = q.Encode()
-			}
+		if res, ok := bListOf(r); ok && res != "placements" && r.URL.Query().Has(register.ParamPageToken) {
+			dropParams(r, register.ParamLimit)
 		}
 		return true
 	}},
@@ -160,12 +265,7 @@ var wireDeviations = []wireDeviation{
 	}},
 	{name: deviation.LookupIgnoresExpand, request: func(_ *Server, _ http.ResponseWriter, r *http.Request) bool {
 		if isBLookup(r) {
-			q := r.URL.Query()
-			if q.Has(register.ParamExpand) || q.Has(register.ParamRefNames) {
-				q.Del(register.ParamExpand)
-				q.Del(register.ParamRefNames)
-				r.URL.RawQuery = q.Encode()
-			}
+			dropParams(r, register.ParamExpand, register.ParamRefNames)
 		}
 		return true
 	}},
@@ -228,7 +328,7 @@ var wireDeviations = []wireDeviation{
 		if surfaceOf(r.URL.Path) != "A" || (r.Method != http.MethodPost && r.Method != http.MethodPatch) {
 			return true
 		}
-		if _, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && len(params) > 0 {
+		if hasMediaParams(r) {
 			surface.WriteDirectoryError(w, r, http.StatusUnsupportedMediaType, CodeBadRequest, "Content-Type must be exactly application/json")
 			return false
 		}
@@ -429,6 +529,48 @@ func dropLastCondition(f *wire.Object) {
 	nested, _ := f.Get("nestedFilters")
 	items := nested.([]any)
 	f.Set("nestedFilters", slices.Delete(items, last.index, last.index+1))
+}
+
+// hasMediaParams reports whether the request's Content-Type has
+// parameters (charset=utf-8).
+func hasMediaParams(r *http.Request) bool {
+	_, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return err == nil && len(params) > 0
+}
+
+// dropParams removes query parameters from r.
+func dropParams(r *http.Request, names ...string) {
+	q := r.URL.Query()
+	if !slices.ContainsFunc(names, q.Has) {
+		return
+	}
+	for _, n := range names {
+		q.Del(n)
+	}
+	r.URL.RawQuery = q.Encode()
+}
+
+// isPersonPath reports whether path is a Student, Employee or Guardian of
+// interface A by id.
+func isPersonPath(path string) bool {
+	for _, kind := range []string{"/student/", "/employee/", "/guardian/"} {
+		if rest, ok := strings.CutPrefix(path, PrefixA+kind); ok && rest != "" && !strings.Contains(rest, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+type readCloser struct{ *strings.Reader }
+
+func (readCloser) Close() error { return nil }
+
+// flipMarking is another allowed securityMarking than v.
+func flipMarking(v any) any {
+	if v == "Ingen" {
+		return "Sekretessmarkering"
+	}
+	return "Ingen"
 }
 
 // moveBounds replaces each date-time query parameter of r by what move
