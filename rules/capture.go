@@ -141,7 +141,7 @@ func (rec *recorder) header(code int) {
 	rec.wrote = true
 	rec.ex.Status = code
 	h := rec.ResponseWriter.Header()
-	rec.ex.ResponseHeader = h.Clone()
+	rec.ex.ResponseHeader = sentHeader(h)
 	if cl := h["Content-Length"]; len(cl) == 1 {
 		if n, err := strconv.ParseInt(cl[0], 10, 64); err == nil {
 			rec.body = newBodyBuffer(n, rec.max)
@@ -185,11 +185,24 @@ func (rec *recorder) finish(r *http.Request, p any, now time.Time) {
 		ex.ResponseTruncated = true
 	case !rec.wrote: // a handler that wrote nothing answers 200
 		ex.Status = http.StatusOK
-		ex.ResponseHeader = rec.ResponseWriter.Header().Clone()
+		ex.ResponseHeader = sentHeader(rec.ResponseWriter.Header())
 	}
 	ex.Query = r.URL.Query()
 	ex.URL = requestURL(r)
 	ex.Client = rec.client(r)
+}
+
+// sentHeader is a copy of the header a handler is sending: without the
+// names it set to nil, which net/http leaves out (a Date or Content-Type
+// it must not add).
+func sentHeader(h http.Header) http.Header {
+	out := h.Clone()
+	for k, v := range out {
+		if v == nil {
+			delete(out, k)
+		}
+	}
+	return out
 }
 
 // teeBody keeps the first bytes of a request body as the handler reads it.

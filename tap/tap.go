@@ -190,8 +190,9 @@ func (t *Tap) Stats() Stats {
 		CutBodies: t.cut.Load(), NoAnswer: t.noAnswer.Load()}
 }
 
-// Close stops judging: the exchanges already queued are judged, later
-// ones are counted as dropped. Call it once the listener is shut down; it
+// Close stops judging: the exchanges already queued are judged (at full
+// speed: nothing is forwarded any more), later ones are counted as
+// dropped. Call it once the listener is shut down; it
 // returns when the observer has seen its last exchange.
 func (t *Tap) Close() {
 	t.stop.Do(func() {
@@ -259,7 +260,7 @@ func (t *Tap) judge() {
 		end := t.now()
 		owed += time.Duration(float64(end.Sub(start)) * restPerBusy)
 		runtime.Gosched() // requests waiting for a processor go first
-		if owed > minRest {
+		if owed > minRest && !t.stopped.Load() { // once stopping, nothing is forwarded: no rest
 			t.sleep(owed)
 			owed = max(owed-t.now().Sub(end), 0)
 		}

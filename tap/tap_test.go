@@ -127,11 +127,17 @@ func TestTheAnswerReachesTheClientAsGiven(t *testing.T) {
 		w.WriteHeader(http.StatusTeapot)
 		io.WriteString(w, "<html>not sniffed</html>")
 	})
-	_, tapURL := tapInFront(t, up.URL, Options{Observer: &collector{}})
+	obs := &collector{}
+	tp, tapURL := tapInFront(t, up.URL, Options{Observer: obs})
 	resp, err := rawClient.Get(tapURL + "/api/v1/x")
 	require.NoError(t, err)
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
+	tp.Close()
+	require.Len(t, obs.exchanges(), 1)
+	judged := obs.exchanges()[0].ResponseHeader
+	assert.NotContains(t, judged, "Date", "the judge sees the header as sent")
+	assert.NotContains(t, judged, "Content-Type")
 	assert.Equal(t, http.StatusTeapot, resp.StatusCode)
 	assert.Equal(t, "<html>not sniffed</html>", string(body))
 	assert.NotContains(t, resp.Header, "Date")
@@ -399,11 +405,13 @@ func TestTheJudgeKeepsToItsShare(t *testing.T) {
 	require.NoError(t, err)
 	tp.Close() // the real judge goroutine stops; run one on the fake clock
 	tp.queue, tp.done, tp.stop = make(chan *rules.Exchange, 10), make(chan struct{}), sync.Once{}
+	tp.stopped.Store(false)
 	tp.now, tp.sleep = clock.now, clock.sleep
 	for range 5 {
 		tp.queue <- &rules.Exchange{}
 	}
 	go tp.judge()
+	require.Eventually(t, func() bool { clock.mu.Lock(); defer clock.mu.Unlock(); return len(clock.slept) == 5 }, 5*time.Second, time.Millisecond)
 	tp.Close()
 	// 4 ms of judging owe 16 ms of rest at a share of 0.2.
 	assert.Equal(t, []time.Duration{16 * time.Millisecond, 16 * time.Millisecond, 16 * time.Millisecond, 16 * time.Millisecond, 16 * time.Millisecond}, clock.slept)
