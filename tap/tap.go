@@ -259,8 +259,10 @@ func (t *Tap) judge() {
 		t.judged.Add(1)
 		end := t.now()
 		owed += time.Duration(float64(end.Sub(start)) * restPerBusy)
-		runtime.Gosched() // requests waiting for a processor go first
-		if owed > minRest && !t.stopped.Load() { // once stopping, nothing is forwarded: no rest
+		// Requests waiting for a processor go first; once stopping, nothing
+		// is forwarded, and the judge drains its queue without resting.
+		runtime.Gosched()
+		if owed > minRest && !t.stopped.Load() {
 			t.sleep(owed)
 			owed = max(owed-t.now().Sub(end), 0)
 		}
