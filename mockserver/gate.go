@@ -119,7 +119,7 @@ func validateDirectory(v *validator) func(http.ResponseWriter, *http.Request) bo
 		case p.status == http.StatusRequestEntityTooLarge:
 			surface.WriteDirectoryError(w, r, p.status, CodeBadRequest, p.message)
 		default:
-			surface.WriteDirectoryError(w, r, p.status, CodeBadRequest, p.message)
+			surface.WriteDirectoryError(w, r, p.status, CodeBadRequest, p.message, p.details...)
 		}
 		return false
 	}

@@ -995,7 +995,11 @@ func TestBadInputSweep(t *testing.T) {
 				m := maps.Clone(example)
 				m[name] = "x"
 				b, _ := json.Marshal(m)
-				s.send("body-member", p.request(o.method, target(o, ""), b, ct), b, errStatus(o))
+				want := errStatus(o)
+				if strings.ContainsRune(name, 0) {
+					want = http.StatusBadRequest // text the mock would alter (decision text-in-requests)
+				}
+				s.send("body-member", p.request(o.method, target(o, ""), b, ct), b, want)
 			}
 		}
 	}

@@ -100,6 +100,7 @@ type requestProblem struct {
 	message string
 	// bodySchema is set when the body is well-formed JSON that fails the
 	// schema; details then lists each violation with its JSON Pointer.
+	// details also names the member whose text is refused (a 400).
 	bodySchema bool
 	details    []surface.FieldProblem
 }
@@ -126,6 +127,9 @@ func (v *validator) check(r *http.Request) *requestProblem {
 	query, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
 		return &requestProblem{status: http.StatusBadRequest, message: fmt.Sprintf("the query string cannot be parsed: %v", err)}
+	}
+	if msg := surface.QueryTextProblem(query); msg != "" {
+		return &requestProblem{status: http.StatusBadRequest, message: msg}
 	}
 	var unknown, repeated []string
 	for k, vals := range query {
@@ -171,6 +175,13 @@ func (v *validator) check(r *http.Request) *requestProblem {
 			return &requestProblem{status: http.StatusBadRequest, message: "the request body could not be read"}
 		}
 		r.Body = io.NopCloser(bytes.NewReader(data))
+		if p := surface.BodyTextProblem(data); p != nil {
+			msg := "request body: " + p.Message
+			if p.Field != "" {
+				msg = "request body: at " + p.Field + ": " + p.Message
+			}
+			return &requestProblem{status: http.StatusBadRequest, message: msg, details: []surface.FieldProblem{*p}}
+		}
 		var value any
 		if len(bytes.TrimSpace(data)) > 0 {
 			if err := surface.DecodeWhole(bytes.NewReader(data), &value); err != nil {
@@ -230,23 +241,13 @@ func bodySchemaViolations(err error) ([]surface.FieldProblem, bool) {
 					ptr = append(slices.Clone(ptr), name)
 				}
 			}
-			out = append(out, surface.FieldProblem{Field: pointer(ptr), Message: e.Reason})
+			out = append(out, surface.FieldProblem{Field: surface.Pointer(ptr), Message: e.Reason})
 		default:
 			ok = false
 		}
 	}
 	walk(err)
 	return out, ok && len(out) > 0
-}
-
-// pointer renders a JSON Pointer (RFC 6901).
-func pointer(parts []string) string {
-	var b strings.Builder
-	for _, p := range parts {
-		b.WriteByte('/')
-		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(p))
-	}
-	return b.String()
 }
 
 // describe turns kin-openapi's validation errors into one message listing
