@@ -242,7 +242,10 @@ func (s *tokenSource) token() (string, error) {
 	if err != nil {
 		var re *oauth2.RetrieveError
 		if errors.As(err, &re) && re.Response != nil {
-			s.err = fmt.Errorf("%w: the token endpoint answered %d %s", errNoToken, re.Response.StatusCode, excerpt(s.red.Redact(string(re.Body)), 200))
+			// One line, and short: this error names the cause of an
+			// incomplete run, and an HTML error page helps nobody whole.
+			body := strings.Join(strings.Fields(s.red.Redact(string(re.Body))), " ")
+			s.err = fmt.Errorf("%w: the token endpoint answered %d %s", errNoToken, re.Response.StatusCode, excerpt(body, 120))
 		} else {
 			s.err = fmt.Errorf("%w: %s", errNoToken, s.red.Redact(err.Error()))
 		}

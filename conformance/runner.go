@@ -360,6 +360,10 @@ func (e *env) incomplete(checks []*Check, results []report.Result) []string {
 		switch {
 		case e.cfg.Token != "" && !(s == SurfaceA && e.cfg.LegacyAuth):
 			return fmt.Sprintf("no request with the --token bearer token was answered 2xx: check %s (%s) and the token (see the failed checks)", flagOf(s), e.urls[s])
+		case e.cfg.ClientID == "" && e.cfg.ClientSecret != "":
+			return "no client id was given (a client secret was): set --client-id (or SKOLKIT_CLIENT_ID)"
+		case e.cfg.ClientID != "" && e.cfg.ClientSecret == "":
+			return "no client secret was given (a client id was): set --client-secret (or SKOLKIT_CLIENT_SECRET)"
 		case !creds:
 			return "no client credentials were given: set --client-id and --client-secret (or SKOLKIT_CLIENT_ID and SKOLKIT_CLIENT_SECRET), or give a bearer token with --token"
 		case s == SurfaceA && e.cfg.LegacyAuth:
@@ -372,19 +376,40 @@ func (e *env) incomplete(checks []*Check, results []report.Result) []string {
 		}
 		return fmt.Sprintf("no authenticated request was answered 2xx: check %s (%s) and that the token is accepted (see the failed checks)", flagOf(s), e.urls[s])
 	}
+	// One line per cause, naming every surface it left untested (a token
+	// endpoint that issues no token leaves it and interface B untested).
+	var causes []string
+	untested := map[string][]string{}
 	for _, s := range []Surface{SurfaceAuth, SurfaceA, SurfaceB, SurfaceExport} {
 		if !e.has(s) || !requested[s] {
 			continue
 		}
+		name := surfaceName(s)
 		if s == SurfaceAuth {
-			if e.issued == 0 {
-				out = append(out, "the token endpoint was not tested: "+why(s))
+			if e.issued != 0 {
+				continue
 			}
+			name = "the token endpoint"
+		} else if e.authed[s] != 0 {
 			continue
 		}
-		if e.authed[s] == 0 {
-			out = append(out, surfaceName(s)+" was not tested: "+why(s))
+		cause := why(s)
+		if _, ok := untested[cause]; !ok {
+			causes = append(causes, cause)
 		}
+		untested[cause] = append(untested[cause], name)
+	}
+	for _, cause := range causes {
+		names := untested[cause]
+		verb := "was"
+		if len(names) > 1 {
+			verb = "were"
+		}
+		list := strings.Join(names[:len(names)-1], ", ")
+		if list != "" {
+			list += " and "
+		}
+		out = append(out, fmt.Sprintf("%s%s %s not tested: %s", list, names[len(names)-1], verb, cause))
 	}
 	decided := 0
 	for _, r := range results {

@@ -43,8 +43,9 @@ func WriteConsole(w io.Writer, rep *Report) {
 	}
 	if len(fails) > 0 {
 		fmt.Fprintf(w, "\nFAILURES (%d)\n", len(fails))
+		shown := map[string]string{} // response body → the check it was shown under
 		for _, r := range fails {
-			writeConsoleResult(w, r)
+			writeConsoleResult(w, r, shown)
 		}
 	}
 	if len(errs) > 0 {
@@ -96,7 +97,10 @@ func WriteConsole(w io.Writer, rep *Report) {
 	writeSummary(w, rep)
 }
 
-func writeConsoleResult(w io.Writer, r Result) {
+// writeConsoleResult writes one failed result. A response body already
+// shown under another check (an HTML error page every check got) is named,
+// not repeated; shown records where each body was shown.
+func writeConsoleResult(w io.Writer, r Result, shown map[string]string) {
 	fmt.Fprintf(w, "\n--- FAIL %s (%s)\n    %s\n", r.ID, r.Meta(), r.Title)
 	fmt.Fprintf(w, "    spec (%s): %q", r.Spec.Section, r.Spec.Quote)
 	if r.Spec.Decision != "" {
@@ -120,7 +124,14 @@ func writeConsoleResult(w io.Writer, r Result) {
 			if ex.RequestBody != "" {
 				fmt.Fprintf(w, "      body:     %s\n", oneLine(ex.RequestBody, 300))
 			}
-			fmt.Fprintf(w, "      response: %d %s\n", ex.Status, oneLine(ex.ResponseBody, 300))
+			if where, ok := shown[ex.ResponseBody]; ok && len(ex.ResponseBody) > 80 {
+				start := strings.Join(strings.Fields(ex.ResponseBody), " ")
+				start = strings.ToValidUTF8(start[:min(len(start), 40)], "")
+				fmt.Fprintf(w, "      response: %d %s… (the same %d bytes as shown under %s)\n", ex.Status, start, len(ex.ResponseBody), where)
+			} else {
+				fmt.Fprintf(w, "      response: %d %s\n", ex.Status, oneLine(ex.ResponseBody, 300))
+				shown[ex.ResponseBody] = r.ID
+			}
 			fmt.Fprintf(w, "      %s\n", ex.Curl)
 		}
 		for _, rel := range f.Related {
@@ -151,19 +162,32 @@ func writeSummary(w io.Writer, rep *Report) {
 			}
 		}
 	}
-	verdict := "PASS"
-	switch rep.ExitCode() {
-	case 1:
-		verdict = "FAIL"
-	case 2:
-		verdict = "ERROR"
-	}
 	profile := rep.Profile
 	if profile == "" {
 		profile = ProfileService
 	}
-	fmt.Fprintf(w, "\n%s: %d MUST and %d SHOULD checks failed (failing on %s, profile %s), %d errors, in %s\n", verdict, must, should, rep.FailOn, profile, c.Error, rep.Duration.Round(time.Millisecond))
-	fmt.Fprintf(w, "%d passed, %d failed, %d skipped\n", c.Pass, c.Fail, c.Skip)
+	failed := fmt.Sprintf("%d MUST and %d SHOULD checks failed (failing on %s, profile %s)", must, should, rep.FailOn, profile)
+	var verdict string
+	switch {
+	case len(rep.Incomplete) > 0:
+		verdict = "INCOMPLETE: the run could not test what it was given (exit 2), for the reasons below; " + failed
+	case rep.Errored():
+		checks := "checks"
+		if c.Error == 1 {
+			checks = "check"
+		}
+		verdict = fmt.Sprintf("ERROR: %d %s could not reach the server or got no answer in time (exit 2); %s", c.Error, checks, failed)
+	case rep.ExitCode() == 1:
+		verdict = "FAIL: " + failed
+	default:
+		verdict = "PASS: " + failed
+	}
+	fmt.Fprintf(w, "\n%s, in %s\n", verdict, rep.Duration.Round(time.Millisecond))
+	fmt.Fprintf(w, "%d passed, %d failed, %d skipped", c.Pass, c.Fail, c.Skip)
+	if c.Error > 0 {
+		fmt.Fprintf(w, ", %d errors", c.Error)
+	}
+	fmt.Fprintln(w)
 	for _, m := range rep.Incomplete {
 		fmt.Fprintf(w, "INCOMPLETE: %s\n", m)
 	}

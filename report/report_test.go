@@ -188,7 +188,7 @@ func TestConsoleShowsFailuresAndSummary(t *testing.T) {
 	WriteConsole(&b, sampleReport())
 	out := b.String()
 	for _, want := range []string{"--- FAIL B.placements.limit-below-one (MUST, read)", "expected: status 400", "request:  GET http://127.0.0.1:8080/api/v1/placements?limit=0",
-		`-H "Authorization: Bearer $TOKEN"`, "SKIPPED (1)", "no syllabus id to test with", "SUMMARY BY AREA", "ERROR: 1 MUST and 0 SHOULD checks failed"} {
+		`-H "Authorization: Bearer $TOKEN"`, "SKIPPED (1)", "no syllabus id to test with", "SUMMARY BY AREA", "ERROR: 1 check could not reach the server or got no answer in time (exit 2); 1 MUST and 0 SHOULD checks failed"} {
 		assert.Contains(t, out, want)
 	}
 	assert.Equal(t, "[ 3/12] FAIL  B.placements.limit-below-one", ProgressLine(3, 12, sampleReport().Results[2]))
@@ -201,4 +201,50 @@ func TestExitCodes(t *testing.T) {
 	assert.Equal(t, 1, rep.ExitCode())
 	rep.Results = append(rep.Results, Result{Status: StatusError})
 	assert.Equal(t, 2, rep.ExitCode())
+}
+
+// TestConsoleVerdict: the verdict line says why the exit status is what it
+// is, counts only what happened (no "0 errors"), and an incomplete run's
+// causes are printed once each.
+func TestConsoleVerdict(t *testing.T) {
+	fail := Result{ID: "B.x", Status: StatusFail, Severity: MUST}
+	for _, tc := range []struct {
+		name    string
+		rep     Report
+		verdict string
+	}{
+		{"nothing tested", Report{FailOn: MUST, Incomplete: []string{"the token endpoint and interface B were not tested: no client secret was given"}},
+			"INCOMPLETE: the run could not test what it was given (exit 2), for the reasons below; 0 MUST and 0 SHOULD checks failed (failing on MUST, profile service), in 0s\n0 passed, 0 failed, 0 skipped\n" +
+				"INCOMPLETE: the token endpoint and interface B were not tested: no client secret was given\n"},
+		{"a check got no answer", Report{FailOn: MUST, Results: []Result{fail, {ID: "B.y", Status: StatusError}, {ID: "B.z", Status: StatusError}}},
+			"ERROR: 2 checks could not reach the server or got no answer in time (exit 2); 1 MUST and 0 SHOULD checks failed (failing on MUST, profile service), in 0s\n0 passed, 1 failed, 0 skipped, 2 errors\n"},
+		{"a MUST failed", Report{FailOn: MUST, Results: []Result{fail}},
+			"FAIL: 1 MUST and 0 SHOULD checks failed (failing on MUST, profile service), in 0s\n0 passed, 1 failed, 0 skipped\n"},
+		{"a pass", Report{FailOn: MUST, Profile: rules.ProfileSS12000, Results: []Result{{ID: "B.x", Status: StatusPass}}},
+			"PASS: 0 MUST and 0 SHOULD checks failed (failing on MUST, profile ss12000), in 0s\n1 passed, 0 failed, 0 skipped\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			WriteConsole(&b, &tc.rep)
+			assert.True(t, strings.HasSuffix(b.String(), "\n"+tc.verdict), b.String())
+			assert.NotContains(t, b.String(), " 0 errors")
+		})
+	}
+}
+
+// TestConsoleShowsABodyOnce: a long response body every failure got (an
+// HTML error page) is shown under the first and named under the others.
+func TestConsoleShowsABodyOnce(t *testing.T) {
+	page := "<!DOCTYPE HTML>\n<html>\n  <body>\n    <h1>Error response</h1>\n    <p>Error code: 501</p>\n  </body>\n</html>\n"
+	rep := &Report{FailOn: MUST}
+	for _, id := range []string{"auth.token.success", "auth.token.form-request", "auth.token.lifetime"} {
+		rep.Results = append(rep.Results, Result{ID: id, Status: StatusFail, Severity: MUST, Failures: []Failure{{
+			Message: "POST /oauth/token answered 501", Exchange: &Exchange{Method: "POST", URL: "http://127.0.0.1:8000/oauth/token", Status: 501, ResponseBody: page}}}})
+	}
+	var b bytes.Buffer
+	WriteConsole(&b, rep)
+	out := b.String()
+	assert.Equal(t, 1, strings.Count(out, "<p>Error code: 501</p>"), out)
+	assert.Equal(t, 2, strings.Count(out, "(the same 105 bytes as shown under auth.token.success)"), out)
+	assert.NotContains(t, out, "\n    <h1>", "bodies are shown on one line")
 }

@@ -140,6 +140,18 @@ func conformanceCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "skolkit conformance: "+format+"\n", a...)
 		return 2
 	}
+	// A URL flag given empty is a variable that did not load (a CI secret
+	// the job cannot read), not a wish to skip the surface: leaving it out
+	// is how to skip one.
+	var empty []string
+	fs.Visit(func(f *flag.Flag) {
+		if strings.HasSuffix(f.Name, "-url") && f.Name != "callback-url" && strings.TrimSpace(f.Value.String()) == "" {
+			empty = append(empty, "--"+f.Name)
+		}
+	})
+	if len(empty) > 0 {
+		return usageErr("%s given empty (a variable or CI secret that did not load?): give the URL, or leave the flag out to skip that surface", strings.Join(empty, ", "))
+	}
 	if cfg.ClientID == "" {
 		cfg.ClientID = os.Getenv("SKOLKIT_CLIENT_ID")
 	}
@@ -194,10 +206,7 @@ func conformanceCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	report.WriteConsole(stdout, rep)
-	for _, m := range rep.Incomplete {
-		fmt.Fprintf(stderr, "skolkit conformance: incomplete run: %s\n", m)
-	}
+	report.WriteConsole(stdout, rep) // with the causes of an incomplete run, once each
 	for _, r := range reports {
 		if err := report.WriteReportFile(r[0], r[1], rep); err != nil {
 			return usageErr("--report %s=%s: %v", r[0], r[1], err)

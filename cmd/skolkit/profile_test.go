@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -61,7 +63,6 @@ func TestConformanceSS12000ProfileAgainstMock(t *testing.T) {
 // given is exit 2 with a message saying what to fix, never a green run of
 // skips.
 func TestConformanceIncompleteRunsExit2(t *testing.T) {
-	t.Parallel()
 	srv, err := mockserver.New(mockserver.Options{})
 	require.NoError(t, err)
 	hs := httptest.NewServer(srv)
@@ -81,17 +82,25 @@ func TestConformanceIncompleteRunsExit2(t *testing.T) {
 		args []string
 		says string
 	}{
-		{"missing credentials", []string{"--auth-url", hs.URL, "--register-url", reg}, "--client-id"},
-		{"missing token URL", []string{"--register-url", reg, "--client-id", id, "--client-secret", secret}, "--auth-url"},
-		{"token endpoint that issues no token", []string{"--auth-url", broken.URL, "--register-url", broken.URL + "/api/v1", "--client-id", id, "--client-secret", secret}, "issued no token"},
+		{"missing credentials", []string{"--auth-url", hs.URL, "--register-url", reg},
+			"the token endpoint and interface B were not tested: no client credentials were given: set --client-id and --client-secret"},
+		{"a missing client id", []string{"--auth-url", hs.URL, "--register-url", reg, "--client-secret", secret},
+			"the token endpoint and interface B were not tested: no client id was given (a client secret was): set --client-id (or SKOLKIT_CLIENT_ID)"},
+		{"a missing client secret", []string{"--auth-url", hs.URL, "--register-url", reg, "--client-id", id},
+			"the token endpoint and interface B were not tested: no client secret was given (a client id was): set --client-secret (or SKOLKIT_CLIENT_SECRET)"},
+		{"missing token URL", []string{"--register-url", reg, "--client-id", id, "--client-secret", secret}, "no token endpoint was given: set --auth-url"},
+		{"token endpoint that issues no token", []string{"--auth-url", broken.URL, "--register-url", broken.URL + "/api/v1", "--client-id", id, "--client-secret", secret},
+			`the token endpoint and interface B were not tested: the token endpoint issued no token (no access token: the token endpoint answered 500 {"error":"server_error"}): check --auth-url and the credentials`},
 		{"fewer decided checks than --min-checks", []string{"--auth-url", hs.URL, "--register-url", reg, "--client-id", id, "--client-secret", secret, "--include", "auth.token.success", "--min-checks", "5"}, "--min-checks"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("SKOLKIT_CLIENT_ID", "")
+			t.Setenv("SKOLKIT_CLIENT_SECRET", "")
 			var out, errOut bytes.Buffer
 			code := conformanceCmd(append([]string{"-q"}, tc.args...), &out, &errOut)
 			assert.Equal(t, 2, code, "%s\n%s", out.String(), errOut.String())
-			assert.Contains(t, errOut.String(), tc.says)
-			assert.Contains(t, out.String(), "INCOMPLETE")
+			assert.Equal(t, 1, strings.Count(out.String()+errOut.String(), tc.says), "the cause, once:\n%s\n%s", out.String(), errOut.String())
+			assert.Contains(t, out.String(), "INCOMPLETE: the run could not test what it was given (exit 2)")
 			junit := filepath.Join(t.TempDir(), "r.xml")
 			require.Equal(t, 2, conformanceCmd(append([]string{"-q", "--report", "junit=" + junit}, tc.args...), &bytes.Buffer{}, &bytes.Buffer{}))
 			data, err := os.ReadFile(junit)
@@ -99,6 +108,38 @@ func TestConformanceIncompleteRunsExit2(t *testing.T) {
 			assert.Contains(t, string(data), `type="incomplete"`, "the JUnit report shows the incomplete run as an error")
 		})
 	}
+	t.Run("a URL flag given empty is exit 2 before any request", func(t *testing.T) {
+		var hits atomic.Int64
+		counting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1); srv.ServeHTTP(w, r) }))
+		defer counting.Close()
+		for _, empty := range []string{"--base-url", "--export-url", "--register-url"} {
+			var out, errOut bytes.Buffer
+			args := []string{"-q", "--auth-url", counting.URL, "--register-url", counting.URL + "/api/v1", "--client-id", id, "--client-secret", secret, empty, ""}
+			code := conformanceCmd(args, &out, &errOut)
+			assert.Equal(t, 2, code, empty)
+			assert.Equal(t, "skolkit conformance: "+empty+" given empty (a variable or CI secret that did not load?): give the URL, or leave the flag out to skip that surface\n", errOut.String())
+			assert.Empty(t, out.String())
+		}
+		assert.Zero(t, hits.Load(), "no request was sent")
+	})
+	t.Run("a server of HTML error pages: each cause once, the page once", func(t *testing.T) {
+		page := "<!DOCTYPE HTML>\n<html lang=\"en\">\n    <head>\n        <title>Error response</title>\n    </head>\n    <body>\n        <h1>Error response</h1>\n        <p>Error code: 501</p>\n        <p>Message: Unsupported method ('POST').</p>\n    </body>\n</html>\n"
+		html := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html;charset=utf-8")
+			w.WriteHeader(http.StatusNotImplemented)
+			io.WriteString(w, page)
+		}))
+		defer html.Close()
+		var out, errOut bytes.Buffer
+		code := conformanceCmd([]string{"-q", "--auth-url", html.URL, "--register-url", html.URL + "/api/v1", "--client-id", "a", "--client-secret", "b"}, &out, &errOut)
+		assert.Equal(t, 2, code, "%s\n%s", out.String(), errOut.String())
+		all := out.String() + errOut.String()
+		assert.Equal(t, 1, strings.Count(all, "were not tested: the token endpoint issued no token"), all)
+		assert.Equal(t, 1, strings.Count(all, "Unsupported method"), "the page whole once, under the first failure:\n%s", all)
+		assert.Contains(t, all, "bytes as shown under auth.token.success)", "the other failures name it")
+		assert.NotContains(t, all, "\n    <body>", "no body is shown over several lines")
+		assert.NotContains(t, all, " 0 errors")
+	})
 	t.Run("a wrong secret is exit 2 before any check", func(t *testing.T) {
 		var out, errOut bytes.Buffer
 		code := conformanceCmd([]string{"-q", "--auth-url", hs.URL, "--register-url", reg, "--client-id", id, "--client-secret", "wrong"}, &out, &errOut)
