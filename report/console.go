@@ -167,20 +167,16 @@ func writeSummary(w io.Writer, rep *Report) {
 		profile = ProfileService
 	}
 	failed := fmt.Sprintf("%d MUST and %d SHOULD checks failed (failing on %s, profile %s)", must, should, rep.FailOn, profile)
-	var verdict string
-	switch {
-	case len(rep.Incomplete) > 0:
+	verdict := Verdict(rep) + ": " + failed
+	switch Verdict(rep) {
+	case "INCOMPLETE":
 		verdict = "INCOMPLETE: the run could not test what it was given (exit 2), for the reasons below; " + failed
-	case rep.Errored():
+	case "ERROR":
 		checks := "checks"
 		if c.Error == 1 {
 			checks = "check"
 		}
 		verdict = fmt.Sprintf("ERROR: %d %s could not reach the server or got no answer in time (exit 2); %s", c.Error, checks, failed)
-	case rep.ExitCode() == 1:
-		verdict = "FAIL: " + failed
-	default:
-		verdict = "PASS: " + failed
 	}
 	fmt.Fprintf(w, "\n%s, in %s\n", verdict, rep.Duration.Round(time.Millisecond))
 	fmt.Fprintf(w, "%d passed, %d failed, %d skipped", c.Pass, c.Fail, c.Skip)

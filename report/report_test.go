@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -247,4 +248,42 @@ func TestConsoleShowsABodyOnce(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(out, "<p>Error code: 501</p>"), out)
 	assert.Equal(t, 2, strings.Count(out, "(the same 105 bytes as shown under auth.token.success)"), out)
 	assert.NotContains(t, out, "\n    <h1>", "bodies are shown on one line")
+}
+
+// TestHTMLOpensWithTheFailures: the HTML report opens with the verdict, the
+// summary by area whose counts link to the failures, every failure in full
+// (once), and the skip reasons counted; numbers are right-aligned under
+// right-aligned headers; every check follows.
+func TestHTMLOpensWithTheFailures(t *testing.T) {
+	rep := sampleReport()
+	for i := range 5 {
+		r := rep.Results[3]
+		r.ID = fmt.Sprintf("B.x%d.by-id", i)
+		r.Reason = "the server does not offer /x"
+		rep.Results = append(rep.Results, r)
+	}
+	var b bytes.Buffer
+	require.NoError(t, WriteHTML(&b, rep))
+	html := b.String()
+	failures := strings.Index(html, `<h2 id="failures">Failures and errors (2)</h2>`)
+	skipped := strings.Index(html, `<h2 id="skipped">Skipped (6), by reason</h2>`)
+	every := strings.Index(html, "<h2>Every check, by area</h2>")
+	require.True(t, failures > 0 && skipped > failures && every > skipped, "failures, then skip reasons, then every check")
+	assert.Less(t, strings.Index(html, `<div class="res" id="r-B.placements.limit-below-one">`), skipped, "the failure is in full under failures")
+	assert.Equal(t, 1, strings.Count(html, "GET answered 200 &lt;not 400&gt;"), "a failure is shown once")
+	assert.Less(t, strings.Index(html, "Summary by area"), failures)
+	assert.Contains(t, html, `<td class="n fail"><a href="#r-B.placements.limit-below-one">1</a></td>`, "the summary's count links to the failure")
+	assert.Contains(t, html, `<td class="n error"><a href="#r-auth.B.no-token">1</a></td>`)
+	assert.Contains(t, html, `<th class="n">pass</th><th class="n">fail</th><th class="n">skip</th><th class="n">error</th>`, "numeric headers are aligned as their numbers")
+	assert.Contains(t, html, "th.n,td.n{text-align:right")
+	assert.Contains(t, html, `<tr><td class="n">5</td><td>the server does not offer /x</td>`, "skip reasons are counted, the most common first")
+	assert.Less(t, strings.Index(html, "the server does not offer /x"), strings.Index(html, "no syllabus id to test with"))
+	assert.Contains(t, html, `<span class="verdict v-ERROR">ERROR</span>`)
+	assert.Contains(t, html, `<a href="#failures">1 errors</a>`)
+
+	rep = &Report{FailOn: MUST, Incomplete: []string{"interface B was not tested: no client id was given"}}
+	b.Reset()
+	require.NoError(t, WriteHTML(&b, rep))
+	assert.Contains(t, b.String(), `<span class="verdict v-INCOMPLETE">INCOMPLETE</span> 0 passed, 0 failed, 0 skipped</p>`, "no \"0 errors\"")
+	assert.Contains(t, b.String(), "<li>interface B was not tested: no client id was given</li>")
 }
