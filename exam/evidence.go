@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/skolkit/skolkit/rules"
 )
 
 // The exam's evidence of what the client was given: every record the
@@ -84,7 +86,7 @@ func newEvidence(lists []listOp) *evidence {
 		deletedNames: map[string]resourceKey{}}
 	for _, l := range lists {
 		if l.Surface == surfaceB {
-			e.deletedNames[pluralNorm(strings.TrimPrefix(string(l.Key), surfaceB+" /"))] = l.Key
+			e.deletedNames[pluralNorm(strings.TrimPrefix(string(l.Key), string(surfaceB)+" /"))] = l.Key
 		}
 	}
 	return e
@@ -101,6 +103,9 @@ func pluralNorm(s string) string {
 	}
 	return strings.TrimSuffix(s, "s")
 }
+
+// auditEvents is interface A's list of deletions.
+const auditEvents resourceKey = "A /audit-event"
 
 // Parameters that page or present a list without selecting records.
 var pagingParams = []string{"pageToken", "limit", "offset", "expand", "expandReferenceNames", "sortkey"}
@@ -144,14 +149,14 @@ func authenticatedRequest(ex *Exchange) bool {
 
 // observe takes one exchange of a round into the evidence.
 func (e *evidence) observe(ex *Exchange, round int) {
-	if ex.Surface != "auth" && ex.Surface != "" {
+	if ex.Surface != rules.SurfaceAuth && ex.Surface != "" {
 		e.requests[round]++
 	}
 	if authenticatedRequest(ex) {
 		e.authenticated[round]++
 	}
 	segs := strings.Split(strings.Trim(ex.Path, "/"), "/")
-	if ex.Surface == "" || ex.Surface == "auth" || len(segs) == 0 || segs[0] == "" {
+	if ex.Surface == "" || ex.Surface == rules.SurfaceAuth || len(segs) == 0 || segs[0] == "" {
 		return
 	}
 	key := keyOf(ex.Surface, ex.Path)
@@ -203,7 +208,7 @@ func (e *evidence) observePage(ex *Exchange, key resourceKey, round int, search 
 	for _, r := range page.Records {
 		e.add(key, r, round, ex)
 	}
-	if key == resourceKey(surfaceA+" /audit-event") {
+	if key == auditEvents {
 		var doc struct {
 			Data []any `json:"data"`
 		}
@@ -385,7 +390,7 @@ func (e *evidence) observeDeletedEntities(ex *Exchange, round int) {
 
 // observeAuditEvents takes interface A's audit events of deletions.
 func (e *evidence) observeAuditEvents(ex *Exchange, round int, events []any) {
-	if keyOf(ex.Surface, ex.Path) != resourceKey(surfaceA+" /audit-event") {
+	if keyOf(ex.Surface, ex.Path) != auditEvents {
 		return
 	}
 	for _, v := range events {
@@ -396,7 +401,7 @@ func (e *evidence) observeAuditEvents(ex *Exchange, round int, events []any) {
 		res, _ := m["resource"].(string)
 		id, _ := m["resourceID"].(string)
 		if res != "" && id != "" {
-			e.deleted(resourceKey(surfaceA+" /"+kebab(res)), id, round, ex)
+			e.deleted(resourceKey(string(surfaceA)+" /"+kebab(res)), id, round, ex)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skolkit/skolkit/rules"
 	"github.com/skolkit/skolkit/scenarios"
 )
 
@@ -38,6 +39,9 @@ type Config struct {
 	Seed *int64
 	// Task is what the client does each round; empty means full-sync.
 	Task Task
+	// Profile is what the client rules judge by (default
+	// rules.ProfileService).
+	Profile rules.Profile
 	// Scenes are the scenes to run, in catalogue order; nil means all.
 	Scenes []Scene
 	// Rounds per scene under incremental-sync (0: DefaultRounds, at least
@@ -84,6 +88,8 @@ type SceneResult struct {
 	Scene    Scene
 	Rounds   []RoundResult
 	Findings []Finding
+	// Coverage says what each client rule could judge in the scene.
+	Coverage *rules.Coverage
 	// Requests counts the client's requests in the scene.
 	Requests int
 	// Changes are the writes the exam made in the scene, in order.
@@ -221,6 +227,9 @@ func (cfg Config) withDefaults() (Config, error) {
 	if cfg.Task == "" {
 		cfg.Task = TaskFullSync
 	}
+	if cfg.Profile == "" {
+		cfg.Profile = rules.ProfileService
+	}
 	if !slices.Contains(Tasks, cfg.Task) {
 		return cfg, fmt.Errorf("unknown task %q", cfg.Task)
 	}
@@ -276,8 +285,8 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // runScene plays one scene: builds its stage, runs its rounds and judges
 // them. It returns how long the client's rounds took, and whether the exam
 // must stop.
-func runScene(ctx context.Context, cfg Config, scene Scene, client Client, f *front, base string, at time.Time, res *Result) (SceneResult, time.Duration, bool) {
-	sr := SceneResult{Scene: scene}
+func runScene(ctx context.Context, cfg Config, scene Scene, client Client, f *front, base string, at time.Time, res *Result) (sr SceneResult, clientTime time.Duration, stop bool) {
+	sr = SceneResult{Scene: scene}
 	incomplete := func(format string, a ...any) {
 		res.Incomplete = append(res.Incomplete, fmt.Sprintf("scene %s: ", scene.Name)+fmt.Sprintf(format, a...))
 	}
@@ -302,7 +311,18 @@ func runScene(ctx context.Context, cfg Config, scene Scene, client Client, f *fr
 	dir, _ = filepath.Abs(dir)
 	ev := newEvidence(st.oracle.lists)
 	judge := newCompleteness(scene.Name, cfg.Task, ev, st.oracle)
-	var clientTime time.Duration
+	traffic, err := rules.NewJudge(rules.Config{Profile: cfg.Profile, Sides: []rules.Side{rules.SideClient}})
+	if err != nil {
+		incomplete("the client rules could not be loaded: %v", err)
+		return sr, 0, true
+	}
+	roundOf := map[*Exchange]int{}
+	defer func() {
+		traffic.Finish()
+		sr.Findings = append(sr.Findings, trafficFindings(scene.Name, traffic, roundOf)...)
+		cov := traffic.Coverage()
+		sr.Coverage = &cov
+	}()
 	f.set(st)
 	defer f.set(nil)
 	for n := 1; n <= cfg.Rounds; n++ {
@@ -349,6 +369,8 @@ func runScene(ctx context.Context, cfg Config, scene Scene, client Client, f *fr
 		exchanges := st.log.since(mark)
 		for _, ex := range exchanges {
 			ev.observe(ex, n)
+			roundOf[ex] = n
+			traffic.Observe(ex)
 		}
 		end, err := st.oracle.snapshot(ctx)
 		if err != nil {
@@ -382,6 +404,25 @@ func runScene(ctx context.Context, cfg Config, scene Scene, client Client, f *fr
 		}
 	}
 	return sr, clientTime, false
+}
+
+// trafficFindings turns the client rules' findings into the exam's.
+func trafficFindings(scene string, j *rules.Judge, roundOf map[*Exchange]int) []Finding {
+	var out []Finding
+	for _, f := range j.Findings() {
+		r := rules.Lookup(f.Rule)
+		if r == nil || f.Side != rules.SideClient {
+			continue
+		}
+		verdict := VerdictFault
+		if f.Severity == rules.NOTE {
+			verdict = VerdictNote
+		}
+		out = append(out, Finding{ID: f.Rule, Title: r.Title, Family: string(f.Family), Scene: scene, Round: roundOf[f.Exchange],
+			Verdict: verdict, Severity: string(f.Severity), Spec: r.SpecIn(j.Profile()), Message: f.Message, Expected: f.Expected,
+			Exchange: f.Exchange, Related: f.Related})
+	}
+	return out
 }
 
 func lastExchange(exs []*Exchange) *Exchange {

@@ -66,7 +66,7 @@ func TestScratchVariants(t *testing.T) {
 func TestScratchDefects(t *testing.T) {
 	for _, d := range refclient.Defects {
 		for _, iface := range []string{"B", "A"} {
-			task := exam.TaskIncrementalSync
+			task := exam.Task(os.Getenv("TASK"))
 			res, err := exam.Run(context.Background(), exam.Config{Task: task}, syncClient(iface, d))
 			require.NoError(t, err)
 			got := map[string][]string{}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/skolkit/skolkit/mockserver"
 	"github.com/skolkit/skolkit/openapi"
+	"github.com/skolkit/skolkit/rules"
 )
 
 // resourceKey names a resource on one surface: "B /persons", "A /student",
@@ -25,9 +26,9 @@ type resourceKey string
 
 // Surfaces as the exam names them in resource keys.
 const (
-	surfaceA      = "A"
-	surfaceB      = "B"
-	surfaceExport = "export"
+	surfaceA      = rules.SurfaceA
+	surfaceB      = rules.SurfaceB
+	surfaceExport = rules.SurfaceExport
 )
 
 // Paging styles of a list.
@@ -40,7 +41,7 @@ const (
 // required parameters that answers an array of records under data.
 type listOp struct {
 	Key     resourceKey
-	Surface string
+	Surface rules.Surface
 	// Path is the full path, with the surface's prefix.
 	Path   string
 	Paging string
@@ -50,7 +51,7 @@ type listOp struct {
 // prefixes.
 var surfaceDocs = []struct {
 	name    openapi.Name
-	surface string
+	surface rules.Surface
 	prefix  string
 }{
 	{openapi.NameRegister, surfaceB, mockserver.PrefixB},
@@ -83,12 +84,12 @@ func listOps(c *openapi.Contract) []listOp {
 // keyOf is the resource key of a path relative to its surface: its first
 // segment (interface A's /student-placements/{id} is an alias of
 // /student-placement).
-func keyOf(surface, rel string) resourceKey {
+func keyOf(surface rules.Surface, rel string) resourceKey {
 	seg, _, _ := strings.Cut(strings.TrimPrefix(rel, "/"), "/")
 	if surface == surfaceA && seg == "student-placements" {
 		seg = "student-placement"
 	}
-	return resourceKey(surface + " /" + seg)
+	return resourceKey(string(surface) + " /" + seg)
 }
 
 // pagingOf returns a list's paging style; a list with a required parameter

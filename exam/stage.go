@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/skolkit/skolkit/mockserver"
+	"github.com/skolkit/skolkit/rules"
 	"github.com/skolkit/skolkit/scenarios"
 )
 
@@ -72,8 +73,6 @@ type stageOptions struct {
 	rounds int
 	// base is the URL the client reaches the exam at.
 	base string
-	// sink gets every exchange of the client.
-	sink func(*Exchange)
 }
 
 // newStage builds a scene's mock, its spare records and the handler that
@@ -115,11 +114,11 @@ func newStage(ctx context.Context, scene Scene, o stageOptions) (*stage, error) 
 	if scene.RateLimit != nil {
 		st.limiter = &windowLimiter{w: *scene.RateLimit}
 	}
-	captured := capture(st.behave(mock), id, o.base, func(ex *Exchange) {
-		st.log.add(ex)
-		if o.sink != nil {
-			o.sink(ex)
-		}
+	captured := rules.Capture(st.behave(mock), rules.CaptureOptions{
+		MaxBody: maxCaptureBody,
+		// The exam has one client: every request is the examinee's.
+		Client: func(*http.Request) string { return id },
+		Sink:   st.log.add,
 	})
 	st.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st.inflight.Add(1)
@@ -198,7 +197,7 @@ func (st *stage) behave(mock http.Handler) http.Handler {
 // interface-B GET with a pageToken, an interface-A or export list or
 // search with an offset past 0. It returns the list and the offset asked
 // for (0 for a pageToken).
-func continuation(r *http.Request, surface, rel string) (resourceKey, int, bool) {
+func continuation(r *http.Request, surface rules.Surface, rel string) (resourceKey, int, bool) {
 	q := r.URL.Query()
 	switch surface {
 	case surfaceB:
@@ -236,7 +235,7 @@ func (st *stage) atSecondPage(ctx context.Context, list resourceKey, from int) {
 
 // limit counts a request against the rate-limit window: a refused request
 // is answered 429 here; an allowed one goes on with the window's headers.
-func (st *stage) limit(w http.ResponseWriter, r *http.Request, surface string) (http.ResponseWriter, bool) {
+func (st *stage) limit(w http.ResponseWriter, r *http.Request, surface rules.Surface) (http.ResponseWriter, bool) {
 	real := time.Now()
 	d := st.limiter.take(real)
 	// The reset is told in the mock's clock, which its Date header shows.

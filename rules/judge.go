@@ -155,6 +155,21 @@ func (j *Judge) Observe(ex *Exchange) *Observation {
 	return o
 }
 
+// Finish tells the rules that the stream has ended, so that those that
+// judge what never came (a walk left before its end) do. A driver calls it
+// once, when the traffic it judges is over (the exam at the end of a
+// scene, the tap when it stops); exchanges observed after it are judged as
+// before, and a second Finish judges what is left again.
+func (j *Judge) Finish() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for _, r := range j.rules {
+		if r.Finish != nil {
+			r.Finish(&Context{Profile: j.cfg.Profile, History: j.history, Contract: j.contract, judge: j, rule: r, state: j.states[r]})
+		}
+	}
+}
+
 func (j *Judge) judged(r *Rule, _ *Observation, n int) {
 	j.statsMu.Lock()
 	j.stats[r].judged += n

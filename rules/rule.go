@@ -42,6 +42,10 @@ type Rule struct {
 	Concurrent bool
 	// Check judges one observation.
 	Check func(*Context, *Observation)
+	// Finish, when set, judges what is left when the stream ends
+	// (Judge.Finish): a walk the client never followed to its end. It runs
+	// under the judge's lock, with the History and the rule's state.
+	Finish func(*Context)
 }
 
 // SeverityIn is the rule's severity under a profile.
