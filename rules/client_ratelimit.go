@@ -22,8 +22,8 @@ const resetTolerance = 50 * time.Millisecond
 
 func init() {
 	register(&Rule{ID: "client.ratelimit-before-reset", Family: FamilyRateLimit, Side: SideClient,
-		Title:    "after a 429, a client sends no request to that surface before the reset the answer announced (Retry-After, RateLimit-Reset)",
-		Spec:     specRateReset, StandardSpec: &specRateResetStandard,
+		Title: "after a 429, a client sends no request to that surface before the reset the answer announced (Retry-After, RateLimit-Reset)",
+		Spec:  specRateReset, StandardSpec: &specRateResetStandard,
 		Severity: SHOULD, Standard: SHOULD,
 		NewState: func() any { return map[string][]*refusal{} },
 		Check:    checkRateReset})

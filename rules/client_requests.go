@@ -32,14 +32,14 @@ var (
 func init() {
 	register(
 		&Rule{ID: "client.pagetoken-with-filters", Family: FamilyRequests, Side: SideClient,
-			Title:    "a request with a pageToken carries nothing else but limit, expand and expandReferenceNames",
-			Spec:     specPageTokenAlone, StandardSpec: &specPageTokenAloneStandard,
+			Title: "a request with a pageToken carries nothing else but limit, expand and expandReferenceNames",
+			Spec:  specPageTokenAlone, StandardSpec: &specPageTokenAloneStandard,
 			Severity: MUST, Standard: MUST, Concurrent: true,
 			Applies: func(op *Operation) bool { return op != nil && op.Paging == PagingPageToken },
 			Check:   checkPageTokenAlone},
 		&Rule{ID: "client.secret-where-it-does-not-belong", Family: FamilyRequests, Side: SideClient,
-			Title:    "the client secret goes only to the token endpoint (in its form or Basic credentials) and, on interface A, in the Client-Secret header: never in a URL, never to interface B or the export",
-			Spec:     specSecretPlace, StandardSpec: &specSecretPlaceStandard,
+			Title: "the client secret goes only to the token endpoint (in its form or Basic credentials) and, on interface A, in the Client-Secret header: never in a URL, never to interface B or the export",
+			Spec:  specSecretPlace, StandardSpec: &specSecretPlaceStandard,
 			Severity: MUST, Standard: MUST,
 			NewState: func() any { return map[string][]string{} },
 			Check:    checkSecretPlace},

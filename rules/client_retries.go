@@ -15,10 +15,10 @@ import (
 
 var (
 	specRetryStorm = SpecRef{Section: "Errors; RFC 9110 §15.6.4 and §10.2.3",
-		Quote: "500 | unexpected server error … The server MAY send a Retry-After header field to suggest an appropriate amount of time for the client to wait before retrying the request. … Servers send the \"Retry-After\" header field to indicate how long the user agent ought to wait before making a follow-up request.",
+		Quote:    "500 | unexpected server error … The server MAY send a Retry-After header field to suggest an appropriate amount of time for the client to wait before retrying the request. … Servers send the \"Retry-After\" header field to indicate how long the user agent ought to wait before making a follow-up request.",
 		Decision: "X2"}
 	specRetryStormStandard = SpecRef{Section: "RFC 9110 §15.6.4 and §10.2.3",
-		Quote: "The server MAY send a Retry-After header field to suggest an appropriate amount of time for the client to wait before retrying the request. … Servers send the \"Retry-After\" header field to indicate how long the user agent ought to wait before making a follow-up request.",
+		Quote:    "The server MAY send a Retry-After header field to suggest an appropriate amount of time for the client to wait before retrying the request. … Servers send the \"Retry-After\" header field to indicate how long the user agent ought to wait before making a follow-up request.",
 		Decision: "X2"}
 	specWriteRepeat = SpecRef{Section: "RFC 9110 §9.2.2",
 		Quote: "A user agent SHOULD NOT automatically retry a request with a non-idempotent method unless it has some means to know that the request semantics are actually idempotent, regardless of the method, or some means to detect that the original request was never applied."}
@@ -35,14 +35,14 @@ const (
 func init() {
 	register(
 		&Rule{ID: "client.retry-storm", Family: FamilyRetries, Side: SideClient,
-			Title:    "after a 5xx a client waits before sending the request again (as Retry-After says, when it says), instead of repeating it at once, again and again",
-			Spec:     specRetryStorm, StandardSpec: &specRetryStormStandard,
+			Title: "after a 5xx a client waits before sending the request again (as Retry-After says, when it says), instead of repeating it at once, again and again",
+			Spec:  specRetryStorm, StandardSpec: &specRetryStormStandard,
 			Severity: SHOULD, Standard: SHOULD,
 			NewState: func() any { return map[string]*failing{} },
 			Check:    checkRetryStorm},
 		&Rule{ID: "client.write-repeated-unchecked", Family: FamilyRetries, Side: SideClient,
-			Title:    "a create whose outcome the client does not know (no answer, 408, 500, 502, 504) is not sent again before the client has read whether it was applied",
-			Spec:     specWriteRepeat, StandardSpec: &specWriteRepeat,
+			Title: "a create whose outcome the client does not know (no answer, 408, 500, 502, 504) is not sent again before the client has read whether it was applied",
+			Spec:  specWriteRepeat, StandardSpec: &specWriteRepeat,
 			Severity: SHOULD, Standard: SHOULD,
 			NewState: func() any { return map[string]*unknownWrite{} },
 			Check:    checkWriteRepeat},

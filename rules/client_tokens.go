@@ -77,14 +77,14 @@ func (ct *clientTokens) add(tok string, u *tokenUse) {
 func init() {
 	register(
 		&Rule{ID: "client.token-per-request", Family: FamilyTokens, Side: SideClient,
-			Title:    "a client keeps its access token for as long as it is good, instead of asking for a new one for every request",
-			Spec:     specTokenReuse, StandardSpec: &specTokenReuseStandard,
+			Title: "a client keeps its access token for as long as it is good, instead of asking for a new one for every request",
+			Spec:  specTokenReuse, StandardSpec: &specTokenReuseStandard,
 			Severity: SHOULD, Standard: SHOULD,
 			NewState: func() any { return tokensState{} },
 			Check:    checkTokenPerRequest},
 		&Rule{ID: "client.token-after-refusal", Family: FamilyTokens, Side: SideClient,
-			Title:    "after a 401 refusing its access token, a client asks for a new token instead of sending the refused one again",
-			Spec:     specTokenRefused, StandardSpec: &specTokenRefusedStandard,
+			Title: "after a 401 refusing its access token, a client asks for a new token instead of sending the refused one again",
+			Spec:  specTokenRefused, StandardSpec: &specTokenRefusedStandard,
 			Severity: MUST, Standard: SHOULD,
 			NewState: func() any { return tokensState{} },
 			Check:    checkTokenAfterRefusal},

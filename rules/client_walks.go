@@ -20,8 +20,8 @@ var (
 
 func init() {
 	register(&Rule{ID: "client.walk-abandoned", Family: FamilyWalks, Side: SideClient,
-		Title:    "a walk of a list the client starts is followed to its end: to a null pageToken (interface B), to pagination.total (interface A, the export)",
-		Spec:     specWalkEnd, StandardSpec: &specWalkEndStandard,
+		Title: "a walk of a list the client starts is followed to its end: to a null pageToken (interface B), to pagination.total (interface A, the export)",
+		Spec:  specWalkEnd, StandardSpec: &specWalkEndStandard,
 		Severity: SHOULD, Standard: SHOULD,
 		Applies: func(op *Operation) bool { return op != nil && op.Paging != PagingNone },
 		Check:   checkWalkEnd,
