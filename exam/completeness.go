@@ -129,8 +129,9 @@ func (c *completeness) listOp(key resourceKey) listOp {
 	return listOp{Key: key}
 }
 
-// judge returns the completeness findings of the last finished round.
-func (c *completeness) judge() []Finding {
+// judge returns the completeness findings of the last finished round, and
+// records in the scene's result which kinds it could judge.
+func (c *completeness) judge(sr *SceneResult) []Finding {
 	r := c.rounds[len(c.rounds)-1]
 	var out []Finding
 	keys := make([]resourceKey, 0, len(r.end))
@@ -138,15 +139,29 @@ func (c *completeness) judge() []Finding {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
+	full, incremental := false, false
 	for _, key := range keys {
 		if !r.read(key) {
 			continue
 		}
 		if r.number == 1 || c.firstRead[key] == r.number {
+			full = true
 			out = append(out, c.full(r, key)...)
 			continue
 		}
+		incremental = true
 		out = append(out, c.incremental(r, key)...)
+	}
+	noList := "the client walked no list of the mock"
+	for _, k := range []Kind{KindMissing, KindStale} {
+		sr.judge(k, map[bool]string{true: "", false: noList}[full])
+	}
+	reason := noList + " in a round after its first"
+	if c.task == TaskFullSync {
+		reason = "full-sync has one round: nothing changes between rounds"
+	}
+	for _, k := range []Kind{KindChangeMissed, KindDeletionMissed, KindRereads} {
+		sr.judge(k, map[bool]string{true: "", false: reason}[incremental])
 	}
 	return out
 }

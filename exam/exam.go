@@ -81,11 +81,20 @@ type Result struct {
 	// ExamTime is the exam's own time: the whole duration minus the
 	// client's rounds.
 	ExamTime time.Duration
+	// Profile is what the client rules judged by.
+	Profile rules.Profile
+
+	// secret and tokens are hidden in reports.
+	secret string
+	tokens []string
 }
 
 // SceneResult is the outcome of one scene.
 type SceneResult struct {
-	Scene    Scene
+	Scene Scene
+	// Dir is the scene's working directory (removed at the end unless
+	// Config.KeepWorkDirs).
+	Dir      string
 	Rounds   []RoundResult
 	Findings []Finding
 	// Coverage says what each client rule could judge in the scene.
@@ -94,6 +103,22 @@ type SceneResult struct {
 	Requests int
 	// Changes are the writes the exam made in the scene, in order.
 	Changes []string
+
+	// judged holds, per kind of the exam's own findings, "" when the scene
+	// judged it, else why it could not.
+	judged map[string]string
+}
+
+// judge records that a kind was judged, or (reason not empty) why it
+// could not be; a kind judged once stays judged.
+func (s *SceneResult) judge(kind Kind, reason string) {
+	if s.judged == nil {
+		s.judged = map[string]string{}
+	}
+	if prev, ok := s.judged[kind.ID]; ok && prev == "" {
+		return
+	}
+	s.judged[kind.ID] = reason
 }
 
 // RoundResult is how one round went.
@@ -121,6 +146,17 @@ func (r *Result) Findings() []Finding {
 		}
 		return false
 	})
+	return out
+}
+
+// WorkDirs lists the scenes' working directories.
+func (r *Result) WorkDirs() []string {
+	var out []string
+	for _, s := range r.Scenes {
+		if s.Dir != "" {
+			out = append(out, s.Dir)
+		}
+	}
 	return out
 }
 
@@ -177,7 +213,7 @@ func Run(ctx context.Context, cfg Config, client Client) (*Result, error) {
 		defer cancel()
 		_ = hs.Shutdown(shut)
 	}()
-	res := &Result{Task: cfg.Task, Scenario: cfg.Scenario.Name, Started: time.Now()}
+	res := &Result{Task: cfg.Task, Scenario: cfg.Scenario.Name, Started: time.Now(), Profile: cfg.Profile}
 	var clientTime time.Duration
 	at := time.Now().UTC().Truncate(time.Millisecond)
 	if !cfg.Scenario.Clock.Now.IsZero() {
@@ -296,6 +332,7 @@ func runScene(ctx context.Context, cfg Config, scene Scene, client Client, f *fr
 		return sr, 0, true
 	}
 	defer st.close()
+	res.secret = st.env.ClientSecret
 	if res.URLs == nil {
 		res.URLs = map[string]string{"auth_url": st.env.AuthURL, "token_url": st.env.TokenURL, "register_url": st.env.RegisterURL,
 			"base_url": st.env.BaseURL, "export_url": st.env.ExportURL}
@@ -309,6 +346,7 @@ func runScene(ctx context.Context, cfg Config, scene Scene, client Client, f *fr
 		defer os.RemoveAll(dir)
 	}
 	dir, _ = filepath.Abs(dir)
+	sr.Dir = dir
 	ev := newEvidence(st.oracle.lists)
 	judge := newCompleteness(scene.Name, cfg.Task, ev, st.oracle)
 	traffic, err := rules.NewJudge(rules.Config{Profile: cfg.Profile, Sides: []rules.Side{rules.SideClient}})
@@ -370,7 +408,11 @@ func runScene(ctx context.Context, cfg Config, scene Scene, client Client, f *fr
 		for _, ex := range exchanges {
 			ev.observe(ex, n)
 			roundOf[ex] = n
-			traffic.Observe(ex)
+			if o := traffic.Observe(ex); o.Op != nil && o.Op.Kind == rules.KindToken && o.OK() {
+				if tok, _ := o.Object()["access_token"].(string); tok != "" {
+					res.tokens = append(res.tokens, tok)
+				}
+			}
 		}
 		end, err := st.oracle.snapshot(ctx)
 		if err != nil {
@@ -383,6 +425,9 @@ func runScene(ctx context.Context, cfg Config, scene Scene, client Client, f *fr
 			return sr, clientTime, false
 		}
 		rr := RoundResult{Scene: scene.Name, Number: n, Outcome: out, Requests: ev.requests[n], Authenticated: ev.authenticated[n]}
+		for _, k := range []Kind{KindExitStatus, KindTimeout, KindNoRequests} {
+			sr.judge(k, "")
+		}
 		var found []Finding
 		switch {
 		case out.TimedOut:
@@ -393,7 +438,7 @@ func runScene(ctx context.Context, cfg Config, scene Scene, client Client, f *fr
 		if rr.Authenticated == 0 {
 			found = append(found, KindNoRequests.finding(scene.Name, n, fmt.Sprintf("the client made %d requests in round %d, none of them accepted as authenticated", rr.Requests, n), "requests with a bearer token from the token endpoint", lastExchange(exchanges)))
 		} else {
-			found = append(found, judge.judge()...)
+			found = append(found, judge.judge(&sr)...)
 		}
 		rr.Findings = len(found)
 		sr.Findings = append(sr.Findings, found...)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/skolkit/skolkit/rules"
 )
 
 // Verdict says whose fault a finding is.
@@ -56,6 +58,11 @@ type Kind struct {
 	Severity string
 	Verdict  Verdict
 	Spec     SpecRef
+
+	// standard is the severity under --profile ss12000, standardSpec its
+	// sentence when it differs (client rules).
+	standard     rules.Severity
+	standardSpec *SpecRef
 }
 
 // Family of the exam's own findings.

@@ -94,15 +94,15 @@ const tokenExpirySceneTTL = time.Minute
 // catalogue is every scene, in the order an exam runs them.
 var catalogue = []Scene{
 	{Name: ScenePlain, Behaviour: "the scenario as the mock serves it by default", Basis: basisPlain},
-	{Name: SceneSparse, Behaviour: "person references carry no securityMarking (members the standard does not require are left out)",
-		Basis: basisSparse, Variants: []string{mockserver.VarReferencesWithoutSecurityMarking}},
-	{Name: ScenePaging, Behaviour: "pages are smaller than the limit asked for, and records are created and deleted between a client's pages",
-		Basis: basisPaging, Variants: []string{mockserver.VarClampedLimit, mockserver.VarSmallDefaultPage}, ChangeBetweenPages: true},
+	{Name: SceneSparse, Behaviour: "every member the standard does not require is left out (interface B: persons without contact details or identifiers, groups without members, person references without securityMarking; interface A: the members that are null)",
+		Basis: basisSparse, Variants: []string{mockserver.VarAbsentOptionalMembers, mockserver.VarReferencesWithoutSecurityMarking}},
+	{Name: ScenePaging, Behaviour: "pages are smaller than the limit asked for (half of it; 7 records without one; placements 25 at most), and records are created and deleted between a client's first and second page of a list",
+		Basis: basisPaging, Variants: []string{mockserver.VarShortPages, mockserver.VarClampedLimit, mockserver.VarSmallDefaultPage}, ChangeBetweenPages: true},
 	{Name: SceneTokenExpiry, Behaviour: "access tokens live a minute, and every token expires when a client asks for the second page of a list",
 		Basis: basisTokenExpiry, TokenTTL: tokenExpirySceneTTL, ExpireTokensInWalks: true},
 	{Name: SceneRateLimit, Behaviour: fmt.Sprintf("windows of %s with %d requests each (the first window of a round %d), then 429 with Retry-After and the RateLimit headers until the window ends", rateLimitScene.Window, rateLimitScene.Quota, rateLimitScene.FirstQuota),
 		Basis: basisRateLimit, RateLimit: &rateLimitScene},
-	{Name: SceneFaults, Behaviour: "transient 500 and 503 answers (every sixth read of each interface, and the first two reads of groups) and slow answers (organisations and schools take 1.5 s)",
+	{Name: SceneFaults, Behaviour: "transient 500 and 503 answers (every sixth read of each interface, and the first two reads of groups) and slow answers (organisations and schools take a second)",
 		Basis: basisFaults, Rules: faultRules()},
 	{Name: SceneVariants, Behaviour: "every legal variant of the mock at once: " + strings.Join(mockserver.Variants, ", "),
 		Basis: basisVariants, Variants: slices.Clone(mockserver.Variants)},
@@ -123,8 +123,8 @@ func faultRules() scenarios.Behaviours {
 			{Route: get(mockserver.PrefixA + "/*"), Status: 500, Body: aBody, EveryNth: 6},
 		},
 		Latency: []scenarios.LatencyRule{
-			{Route: get(mockserver.PrefixB + "/organisations*"), Delay: scenarios.Delay{Min: 1500 * time.Millisecond, Max: 1500 * time.Millisecond}},
-			{Route: get(mockserver.PrefixA + "/school*"), Delay: scenarios.Delay{Min: 1500 * time.Millisecond, Max: 1500 * time.Millisecond}},
+			{Route: get(mockserver.PrefixB + "/organisations*"), Delay: scenarios.Delay{Min: time.Second, Max: time.Second}},
+			{Route: get(mockserver.PrefixA + "/school*"), Delay: scenarios.Delay{Min: time.Second, Max: time.Second}},
 		},
 	}
 }

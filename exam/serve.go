@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -103,7 +104,7 @@ func (c *Controlled) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			st.Scene, st.Round, st.Rounds, st.Task = c.round.Scene, c.round.Number, c.round.Rounds, c.round.Task
 			st.Env = map[string]string{}
 			for _, kv := range c.round.Vars() {
-				k, v, _ := cut(kv)
+				k, v, _ := strings.Cut(kv, "=")
 				st.Env[k] = v
 			}
 		}
@@ -141,15 +142,6 @@ func (c *Controlled) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeJSON(w, http.StatusNotFound, map[string]string{"code": "NotFound", "message": "the exam's control plane has GET " + ControlPrefix + " and POST " + ControlPrefix + "/round-end"})
 	}
-}
-
-func cut(kv string) (string, string, bool) {
-	for i := 0; i < len(kv); i++ {
-		if kv[i] == '=' {
-			return kv[:i], kv[i+1:], true
-		}
-	}
-	return kv, "", false
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

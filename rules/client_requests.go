@@ -13,14 +13,14 @@ import (
 // client secret only where the spec sends it.
 
 // pageTokenCompanions are the parameters that may accompany a pageToken
-// (decision BB4: limit by the spec's sentence; expand and
+// (docs/decisions.md#pagetoken-companions: limit by the spec's sentence; expand and
 // expandReferenceNames change how records are shown, not which).
 var pageTokenCompanions = []string{"pageToken", "limit", "expand", "expandReferenceNames"}
 
 var (
 	specPageTokenAlone = SpecRef{Section: "Interface B, placement list query parameters",
 		Quote:    "pageToken | string | opaque value from an earlier response; cannot be combined with other filters, but can be combined with `limit`",
-		Decision: "BB4"}
+		Decision: "pagetoken-companions"}
 	specPageTokenAloneStandard = SpecRef{Section: "SS 12000 2.1.0: parameter pageToken and 400 (every list)",
 		Quote: "Ett opakt värde som servern givit som svar på en tidigare ställd fråga. Kan inte komibineras med andra filter men väl med `limit`. … 400: Filter (ex `sortkey`, `meta.modified.after`, `meta.modified.before`, `meta.created.after`, `meta.created.before` etc.) kan inte kombineras med `pageToken`."}
 	specSecretPlace = SpecRef{Section: "Authentication, items 1 and 5; RFC 6749 §2.3.1",

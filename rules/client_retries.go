@@ -16,17 +16,17 @@ import (
 var (
 	specRetryStorm = SpecRef{Section: "Errors; RFC 9110 §15.6.4 and §10.2.3",
 		Quote:    "500 | unexpected server error … The server MAY send a Retry-After header field to suggest an appropriate amount of time for the client to wait before retrying the request. … Servers send the \"Retry-After\" header field to indicate how long the user agent ought to wait before making a follow-up request.",
-		Decision: "X2"}
+		Decision: "client-retry-storm"}
 	specRetryStormStandard = SpecRef{Section: "RFC 9110 §15.6.4 and §10.2.3",
 		Quote:    "The server MAY send a Retry-After header field to suggest an appropriate amount of time for the client to wait before retrying the request. … Servers send the \"Retry-After\" header field to indicate how long the user agent ought to wait before making a follow-up request.",
-		Decision: "X2"}
+		Decision: "client-retry-storm"}
 	specWriteRepeat = SpecRef{Section: "RFC 9110 §9.2.2",
 		Quote: "A user agent SHOULD NOT automatically retry a request with a non-idempotent method unless it has some means to know that the request semantics are actually idempotent, regardless of the method, or some means to detect that the original request was never applied."}
 )
 
 // A retry storm: stormRepeats repeats in a row of a request that failed
 // with a 5xx, each sent less than stormGap after the answer before it
-// (decision X2).
+// (decisions.md#client-retry-storm).
 const (
 	stormGap     = 100 * time.Millisecond
 	stormRepeats = 3
@@ -81,7 +81,7 @@ func checkRetryStorm(c *Context, o *Observation) {
 			f.immediate++
 			if f.immediate >= stormRepeats && !f.reported {
 				f.reported = true
-				c.FailRelated(o, []*Exchange{f.last}, "a back-off between retries (decision X2)",
+				c.FailRelated(o, []*Exchange{f.last}, "a back-off between retries (decisions.md#client-retry-storm)",
 					"%s was sent %d times in a row each less than %s after a %d answer to it", o.Label(), f.immediate, stormGap, f.last.Status)
 			}
 		} else {

@@ -79,6 +79,28 @@ func (r *reportFlag) Set(s string) error {
 	return nil
 }
 
+// check reports the first --report path that cannot be written: checked
+// before the first request, so that a long run does not end in a report it
+// cannot write.
+func (r reportFlag) check() error {
+	for _, f := range r {
+		if err := report.CheckReportPath(f[1]); err != nil {
+			return fmt.Errorf("--report %s=%s: %v", f[0], f[1], err)
+		}
+	}
+	return nil
+}
+
+// write writes every report asked for.
+func (r reportFlag) write(rep *report.Report) error {
+	for _, f := range r {
+		if err := report.WriteReportFile(f[0], f[1], rep); err != nil {
+			return fmt.Errorf("--report %s=%s: %v", f[0], f[1], err)
+		}
+	}
+	return nil
+}
+
 // idFlag collects --id KIND=UUID.
 type idFlag map[string][]string
 
@@ -174,12 +196,8 @@ func conformanceCmd(args []string, stdout, stderr io.Writer) int {
 	if cfg.MinChecks < 0 || cfg.WaitFor < 0 {
 		return usageErr("--min-checks and --wait-for must not be negative")
 	}
-	// Report files are checked before the first request: a run of many
-	// minutes must not end in a report it cannot write.
-	for _, r := range reports {
-		if err := report.CheckReportPath(r[1]); err != nil {
-			return usageErr("--report %s=%s: %v", r[0], r[1], err)
-		}
+	if err := reports.check(); err != nil {
+		return usageErr("%v", err)
 	}
 	if cfg.Timeout <= 0 || cfg.Concurrency <= 0 || cfg.MaxPages <= 0 || cfg.MaxWalkBytes <= 0 {
 		return usageErr("--timeout, --concurrency, --max-pages and --max-walk-bytes must be positive")
@@ -207,10 +225,8 @@ func conformanceCmd(args []string, stdout, stderr io.Writer) int {
 		return usageErr("%v", err)
 	}
 	report.WriteConsole(stdout, rep) // with the causes of an incomplete run, once each
-	for _, r := range reports {
-		if err := report.WriteReportFile(r[0], r[1], rep); err != nil {
-			return usageErr("--report %s=%s: %v", r[0], r[1], err)
-		}
+	if err := reports.write(rep); err != nil {
+		return usageErr("%v", err)
 	}
 	return rep.ExitCode()
 }

@@ -50,6 +50,10 @@ func TestDependenciesPointInward(t *testing.T) {
 		// by the spec alone.
 		{dir: "conformance", banned: []string{"mockserver", "fixtures", "model", "scenarios"}, bannedOutsideTests: []string{"deviation"}, docs: []string{"report_list.go"}},
 		{dir: "rules", allowed: []string{"openapi"}},
+		// The mock is judged, never a judge; its test helper (mocktest)
+		// runs the exam for Go tests.
+		{dir: "mockserver", banned: []string{"conformance", "rules", "exam", "tap", "report"}},
+		{dir: "exam", banned: []string{"conformance", "tap"}},
 		{dir: "report", allowed: []string{"rules"}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {

@@ -33,6 +33,8 @@ Usage:
   skolkit tap --target URL [flags]
                                a proxy that judges the live traffic between a
                                client and a server, both ways
+  skolkit exam [flags] -- CLIENT-COMMAND [ARGS...]
+                               judge a client of the service against the mock's scenes
   skolkit scenarios list       list the built-in scenarios and the named deviations
   skolkit scenarios validate FILE
                                check a scenario file; every problem as file:line:col
@@ -54,6 +56,7 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"spec":        spec,
 	"conformance": conformanceCmd,
 	"tap":         tapCmd,
+	"exam":        examCmd,
 	"scenarios":   scenariosCommand,
 	"generate":    generateCommand,
 	"version":     versionCmd,

@@ -19,6 +19,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/skolkit/skolkit/exam/refclient"
 )
 
 // envRunMain makes the test binary run skolkit's main instead of the tests,
@@ -29,6 +31,10 @@ const envRunMain = "SKOLKIT_TEST_RUN_MAIN"
 func TestMain(m *testing.M) {
 	if os.Getenv(envRunMain) == "1" {
 		main()
+	}
+	if os.Getenv(refclient.EnvInterface) != "" {
+		// The test binary as a reference client of skolkit exam.
+		os.Exit(refclient.Main(os.Stderr))
 	}
 	os.Exit(m.Run())
 }

@@ -44,7 +44,9 @@ const (
 	// 401.
 	NeverRenewsToken Defect = "never-renews-token"
 	// CrashesOnAbsentOptional reads a member the standard does not require
-	// as if it were always there (a person reference's securityMarking).
+	// as if it were always there (interface B: a person reference's
+	// securityMarking; interface A: a record's external, which a server may
+	// leave out instead of writing null).
 	CrashesOnAbsentOptional Defect = "crashes-on-absent-optional"
 	// IgnoresDeletions never asks what was deleted.
 	IgnoresDeletions Defect = "ignores-deletions"
