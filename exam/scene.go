@@ -46,12 +46,13 @@ type Scene struct {
 	ChangeBetweenPages bool
 }
 
-// RateWindow is the rate-limit scene's quota: fixed windows of Window that
-// start at a window's first request, Quota requests each (the first window
-// of a round FirstQuota), then 429 answers until the window ends.
+// RateWindow is the rate-limit scene's quota: Quota requests a window (the
+// first window of a round FirstQuota); the answer that spends it announces
+// a Pause (RateLimit-Remaining 0, RateLimit-Reset), and requests before the
+// pause is over are answered 429 with Retry-After.
 type RateWindow struct {
 	Quota, FirstQuota int
-	Window            time.Duration
+	Pause             time.Duration
 }
 
 // Names of the scenes.
@@ -83,10 +84,9 @@ var (
 		Quote: "Behaviour the standard allows that the mock does not choose by default: a correct client copes with every one of them."}
 )
 
-// rateLimitScene is the rate-limit scene's window: a client that sends
-// more than 20 requests a second meets 429s, and one that sends its first
-// six requests of a round within a second meets one.
-var rateLimitScene = RateWindow{Quota: 20, FirstQuota: 5, Window: time.Second}
+// rateLimitScene is the rate-limit scene's window: a pause of a second
+// after every 20 requests, the first after 5.
+var rateLimitScene = RateWindow{Quota: 20, FirstQuota: 5, Pause: time.Second}
 
 // tokenExpirySceneTTL is the token lifetime of the token-expiry scene.
 const tokenExpirySceneTTL = time.Minute
@@ -100,7 +100,7 @@ var catalogue = []Scene{
 		Basis: basisPaging, Variants: []string{mockserver.VarShortPages, mockserver.VarClampedLimit, mockserver.VarSmallDefaultPage}, ChangeBetweenPages: true},
 	{Name: SceneTokenExpiry, Behaviour: "access tokens live a minute, and every token expires when a client asks for the second page of a list",
 		Basis: basisTokenExpiry, TokenTTL: tokenExpirySceneTTL, ExpireTokensInWalks: true},
-	{Name: SceneRateLimit, Behaviour: fmt.Sprintf("windows of %s with %d requests each (the first window of a round %d), then 429 with Retry-After and the RateLimit headers until the window ends", rateLimitScene.Window, rateLimitScene.Quota, rateLimitScene.FirstQuota),
+	{Name: SceneRateLimit, Behaviour: fmt.Sprintf("a pause of %s after every %d requests (the first after %d), announced by RateLimit-Remaining 0 and RateLimit-Reset; requests before it ends are answered 429 with Retry-After", rateLimitScene.Pause, rateLimitScene.Quota, rateLimitScene.FirstQuota),
 		Basis: basisRateLimit, RateLimit: &rateLimitScene},
 	{Name: SceneFaults, Behaviour: "transient 500 and 503 answers (every sixth read of each interface, and the first two reads of groups) and slow answers (organisations and schools take a second)",
 		Basis: basisFaults, Rules: faultRules()},

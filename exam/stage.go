@@ -286,16 +286,19 @@ func (h *headerSetter) Write(p []byte) (int, error) {
 	return h.ResponseWriter.Write(p)
 }
 
-// windowLimiter is the rate-limit scene's limiter: fixed windows of
-// w.Window from a window's first request, w.Quota requests each, the first
-// window of a round only w.FirstQuota.
+// windowLimiter is the rate-limit scene's limiter. A window holds
+// w.Quota requests (the first window of a round w.FirstQuota) and has no
+// end of its own: the answer that spends it announces, with
+// RateLimit-Remaining 0 and RateLimit-Reset, a pause of w.Pause, and every
+// request before the pause is over is refused. How fast a client sends
+// does not matter: every client meets the pause, after the same requests.
 type windowLimiter struct {
-	mu    sync.Mutex
-	w     RateWindow
-	start time.Time
-	used  int
-	quota int
-	first bool
+	mu        sync.Mutex
+	w         RateWindow
+	used      int
+	quota     int // 0: no window open
+	pauseEnds time.Time
+	first     bool
 }
 
 type windowDecision struct {
@@ -308,19 +311,29 @@ type windowDecision struct {
 func (l *windowLimiter) restart() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.start, l.used, l.first = time.Time{}, 0, true
+	l.used, l.quota, l.pauseEnds, l.first = 0, 0, time.Time{}, true
 }
 
 func (l *windowLimiter) take(now time.Time) windowDecision {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.start.IsZero() || !now.Before(l.start.Add(l.w.Window)) {
-		l.start, l.used, l.quota = now, 0, l.w.Quota
+	if !l.pauseEnds.IsZero() {
+		if now.Before(l.pauseEnds) {
+			return windowDecision{limit: l.quota, reset: l.pauseEnds}
+		}
+		l.pauseEnds, l.quota = time.Time{}, 0
+	}
+	if l.quota == 0 {
+		l.used, l.quota = 0, l.w.Quota
 		if l.first && l.w.FirstQuota > 0 {
 			l.quota = l.w.FirstQuota
 		}
 		l.first = false
 	}
 	l.used++
-	return windowDecision{allowed: l.used <= l.quota, limit: l.quota, remaining: max(l.quota-l.used, 0), reset: l.start.Add(l.w.Window)}
+	d := windowDecision{allowed: true, limit: l.quota, remaining: l.quota - l.used, reset: now.Add(l.w.Pause)}
+	if d.remaining == 0 {
+		l.pauseEnds = d.reset
+	}
+	return d
 }

@@ -78,6 +78,10 @@ func (c *capturer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ex.Start = c.opts.Now()
 	ex.Surface, ex.Method, ex.Path = surface, r.Method, rel
 	ex.RequestHeader = r.Header.Clone() // as sent: a handler may change r.Header
+	// As sent too: a handler may rewrite r.URL (the mock's legal variants
+	// change the query before the handlers read it).
+	ex.Query = r.URL.Query()
+	ex.URL = requestURL(r)
 	if r.Body != nil && r.Body != http.NoBody {
 		rec.reqBody = &teeBody{ReadCloser: r.Body, max: c.opts.MaxBody}
 		rec.reqBody.buf = newBodyBuffer(r.ContentLength, c.opts.MaxBody)
@@ -187,8 +191,6 @@ func (rec *recorder) finish(r *http.Request, p any, now time.Time) {
 		ex.Status = http.StatusOK
 		ex.ResponseHeader = sentHeader(rec.ResponseWriter.Header())
 	}
-	ex.Query = r.URL.Query()
-	ex.URL = requestURL(r)
 	ex.Client = rec.client(r)
 }
 

@@ -105,6 +105,9 @@ func TestCaptureHandsOverEveryExchange(t *testing.T) {
 	var got []*Exchange
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
+		// A handler may rewrite the request (the mock's legal variants
+		// do): the exchange is what the client sent.
+		r.URL.RawQuery = "expand=rewritten"
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusCreated)
 		w.Write([]byte(`{"echo":` + string(body) + `}`))
@@ -132,6 +135,7 @@ func TestCaptureHandsOverEveryExchange(t *testing.T) {
 	assert.Equal(t, SurfaceB, e.Surface)
 	assert.Equal(t, "/groups/lookup", e.Path)
 	assert.Equal(t, "assignmentRoles", e.Query.Get("expand"))
+	assert.True(t, strings.HasSuffix(e.URL, "/api/v1/groups/lookup?expand=assignmentRoles"), e.URL)
 	assert.Equal(t, http.StatusCreated, e.Status)
 	assert.Equal(t, `{"ids":["a","b",`, string(e.RequestBody))
 	assert.True(t, e.RequestTruncated)
