@@ -12,7 +12,9 @@ import (
 // RuleResult is what one rule of a judge found, as a result: failed with
 // its first findings (each with its exchange, and the related ones, as
 // excerpts; messages as red.Text shows them), skipped with nothing as the
-// reason when it had nothing to look at (never a pass), passed otherwise.
+// reason when it had nothing to look at (never a pass), passed otherwise;
+// the findings of a rule of severity NOTE (a client's efficiency) are notes
+// of a pass, never a failure.
 // Notes say how many findings there were in all and what it judged
 // across which operations.
 func RuleResult(c rules.RuleCoverage, p rules.Profile, red *Redactor, nothing string) Result {
@@ -23,6 +25,12 @@ func RuleResult(c rules.RuleCoverage, p rules.Profile, red *Redactor, nothing st
 		res.Notes = append(res.Notes, red.Text(n))
 	}
 	switch {
+	case c.Findings > 0 && r.SeverityIn(p) == rules.NOTE:
+		// A remark on a client's efficiency, never a fault.
+		res.Status = StatusPass
+		for _, f := range c.Kept {
+			res.Notes = append(res.Notes, red.Text(f.Message))
+		}
 	case c.Findings > 0:
 		res.Status = StatusFail
 		for _, f := range c.Kept {

@@ -80,7 +80,7 @@ func checkRateReset(c *Context, o *Observation) {
 	key := o.Client + " " + string(o.Surface)
 	var keep []*refusal
 	for _, r := range state[key] {
-		if !o.Start.After(r.ex.End()) {
+		if !sentAfter(o, r.ex) {
 			keep = append(keep, r) // sent before the 429 was read
 			continue
 		}
@@ -104,6 +104,18 @@ func checkRateReset(c *Context, o *Observation) {
 		}
 		state[key] = append(state[key], &refusal{ex: o.Exchange, until: until})
 	}
+}
+
+// sentAfter reports whether a request was sent after the client had read
+// an earlier answer: it started after that exchange ended, or it is the
+// same request again (a retry is sent after its answer was read, though the
+// driver may record the answer's end later than the client read it).
+func sentAfter(o *Observation, earlier *Exchange) bool {
+	if o.Start.After(earlier.End()) {
+		return true
+	}
+	return o.Start.After(earlier.Start) && o.Method == earlier.Method && o.Path == earlier.Path &&
+		o.Query.Encode() == earlier.Query.Encode() && string(o.RequestBody) == string(earlier.RequestBody)
 }
 
 func resetHeaders(ex *Exchange) string {

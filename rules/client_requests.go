@@ -53,9 +53,12 @@ func checkPageTokenAlone(c *Context, o *Observation) {
 	c.Judged(o)
 	var extra []string
 	for name := range o.Query {
-		if !slices.Contains(pageTokenCompanions, name) {
-			extra = append(extra, name)
+		// Parameters the operation requires go with every page
+		// (docs/decisions.md#pagetoken-companions).
+		if p, ok := o.Op.Param(name); slices.Contains(pageTokenCompanions, name) || ok && p.Required {
+			continue
 		}
+		extra = append(extra, name)
 	}
 	if len(extra) > 0 {
 		slices.Sort(extra)

@@ -68,9 +68,9 @@ func checkRetryStorm(c *Context, o *Observation) {
 	state := c.State().(map[string]*failing)
 	k := requestKey(o)
 	f := state[k]
-	if f != nil && o.Start.After(f.last.End()) {
+	if f != nil && o.Start.After(f.last.Start) {
 		c.Judged(o)
-		gap := o.Start.Sub(f.last.End())
+		gap := max(o.Start.Sub(f.last.End()), 0)
 		if ra, ok := retryAfterOf(f.last); ok && o.Start.Before(f.last.Start.Add(ra).Add(-resetTolerance)) {
 			if !f.reported {
 				f.reported = true
@@ -95,7 +95,7 @@ func checkRetryStorm(c *Context, o *Observation) {
 			state[k] = f
 		}
 		f.last = o.Exchange
-	case f != nil && o.Start.After(f.last.End()):
+	case f != nil && o.Start.After(f.last.Start):
 		delete(state, k)
 	}
 }
@@ -146,7 +146,7 @@ func checkWriteRepeat(c *Context, o *Observation) {
 		return
 	}
 	k := requestKey(o)
-	if w := state[k]; w != nil && o.Start.After(w.ex.End()) {
+	if w := state[k]; w != nil && o.Start.After(w.ex.Start) {
 		c.Judged(o)
 		c.FailRelated(o, []*Exchange{w.ex}, "a read of "+o.Op.Resource+" to see whether the first one was applied, before sending it again",
 			"%s was sent again after its first attempt got %s, without reading whether that one was applied", o.Label(), statusText(w.ex))

@@ -76,6 +76,10 @@ func TestClientRules(t *testing.T) {
 			exs: func(t *testing.T) []*Exchange {
 				return []*Exchange{mkEx(t, "GET /api/v1/placements?pageToken=abc&sortkey=StartDateAsc", 400, obj{"code": "x", "message": "y"})}
 			}},
+		{name: "a pageToken with the parameters the operation requires", rule: "client.pagetoken-with-filters",
+			exs: func(t *testing.T) []*Exchange {
+				return []*Exchange{mkEx(t, "GET /api/v1/calendarEvents?pageToken=abc&startTime.onOrAfter=2026-01-01T00:00:00Z&startTime.onOrBefore=2026-12-31T00:00:00Z", 200, emptyPage())}
+			}},
 		{name: "first pages only: nothing to look at", rule: "client.pagetoken-with-filters", nothing: true,
 			exs: func(t *testing.T) []*Exchange {
 				return []*Exchange{mkEx(t, "GET /api/v1/persons?meta.modified.after=2026-01-01T00:00:00Z", 200, emptyPage())}
@@ -157,6 +161,10 @@ func TestClientRules(t *testing.T) {
 		{name: "coming back at once", rule: "client.ratelimit-before-reset", fails: "before the reset",
 			exs: func(t *testing.T) []*Exchange {
 				return []*Exchange{tooMany(0, "Retry-After", "2"), mkEx(t, "GET /api/v1/persons", 200, emptyPage(), at(20*time.Millisecond))}
+			}},
+		{name: "a retry of the refused request, sent before the driver saw the 429 end", rule: "client.ratelimit-before-reset", fails: "before the reset",
+			exs: func(t *testing.T) []*Exchange {
+				return []*Exchange{tooMany(0, "Retry-After", "1"), tooMany(5*time.Millisecond, "Retry-After", "1")}
 			}},
 		{name: "waiting until RateLimit-Reset, read against Date", rule: "client.ratelimit-before-reset",
 			exs: func(t *testing.T) []*Exchange {

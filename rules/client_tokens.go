@@ -79,7 +79,7 @@ func init() {
 		&Rule{ID: "client.token-per-request", Family: FamilyTokens, Side: SideClient,
 			Title: "a client keeps its access token for as long as it is good, instead of asking for a new one for every request",
 			Spec:  specTokenReuse, StandardSpec: &specTokenReuseStandard,
-			Severity: SHOULD, Standard: SHOULD,
+			Severity: NOTE, Standard: NOTE,
 			NewState: func() any { return tokensState{} },
 			Check:    checkTokenPerRequest},
 		&Rule{ID: "client.token-after-refusal", Family: FamilyTokens, Side: SideClient,
@@ -177,14 +177,14 @@ func checkTokenAfterRefusal(c *Context, o *Observation) {
 		u = &tokenUse{}
 		ct.add(tok, u)
 	}
-	if u.refused != nil && o.Start.After(u.refused.End()) {
+	if u.refused != nil && sentAfter(o, u.refused) {
 		c.Judged(o)
 		c.FailRelated(o, []*Exchange{u.refused}, "a new token from the token endpoint after the 401",
 			"%s was sent with the access token the server refused with 401 at %s%s", o.Label(), u.refused.End().Format(time.RFC3339Nano), challenge(u.refused))
-	} else if ct.pending != nil && o.Start.After(ct.pending.End()) {
+	} else if ct.pending != nil && sentAfter(o, ct.pending) {
 		c.Judged(o)
 	}
-	if ct.pending != nil && o.Start.After(ct.pending.End()) {
+	if ct.pending != nil && sentAfter(o, ct.pending) {
 		ct.pending = nil
 	}
 	if o.Status == http.StatusUnauthorized && u.refused == nil {
