@@ -133,7 +133,7 @@ func (c *Controlled) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		end := roundEnd{Scene: c.round.Scene, Round: c.round.Number, ExitCode: body.ExitCode}
 		c.finished = append(c.finished, end)
 		c.ended <- Outcome{ExitCode: body.ExitCode, Output: body.Output, Duration: time.Since(c.started)}
-		c.ended = nil
+		c.ended, c.state = nil, StateJudging
 		c.mu.Unlock()
 		writeJSON(w, http.StatusAccepted, end)
 	case r.URL.Path == ControlPrefix || r.URL.Path == ControlPrefix+"/round-end":
