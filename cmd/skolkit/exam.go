@@ -187,10 +187,7 @@ func examCmd(args []string, stdout, stderr io.Writer) int {
 		return usageErr("%v", err)
 	}
 	rep := res.Report()
-	report.WriteConsole(stdout, rep)
-	for _, m := range rep.Incomplete {
-		fmt.Fprintf(stderr, "skolkit exam: could not judge the client: %s\n", m)
-	}
+	report.WriteConsole(stdout, rep) // with the causes of an exam that could not judge, once each
 	if err := reports.write(rep); err != nil {
 		return usageErr("%v", err)
 	}
