@@ -50,7 +50,7 @@ func (s *Server) useScenario(sc *scenarios.Scenario) {
 	s.clients = map[string]Client{}
 	s.first = Client{}
 	for i, c := range sc.Clients {
-		scopes := expandScopes(c.Scopes)
+		scopes := s.expandScopes(c.Scopes)
 		cl := Client{ID: c.ID, Secret: c.Secret, Scopes: scopes, RateLimit: c.Quota()}
 		s.clients[c.ID] = cl
 		if i == 0 {

@@ -17,33 +17,21 @@ import (
 
 	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
-	"github.com/skolkit/skolkit/mockserver/register"
 	"github.com/skolkit/skolkit/scenarios"
 )
 
-// Interface-A resources each have a read and a write scope,
-// "<resource>:read" and "<resource>:write"; the export has "export:read".
-var directoryScopeResources = []string{"school", "group", "student", "employee", "guardian", "student-placement", "employee-placement", "grade", "unit", "audit-event"}
-
-// AllScopes lists every scope the server knows.
-var AllScopes = func() []string {
-	all := append(slices.Clone(register.ResourceScopes), ScopeExportRead)
-	for _, r := range directoryScopeResources {
-		all = append(all, r+":read", r+":write")
-	}
-	return append(all, register.OperationScopes...)
-}()
-
 // expandScopes returns a client's scopes with the names that stand for
-// several (scenarios.ScopeAll, scenarios.ScopeRead) replaced by those.
-func expandScopes(scopes []string) []string {
+// several (scenarios.ScopeAll, scenarios.ScopeRead) replaced by those: every
+// scope of the surfaces' operations (Server.scopes), or every one that only
+// reads.
+func (s *Server) expandScopes(scopes []string) []string {
 	var out []string
 	for _, sc := range scopes {
 		switch sc {
 		case scenarios.ScopeAll:
-			out = append(out, AllScopes...)
+			out = append(out, s.scopes...)
 		case scenarios.ScopeRead:
-			for _, a := range AllScopes {
+			for _, a := range s.scopes {
 				if isReadScope(a) {
 					out = append(out, a)
 				}
@@ -268,7 +256,7 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 func (s *Server) bearer(w http.ResponseWriter, r *http.Request, scope string) (grant, bool) {
 	h := r.Header.Get("Authorization")
 	if h == "" && s.deviates(deviation.NoTokenAccepted) {
-		return grant{ClientID: s.first.ID, Scopes: AllScopes}, true
+		return grant{ClientID: s.first.ID, Scopes: s.scopes}, true
 	}
 	if h == "" {
 		w.Header().Set(surface.HeaderWWWAuth, `Bearer realm="skolkit"`)

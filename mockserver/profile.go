@@ -120,7 +120,7 @@ var profileTranslations = map[string]profileTranslation{
 // validation against the profile's contract (built at its first use) and
 // the handler between the translations of the request and the answer.
 func (s *Server) profiled(e surface.Endpoint, validate func(http.ResponseWriter, *http.Request) bool, handle http.HandlerFunc) (func(http.ResponseWriter, *http.Request) bool, http.HandlerFunc) {
-	if e.Kind != surface.Register || e.Doc != openapi.NameRegister {
+	if e.Kind != surface.Register || e.Doc != openapi.NameRegister || e.Spec != nil {
 		return validate, handle
 	}
 	standard := sync.OnceValues(func() (*validator, error) {

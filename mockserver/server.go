@@ -2,9 +2,6 @@ package mockserver
 
 import (
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -133,6 +130,9 @@ type Server struct {
 	// state reads and writes the state documents of the store's schema
 	// (state.go), built when first needed.
 	state func() *stateCodec
+	// scopes are every scope of the surfaces' operations: what a client's
+	// "all" stands for.
+	scopes []string
 }
 
 // New builds a server: it loads the contract (a contract that cannot be
@@ -144,7 +144,22 @@ type Server struct {
 // and their routes (which need only the contract). The data is put into the
 // store when both are done, before the server is returned: a server answers
 // nothing until all of it is ready.
-func New(opts Options) (*Server, error) {
+func New(opts Options) (*Server, error) { return newWithKinds(opts, kinds{}) }
+
+// kinds are record kinds served beside the built-in ones (the store's
+// tables and interface B's resources): a table the store keeps, and the
+// resources interface B serves it by.
+type kinds struct {
+	tables    []store.TableDecl
+	resources []*register.Resource
+}
+
+// newWithKinds is New with record kinds beside the built-in ones.
+func newWithKinds(opts Options, extra kinds) (*Server, error) {
+	schema, err := store.NewSchema(extra.tables...)
+	if err != nil {
+		return nil, err
+	}
 	type loadedContract struct {
 		c   *openapi.Contract
 		err error
@@ -154,7 +169,7 @@ func New(opts Options) (*Server, error) {
 		c, err := openapi.Shared()
 		contract <- loadedContract{c, err}
 	}()
-	s, build, err := newServer(opts)
+	s, build, err := newServer(opts, schema)
 	type builtData struct {
 		st  *store.Store
 		err error
@@ -173,7 +188,7 @@ func New(opts Options) (*Server, error) {
 	}
 	if err == nil {
 		var fromState bool
-		if fromState, err = s.openStore(opts.StateFile); err == nil && !fromState && !building {
+		if fromState, err = s.openStore(opts.StateFile, schema); err == nil && !fromState && !building {
 			startBuild()
 		}
 	}
@@ -186,8 +201,13 @@ func New(opts Options) (*Server, error) {
 	}
 	s.contract = lc.c
 	s.dir = directory.New(s.core, s.contract)
-	s.reg, err = register.New(s.core, register.Options{Scenario: s.scenario, SelfCheck: opts.SelfCheck, Webhooks: opts.Webhooks})
+	s.reg, err = register.New(s.core, register.Options{Scenario: s.scenario, SelfCheck: opts.SelfCheck, Webhooks: opts.Webhooks, Resources: extra.resources})
 	if err == nil {
+		s.scopes = append(s.reg.Scopes(), s.dir.Scopes()...)
+		s.useScenario(s.scenario)
+		if opts.TokenTTL > 0 {
+			s.tokenTTL = opts.TokenTTL
+		}
 		err = s.routes()
 	}
 	if building {
@@ -210,7 +230,7 @@ func New(opts Options) (*Server, error) {
 // newServer is New without what needs the contract and without its store
 // (openStore): the server, and the function that builds the scenario's data
 // for it.
-func newServer(opts Options) (*Server, func() (*store.Store, error), error) {
+func newServer(opts Options, schema *store.Schema) (*Server, func() (*store.Store, error), error) {
 	var err error
 	sc := opts.Scenario
 	if sc == nil {
@@ -246,10 +266,7 @@ func newServer(opts Options) (*Server, func() (*store.Store, error), error) {
 		sparse:  newSparse(),
 	}
 	s.core = &surface.Core{Now: now, PageSize: s.pageSize, ClientOf: s.clientOf}
-	s.useScenario(sc)
-	if opts.TokenTTL > 0 {
-		s.tokenTTL = opts.TokenTTL
-	}
+	s.scenario = sc // its clients are taken once the surfaces name their scopes (New)
 	s.core.Deviations = map[string]bool{}
 	for _, d := range append(slices.Clone(sc.Behaviours.Deviations), opts.Deviations...) {
 		if !deviation.Known(d) {
@@ -273,13 +290,14 @@ func newServer(opts Options) (*Server, func() (*store.Store, error), error) {
 	}
 	s.core.Log = s.log
 	at := now()
-	return s, func() (*store.Store, error) { return buildData(sc, at, now) }, nil
+	return s, func() (*store.Store, error) { return buildData(sc, at, now, schema) }, nil
 }
 
-// openStore gives the server its empty store, and loads the state file into
-// it when one is named and exists (it reports whether it did).
-func (s *Server) openStore(stateFile string) (bool, error) {
-	s.store = store.New(s.now)
+// openStore gives the server its empty store of the schema, and loads the
+// state file into it when one is named and exists (it reports whether it
+// did).
+func (s *Server) openStore(stateFile string, schema *store.Schema) (bool, error) {
+	s.store = store.New(s.now, store.WithSchema(schema))
 	s.core.Store = s.store
 	s.state = sync.OnceValue(func() *stateCodec { return newStateCodec(s.store.Schema()) })
 	if stateFile == "" {
@@ -288,33 +306,23 @@ func (s *Server) openStore(stateFile string) (bool, error) {
 	return s.readStateFile(stateFile)
 }
 
-// buildData returns a store with the scenario's data at an instant, never to
-// be written: one built before for the same scenario and instant, or a new
-// one (on the clock).
-func buildData(sc *scenarios.Scenario, now time.Time, clock func() time.Time) (*store.Store, error) {
-	key, cacheable := loadedKey(sc, now)
-	if cacheable {
-		if tpl, ok := loaded.get(key); ok {
-			return tpl, nil
-		}
-	}
+// buildData returns a store of the schema with the scenario's data at an
+// instant (on the clock).
+func buildData(sc *scenarios.Scenario, now time.Time, clock func() time.Time, schema *store.Schema) (*store.Store, error) {
 	ds, err := sc.Build(now)
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	d := store.Dataset(*ds)
-	tpl := store.New(clock)
+	st := store.New(clock, store.WithSchema(schema))
 	// The tables interface A's view leaves alone are loaded while it is
 	// derived: it runs on one core, the load on the other.
-	pre := tpl.Preload(&d, untouchedByDirectoryView...)
+	pre := st.Preload(&d, untouchedByDirectoryView...)
 	directory.PrepareGenerated(&d)
-	if err := tpl.LoadPreloaded(&d, pre); err != nil {
+	if err := st.LoadPreloaded(&d, pre); err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
-	if cacheable {
-		loaded.put(key, tpl)
-	}
-	return tpl, nil
+	return st, nil
 }
 
 // untouchedByDirectoryView are the tables directory.PrepareGenerated neither
@@ -324,59 +332,6 @@ var untouchedByDirectoryView = []string{
 	store.TableCalendarEvents, store.TableAttendances, store.TableAbsences, store.TableActivities,
 	store.TableAttendanceEvents, store.TableAttendanceSchedules, store.TableRooms, store.TableResources,
 	store.TableProgrammes, store.TableStudyPlans, store.TableSchoolUnitOfferings,
-}
-
-// loaded keeps the stores built for the last few (scenario, instant) pairs,
-// never written, so that servers built from the same scenario at the same
-// instant (every server of a test suite with a fixed clock) copy the data in
-// constant time instead of generating and loading it again.
-var loaded = &storeCache{max: 4}
-
-type storeCache struct {
-	mu   sync.Mutex
-	max  int
-	keys []string
-	vals map[string]*store.Store
-}
-
-func (c *storeCache) get(k string) (*store.Store, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	st, ok := c.vals[k]
-	return st, ok
-}
-
-func (c *storeCache) put(k string, st *store.Store) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.vals == nil {
-		c.vals = map[string]*store.Store{}
-	}
-	if _, ok := c.vals[k]; ok {
-		return
-	}
-	if len(c.keys) == c.max {
-		delete(c.vals, c.keys[0])
-		c.keys = c.keys[1:]
-	}
-	c.keys = append(c.keys, k)
-	c.vals[k] = st
-}
-
-// loadedKey identifies the data a scenario builds at an instant: everything
-// Build reads. A scenario that cannot be encoded is not cached.
-func loadedKey(sc *scenarios.Scenario, now time.Time) (string, bool) {
-	b, err := json.Marshal(struct {
-		Seed     int64
-		Generate scenarios.Generate
-		Records  scenarios.Records
-		Clock    scenarios.Clock
-	}{sc.Seed, sc.Generate, sc.Records, sc.Clock})
-	if err != nil {
-		return "", false
-	}
-	sum := sha256.Sum256(b)
-	return now.UTC().Format(time.RFC3339Nano) + "/" + hex.EncodeToString(sum[:]), true
 }
 
 // Clock returns the server's clock.
@@ -571,7 +526,11 @@ func (s *Server) endpoints() ([]surface.Endpoint, error) {
 func (s *Server) wrap(e surface.Endpoint) (http.Handler, error) {
 	var validate func(http.ResponseWriter, *http.Request) bool
 	if e.Doc != "" {
-		v, err := newValidator(s.contract, e.Doc, e.Method, e.Path)
+		doc := s.contract.Doc(e.Doc)
+		if e.Spec != nil {
+			doc = e.Spec
+		}
+		v, err := newValidatorIn(doc, e.Doc, e.Method, e.Path)
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package directory
 
 import (
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
@@ -43,6 +44,20 @@ func (s *API) deletionKinds(table string, rec any) []string {
 		}
 	}
 	return out
+}
+
+// Scopes are the scopes of interface A and the export: a read and a write
+// scope per resource ("<scope>:read", "<scope>:write"), and export:read.
+func (s *API) Scopes() []string {
+	var out []string
+	for _, res := range s.resources {
+		for _, sc := range []string{res.scope + ":read", res.scope + ":write"} {
+			if !slices.Contains(out, sc) {
+				out = append(out, sc)
+			}
+		}
+	}
+	return append(out, ScopeExportRead)
 }
 
 // auditedKinds are the kinds of deletion interface A shows as audit events.

@@ -3,6 +3,7 @@ package register
 import (
 	"crypto/rand"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
@@ -15,12 +16,6 @@ const PrefixB = "/api/v1"
 
 // MaxLookupIDs is the most ids one POST /groups/lookup may ask for.
 const MaxLookupIDs = 500
-
-// OperationScopes are the scopes of interface B's operations other than the
-// reads of the resources (ResourceScopes): deletedEntities, the writes, the
-// subscriptions and the reports. The files that add the operations add
-// their scopes.
-var OperationScopes []string
 
 // Options configure an API.
 type Options struct {
@@ -90,4 +85,16 @@ func (s *API) deviates(name string) bool { return s.core.Deviates(name) }
 // subscriptions and reports.
 func (s *API) Endpoints() []surface.Endpoint {
 	return append(s.registerEndpoints(), s.hookEndpoints()...)
+}
+
+// Scopes are the scopes of interface B's operations, each once, in the
+// order of the operations.
+func (s *API) Scopes() []string {
+	var out []string
+	for _, e := range s.Endpoints() {
+		if e.Scope != "" && !slices.Contains(out, e.Scope) {
+			out = append(out, e.Scope)
+		}
+	}
+	return out
 }

@@ -24,8 +24,6 @@ import (
 // ScopeDeletedEntitiesRead lets a client read GET /deletedEntities.
 const ScopeDeletedEntitiesRead = "deletedEntities:read"
 
-func init() { OperationScopes = append(OperationScopes, ScopeDeletedEntitiesRead) }
-
 // deletion is one SS 12000 deletion: a record gone from its table.
 type deletion struct {
 	at   time.Time

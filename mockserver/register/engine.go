@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/store"
@@ -46,6 +48,9 @@ type Resource struct {
 	// clientWritesHidden: under the deviation a-writes-hidden-in-b, a
 	// record an API client created through interface A is not found by id.
 	clientWritesHidden bool
+	// contract, when set, describes the resource's operations: a resource
+	// declared beside SS 12000's brings its own (Plain.Contract).
+	contract *openapi3.T
 	// list, byID and lookup say which operations SS 12000 has for it.
 	list, byID, lookup bool
 	// visible reports whether a stored record is part of interface B (nil:
@@ -622,7 +627,7 @@ func (s *API) registerEndpoints() []surface.Endpoint {
 	for _, res := range s.kinds.all {
 		base := PrefixB + "/" + res.name
 		add := func(method, path string, h http.HandlerFunc) {
-			eps = append(eps, surface.Endpoint{Method: method, Path: path, Kind: surface.Register, Scope: res.scope, Doc: openapi.NameRegister, Handle: h})
+			eps = append(eps, surface.Endpoint{Method: method, Path: path, Kind: surface.Register, Scope: res.scope, Doc: openapi.NameRegister, Spec: res.contract, Handle: h})
 		}
 		if res.list {
 			add(http.MethodGet, base, s.serveList(res))

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
@@ -16,17 +18,15 @@ import (
 // a read operation. Filters name the index that serves them; the others are
 // evaluated on the records the walk visits (docs/decisions.md#interface-b-indexes).
 
-// Scopes a client may hold. A client's scope list in a scenario may say "all".
+// Scopes of the reads of the resources, one per resource
+// (docs/decisions.md#scopes). A client's scope list in a scenario may say
+// "all".
 const (
-	ScopePlacementsRead  = "placements:read"
-	ScopeGroupsRead      = "groups:read"
-	ScopeSyllabusesRead  = "syllabuses:read"
-	ScopeAttendancesRead = "attendances:read"
-	ScopeAbsencesRead    = "absences:read"
-)
-
-// Scopes of the other resources, one per resource (docs/decisions.md#scopes).
-const (
+	ScopePlacementsRead           = "placements:read"
+	ScopeGroupsRead               = "groups:read"
+	ScopeSyllabusesRead           = "syllabuses:read"
+	ScopeAttendancesRead          = "attendances:read"
+	ScopeAbsencesRead             = "absences:read"
 	ScopeOrganisationsRead        = "organisations:read"
 	ScopePersonsRead              = "persons:read"
 	ScopeDutiesRead               = "duties:read"
@@ -42,15 +42,6 @@ const (
 	ScopeResourcesRead            = "resources:read"
 	ScopeRoomsRead                = "rooms:read"
 )
-
-// ResourceScopes are the scopes of interface B's reads of its resources.
-var ResourceScopes = []string{
-	ScopeOrganisationsRead, ScopePersonsRead, ScopePlacementsRead, ScopeDutiesRead, ScopeGroupsRead,
-	ScopeProgrammesRead, ScopeStudyPlansRead, ScopeSyllabusesRead, ScopeSchoolUnitOfferingsRead,
-	ScopeActivitiesRead, ScopeCalendarEventsRead, ScopeAttendancesRead, ScopeAttendanceEventsRead,
-	ScopeAttendanceScheduleRead, ScopeGradesRead, ScopeAbsencesRead, ScopeAggregatedAttendanceRead,
-	ScopeResourcesRead, ScopeRoomsRead,
-}
 
 // Typed accessors keep the descriptions short.
 func asOrg(o any) *model.Organisation       { return o.(*model.Organisation) }
@@ -648,6 +639,11 @@ type Plain[T any] struct {
 	Lookups    map[string]LookupKey
 	// DisplayName is the name a reference to a record shows; nil: none.
 	DisplayName func(*T) string
+	// Contract, when set, is an OpenAPI document with the resource's
+	// operations (under the paths /<Name>, /<Name>/{id}, /<Name>/lookup of
+	// its server /api/v1): the requests are validated against it, for a
+	// resource SS 12000's document lacks.
+	Contract *openapi3.T
 }
 
 // Resource is the description the engine serves.
@@ -662,8 +658,8 @@ func (d Plain[T]) Resource() *Resource {
 	res := &Resource{
 		name: d.Name, noun: d.Noun, scope: d.Scope, table: d.Table, typ: d.Type, deletedKey: d.DeletedKey,
 		list: true, byID: true, lookup: true, filters: append(slices.Clone(d.Filters), metaFilters(m)...), sorts: sorts,
-		lookupKeys: d.Lookups,
-		render:     func(s *API, rd renderer, o any, _ []string) any { return rd.withRefs(o) },
+		lookupKeys: d.Lookups, contract: d.Contract,
+		render: func(s *API, rd renderer, o any, _ []string) any { return rd.withRefs(o) },
 	}
 	if d.DisplayName != nil {
 		res.displayName = func(_ *store.Snapshot, o any) string { return d.DisplayName(o.(*T)) }

@@ -36,11 +36,6 @@ const (
 	ScopeStatisticsWrite    = "statistics:write"
 )
 
-func init() {
-	OperationScopes = append(OperationScopes, ScopeAttendancesWrite, ScopeAbsencesWrite, ScopeSubscriptionsRead,
-		ScopeSubscriptionsWrite, ScopeLogWrite, ScopeStatisticsWrite)
-}
-
 // WebhookOptions configure the callbacks of subscriptions (Options.Webhooks).
 // The zero value uses the webhook package's defaults: a 50 ms coalescing
 // window, retries after 1 s, 5 s and 30 s, 5 s per attempt, subscriptions

@@ -22,10 +22,6 @@ const (
 	ScopeAttendanceScheduleWrite = "attendanceSchedule:write"
 )
 
-func init() {
-	OperationScopes = append(OperationScopes, ScopeAttendanceEventsWrite, ScopeAttendanceScheduleWrite)
-}
-
 // eventWriteEndpoints are the writes of attendance events and schedules.
 func (s *API) eventWriteEndpoints() []surface.Endpoint {
 	b := func(method, path, scope string, h http.HandlerFunc) surface.Endpoint {

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gorilla/mux"
 
 	"github.com/skolkit/skolkit/openapi"
@@ -18,8 +19,11 @@ type Endpoint struct {
 	Method, Path string
 	Scope        string
 	Doc          openapi.Name
-	Kind         Kind
-	Handle       http.HandlerFunc
+	// Spec, when set, is the document that describes the operation in
+	// Doc's place: a resource declared beside the contract's brings its own.
+	Spec   *openapi3.T
+	Kind   Kind
+	Handle http.HandlerFunc
 }
 
 // Kind says which authentication and error body an endpoint has.
