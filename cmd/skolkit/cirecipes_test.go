@@ -138,10 +138,42 @@ func TestCIRecipes(t *testing.T) {
 			}
 			require.NotEmpty(t, skolkitLines, "the recipe runs skolkit")
 			text := string(data)
+
+			// skolkit is installed at a pinned release, named once.
+			assert.Regexp(t, `(?m)^\s+SKOLKIT_VERSION: v[0-9]+\.[0-9]+\.[0-9]+\s*$`, text, "the recipe pins the skolkit release")
+			installs := 0
+			for _, l := range lines {
+				if strings.Contains(l, "go install") && strings.Contains(l, "github.com/skolkit/skolkit/cmd/skolkit") {
+					installs++
+					assert.Regexp(t, `cmd/skolkit@\$\{?SKOLKIT_VERSION\}?"?(\s|$)`, l, "install the pinned release, never @latest")
+				}
+			}
+			assert.Equal(t, 1, installs, "skolkit is installed once")
+			if !gitlab {
+				// setup-go caches by the repository's go.sum: without a checkout
+				// there is none (and a warning on every run).
+				jobs, _ := doc["jobs"].(map[string]any)
+				for name, j := range jobs {
+					checkedOut := false
+					for _, st := range j.(map[string]any)["steps"].([]any) {
+						step := st.(map[string]any)
+						uses, _ := step["uses"].(string)
+						if strings.HasPrefix(uses, "actions/checkout@") {
+							checkedOut = true
+						}
+						if strings.HasPrefix(uses, "actions/setup-go@") {
+							with, _ := step["with"].(map[string]any)
+							assert.True(t, checkedOut || with["cache"] == false, "%s: setup-go caches by a go.sum it has not checked out", name)
+						}
+					}
+				}
+			}
+
 			assert.NotContains(t, text, "--client-secret", "secrets stay off the command line")
 			if strings.Contains(file, "conformance") {
 				m := regexp.MustCompile(`--report junit=(\S+)`).FindStringSubmatch(strings.Join(skolkitLines, "\n"))
 				require.NotNil(t, m, "the conformance run writes a JUnit report")
+				assert.Regexp(t, `skolkit conformance .*--min-checks [1-9][0-9]*`, strings.Join(skolkitLines, "\n"), "a floor of decided checks, so that a run that tested little fails")
 				junit := m[1]
 				if gitlab {
 					job := doc["conformance-staging"].(map[string]any)
