@@ -56,9 +56,17 @@ var reServing = regexp.MustCompile(`serving scenario "[^"]*" on (http://\S+)`)
 // address it listens on.
 func startServe(t *testing.T, args ...string) *serveProcess {
 	t.Helper()
-	p := &serveProcess{exited: make(chan error, 1)}
-	p.cmd = exec.Command(os.Args[0], append([]string{"serve"}, args...)...)
-	p.cmd.Env = append(os.Environ(), envRunMain+"=1", "SKOLKIT_ADMIN_TOKEN=")
+	cmd := exec.Command(os.Args[0], append([]string{"serve"}, args...)...)
+	cmd.Env = append(os.Environ(), envRunMain+"=1", "SKOLKIT_ADMIN_TOKEN=")
+	return startServeCommand(t, cmd)
+}
+
+// startServeCommand starts a prepared `skolkit serve` command (a built
+// binary, an environment of its own) and waits until it prints the address
+// it listens on.
+func startServeCommand(t *testing.T, cmd *exec.Cmd) *serveProcess {
+	t.Helper()
+	p := &serveProcess{exited: make(chan error, 1), cmd: cmd}
 	p.cmd.Stderr = &lockedWriter{mu: &p.mu, w: &p.stderr}
 	out, err := p.cmd.StdoutPipe()
 	require.NoError(t, err)
