@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -319,30 +318,6 @@ func TestNoLostNotifications(t *testing.T) {
 		assert.True(t, deliveredIDs[id], id)
 	}
 	t.Logf("%d changes, %d notifications, %d calls, %d retries", changes, len(deliveredIDs), len(rcv.Calls()), retried)
-}
-
-// TestCallbackLatency measures the time from a change to its callback over
-// 100 changes. The issue asks for a median under 1 s; the default
-// coalescing window is 50 ms.
-func TestCallbackLatency(t *testing.T) {
-	t.Parallel()
-	h := hookHarness(t)
-	rcv := webhooktest.NewReceiver(t)
-	h.subscribe(t, rcv.URL, model.ResourceAttendance)
-	body := attendanceBody(t, h.srv.Store().Export())
-	var lat []time.Duration
-	for i := range 100 {
-		start := time.Now()
-		res := h.postJSON(PrefixB+"/attendances", body)
-		require.Equal(t, http.StatusOK, res.status, res)
-		calls := rcv.Wait(t, i+1, 30*time.Second)
-		lat = append(lat, calls[i].Time.Sub(start))
-		waitIdle(t, h.srv)
-	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	median := lat[len(lat)/2]
-	t.Logf("change → callback: median %s, max %s", median, lat[len(lat)-1])
-	assert.Less(t, median, time.Second, "median latency of 100 changes")
 }
 
 func TestCallbackRetriesThenGivesUp(t *testing.T) {
