@@ -18,7 +18,7 @@ var loopback net.Addr = &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)}
 func (t inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
 	rec := httptest.NewRecorder()
 	// The request arrives from and on the loopback address, as the
-	// control plane wants its callers (mockserver/admin's guard).
+	// control plane wants its callers (mockserver/internal/admin's guard).
 	req = req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, loopback))
 	if req.RemoteAddr == "" {
 		req.RemoteAddr = "127.0.0.1:1"

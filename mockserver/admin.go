@@ -13,10 +13,10 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/skolkit/skolkit/deviation"
-	"github.com/skolkit/skolkit/mockserver/admin"
-	"github.com/skolkit/skolkit/mockserver/directory"
+	"github.com/skolkit/skolkit/mockserver/internal/admin"
+	"github.com/skolkit/skolkit/mockserver/internal/directory"
+	"github.com/skolkit/skolkit/mockserver/internal/store"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
-	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/openapi"
 	"github.com/skolkit/skolkit/scenarios"
 )

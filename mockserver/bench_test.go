@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/skolkit/skolkit/fixtures"
-	"github.com/skolkit/skolkit/mockserver/directory"
+	"github.com/skolkit/skolkit/mockserver/internal/directory"
+	"github.com/skolkit/skolkit/mockserver/internal/store"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
-	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/scenarios"
 )

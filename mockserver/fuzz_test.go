@@ -7,7 +7,7 @@ package mockserver
 // every error has a documented status and the error body of its surface
 // (answerProblems, sweep_test.go); some targets check more of a success.
 // The search language and the scenario loader have their own targets
-// (mockserver/search, scenarios).
+// (mockserver/internal/search, scenarios).
 //
 // Seed corpora are in testdata/fuzz/<Target>/. Run one target with
 //
@@ -24,8 +24,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/mockserver/internal/register"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
-	"github.com/skolkit/skolkit/mockserver/register"
 	"github.com/skolkit/skolkit/openapi"
 )
 

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/skolkit/skolkit/mockserver/directory"
-	"github.com/skolkit/skolkit/mockserver/store"
+	"github.com/skolkit/skolkit/mockserver/internal/directory"
+	"github.com/skolkit/skolkit/mockserver/internal/store"
 	"github.com/skolkit/skolkit/scenarios"
 )
 

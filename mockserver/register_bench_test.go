@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skolkit/skolkit/mockserver/store"
+	"github.com/skolkit/skolkit/mockserver/internal/store"
 	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/scenarios"
 )

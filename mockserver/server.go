@@ -14,12 +14,12 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/skolkit/skolkit/deviation"
-	"github.com/skolkit/skolkit/mockserver/admin"
-	"github.com/skolkit/skolkit/mockserver/directory"
+	"github.com/skolkit/skolkit/mockserver/internal/admin"
+	"github.com/skolkit/skolkit/mockserver/internal/directory"
+	"github.com/skolkit/skolkit/mockserver/internal/register"
+	"github.com/skolkit/skolkit/mockserver/internal/store"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/internal/wire"
-	"github.com/skolkit/skolkit/mockserver/register"
-	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/openapi"
 	"github.com/skolkit/skolkit/scenarios"
 )

@@ -15,8 +15,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/skolkit/skolkit/mockserver/directory"
-	"github.com/skolkit/skolkit/mockserver/store"
+	"github.com/skolkit/skolkit/mockserver/internal/directory"
+	"github.com/skolkit/skolkit/mockserver/internal/store"
 	"github.com/skolkit/skolkit/model"
 )
 

@@ -1,10 +1,10 @@
 package mockserver
 
 import (
-	"github.com/skolkit/skolkit/mockserver/admin"
-	"github.com/skolkit/skolkit/mockserver/directory"
+	"github.com/skolkit/skolkit/mockserver/internal/admin"
+	"github.com/skolkit/skolkit/mockserver/internal/directory"
+	"github.com/skolkit/skolkit/mockserver/internal/register"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
-	"github.com/skolkit/skolkit/mockserver/register"
 	"github.com/skolkit/skolkit/mockserver/webhook"
 	"github.com/skolkit/skolkit/scenarios"
 )

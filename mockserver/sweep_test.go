@@ -30,8 +30,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/mockserver/internal/register"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
-	"github.com/skolkit/skolkit/mockserver/register"
 	"github.com/skolkit/skolkit/mockserver/webhook"
 	"github.com/skolkit/skolkit/model"
 	"github.com/skolkit/skolkit/openapi"

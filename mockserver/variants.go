@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skolkit/skolkit/mockserver/internal/register"
 	"github.com/skolkit/skolkit/mockserver/internal/wire"
-	"github.com/skolkit/skolkit/mockserver/register"
 )
 
 // Legal variants: behaviours the SS 12000 standard (and the RFCs it builds

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/mockserver/internal/register"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/internal/wire"
-	"github.com/skolkit/skolkit/mockserver/register"
 )
 
 // The deviations that live on the wire: each a change of the request on its

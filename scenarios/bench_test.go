@@ -1,12 +1,10 @@
 package scenarios_test
 
 import (
-	"runtime"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/skolkit/skolkit/mockserver/store"
 	"github.com/skolkit/skolkit/scenarios"
 )
 
@@ -68,45 +66,5 @@ func BenchmarkParseEdgeCases(b *testing.B) {
 		if _, err := scenarios.Builtin("edge-cases"); err != nil {
 			b.Fatal(err)
 		}
-	}
-}
-
-// BenchmarkHeapPerRecordLarge reports the heap the store keeps for the large
-// scenario, per stored record of every table (records, their strings and
-// their index pages): the live heap after a collection with the loaded store
-// less the live heap before the build. The dataset is handed over with
-// LoadOwned, as the mock does, so the store keeps the built slices (and any
-// spare capacity they have).
-func BenchmarkHeapPerRecordLarge(b *testing.B) {
-	sc, err := scenarios.Builtin("large")
-	if err != nil {
-		b.Fatal(err)
-	}
-	heap := func() uint64 {
-		runtime.GC()
-		runtime.GC()
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		return m.HeapAlloc
-	}
-	for b.Loop() {
-		before := heap()
-		ds, err := sc.Build(testNow)
-		if err != nil {
-			b.Fatal(err)
-		}
-		n := len(ds.Organisations) + len(ds.Persons) + len(ds.Groups) + len(ds.Placements) + len(ds.Syllabuses) +
-			len(ds.CalendarEvents) + len(ds.Attendances) + len(ds.Absences) + len(ds.Programmes) + len(ds.StudyPlans) +
-			len(ds.SchoolUnitOfferings) + len(ds.Activities) + len(ds.AttendanceEvents) + len(ds.AttendanceSchedules) +
-			len(ds.Grades) + len(ds.Resources) + len(ds.Rooms)
-		st := store.New(time.Now)
-		if err := st.LoadOwned(ds); err != nil {
-			b.Fatal(err)
-		}
-		ds = nil
-		after := heap()
-		b.ReportMetric(float64(after-before)/float64(n), "B/record")
-		b.ReportMetric(float64(n), "records")
-		runtime.KeepAlive(st)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 	_ "time/tzdata" // Europe/Stockholm on machines without a zone database
 
-	"github.com/skolkit/skolkit/mockserver/store"
+	"github.com/skolkit/skolkit/mockserver/internal/store"
 )
 
 // Core is the state every surface of one Server serves from. The
