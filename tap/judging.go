@@ -83,6 +83,11 @@ func (j *Judging) attribute(ex *rules.Exchange) {
 	}
 }
 
+// Finish tells the rules that the traffic is over, so that those judging
+// what never came (a walk left before its end) do. Call it once the tap is
+// closed, before the final report.
+func (j *Judging) Finish() { j.judge.Finish() }
+
 // Run says what a report is of.
 type Run struct {
 	Started time.Time

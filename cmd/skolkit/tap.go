@@ -170,6 +170,7 @@ func tapCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "skolkit tap: shutdown: %v\n", err)
 	}
 	tp.Close()
+	judging.Finish()
 	run.Stats = tp.Stats()
 	rep := judging.Report(run)
 	report.WriteConsole(stdout, rep)

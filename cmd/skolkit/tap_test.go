@@ -5,6 +5,9 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -20,6 +23,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/skolkit/skolkit/deviation"
+	"github.com/skolkit/skolkit/exam"
+	"github.com/skolkit/skolkit/exam/refclient"
 	"github.com/skolkit/skolkit/mockserver"
 	"github.com/skolkit/skolkit/report"
 	"github.com/skolkit/skolkit/rules"
@@ -61,9 +66,11 @@ func (tt *tapped) conformanceArgs() []string {
 	return append(args, recordIDs(tt.mock)...)
 }
 
-// report stops the tap (its queue judged) and returns its report.
+// report stops the tap (its queue judged, the traffic over) and returns
+// its report.
 func (tt *tapped) report() *report.Report {
 	tt.tap.Close()
+	tt.judging.Finish()
 	return tt.judging.Report(tap.Run{Started: tt.started, Target: "mock", Listen: tt.url, Stats: tt.tap.Stats()})
 }
 
@@ -174,7 +181,7 @@ func TestTheTapIsTransparentAndAcceptsTheLegalVariants(t *testing.T) {
 	tapRep := tt.report()
 	assert.Empty(t, failed(tapRep, rules.SideServer), "no server fault in legal variants")
 	for _, r := range tapRep.Results {
-		if r.Status != report.StatusFail || r.Side != rules.SideClient {
+		if r.Status != report.StatusFail || r.Side != rules.SideClient || r.ID == "client.walk-abandoned" {
 			continue
 		}
 		for _, f := range r.Failures {
@@ -295,4 +302,112 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// clientRow is a reference client of the exam in a scene of the exam.
+type clientRow struct {
+	defect refclient.Defect
+	iface  string // A or B
+	scene  string
+	want   string // the client rule that must fail; "" for the correct client
+}
+
+// tapClientSample are the rows a quick run puts behind the tap; .ci/run
+// (SKOLKIT_KILL_MATRIX=full) runs every defect the traffic shows, on both
+// interfaces, and the correct clients in every scene of a legal server.
+var tapClientSample = []clientRow{
+	{refclient.Correct, "B", exam.ScenePlain, ""},
+	{refclient.Correct, "A", exam.SceneTokenExpiry, ""},
+	{refclient.PageTokenWithFilters, "B", exam.ScenePlain, "client.pagetoken-with-filters"},
+	{refclient.FirstPageOnly, "A", exam.ScenePlain, "client.walk-abandoned"},
+	{refclient.Ignores429, "B", exam.SceneRateLimit, "client.ratelimit-before-reset"},
+	{refclient.NeverRenewsToken, "A", exam.SceneTokenExpiry, "client.token-after-refusal"},
+}
+
+func tapClientRows() []clientRow {
+	if !fullMatrix || raceEnabled {
+		return tapClientSample
+	}
+	var rows []clientRow
+	for _, iface := range []string{"A", "B"} {
+		for _, scene := range []string{exam.ScenePlain, exam.ScenePaging, exam.SceneTokenExpiry, exam.SceneRateLimit} {
+			rows = append(rows, clientRow{refclient.Correct, iface, scene, ""})
+		}
+		rows = append(rows,
+			clientRow{refclient.FirstPageOnly, iface, exam.ScenePlain, "client.walk-abandoned"},
+			clientRow{refclient.Ignores429, iface, exam.SceneRateLimit, "client.ratelimit-before-reset"},
+			clientRow{refclient.NeverRenewsToken, iface, exam.SceneTokenExpiry, "client.token-after-refusal"})
+	}
+	return append(rows, clientRow{refclient.PageTokenWithFilters, "B", exam.ScenePlain, "client.pagetoken-with-filters"})
+}
+
+// TestTheTapReportsTheClientFaultsTheTrafficShows puts the tap between the
+// exam's reference clients and the exam's scenes (the mock, behaving as a
+// server may: paging, expiring tokens, rate limits). The tap judges the
+// same traffic by the same client rules as the exam, so every client rule
+// the exam finds the client at fault by, the tap reports too, as the
+// client's fault; a broken client's defect is caught; the correct client
+// is never accused; and the scenes, legal behaviours of a server, earn the
+// server no fault.
+func TestTheTapReportsTheClientFaultsTheTrafficShows(t *testing.T) {
+	clientRules := ruleIDs(rules.SideClient)
+	for _, row := range tapClientRows() {
+		name := fmt.Sprintf("%s, interface %s, %s", row.defect, row.iface, row.scene)
+		if row.defect == refclient.Correct {
+			name = fmt.Sprintf("correct, interface %s, %s", row.iface, row.scene)
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			scenes, err := exam.SelectScenes([]string{row.scene})
+			require.NoError(t, err)
+			judging, err := tap.NewJudging(rules.Config{Profile: rules.ProfileService}, false)
+			require.NoError(t, err)
+			var tp *tap.Tap
+			var front *httptest.Server
+			client := exam.Func(func(ctx context.Context, r exam.Round) error {
+				if tp == nil { // the exam's URLs are the same for every round
+					target, err := url.Parse(r.Env.AuthURL)
+					if err != nil {
+						return err
+					}
+					if tp, err = tap.New(tap.Options{Target: target, Observer: judging, JudgeShare: 1}); err != nil {
+						return err
+					}
+					front = httptest.NewServer(tp)
+				}
+				cfg := refclient.Config{TokenURL: front.URL + "/oauth/token", RegisterURL: front.URL + "/api/v1", BaseURL: front.URL + "/directory/v1",
+					ClientID: r.Env.ClientID, ClientSecret: r.Env.ClientSecret, Dir: r.Dir, Defect: row.defect}
+				if row.iface == "A" {
+					return refclient.SyncA(ctx, cfg)
+				}
+				return refclient.SyncB(ctx, cfg)
+			})
+			res, err := exam.Run(context.Background(), exam.Config{Scenes: scenes, Profile: rules.ProfileService}, client)
+			require.NoError(t, err)
+			require.NotNil(t, tp, "the client ran")
+			front.Close()
+			tp.Close()
+			judging.Finish()
+			rep := judging.Report(tap.Run{Started: time.Now(), Stats: tp.Stats()})
+
+			byExam := map[string]bool{}
+			for _, f := range res.Findings() {
+				if clientRules[f.ID] && f.Verdict == exam.VerdictFault {
+					byExam[f.ID] = true
+				}
+			}
+			byTap := failed(rep, rules.SideClient)
+			t.Logf("the exam: %v; the tap: client %v, %d exchanges judged", slices.Sorted(maps.Keys(byExam)), byTap, tp.Stats().Judged)
+			for id := range byExam {
+				assert.Contains(t, byTap, id, "the exam found the client at fault by %s over the traffic the tap saw; the tap did not", id)
+			}
+			if row.want == "" {
+				assert.Empty(t, byTap, "the correct client is never accused")
+			} else {
+				assert.Contains(t, byTap, row.want, "the defect %s", row.defect)
+			}
+			assert.Empty(t, failed(rep, rules.SideServer), "the scene %s is a server's legal behaviour", row.scene)
+			assert.Equal(t, tp.Stats().Seen, tp.Stats().Judged, "nothing dropped")
+		})
+	}
 }
