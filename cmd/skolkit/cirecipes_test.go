@@ -66,13 +66,13 @@ func commandFlags(t *testing.T, cmd string) []string {
 // TestCIRecipes holds the CI recipes of examples/ci (docs/ci.md) to what
 // they claim: each parses and has the structure its CI wants, every skolkit
 // command line in them uses only commands and flags that exist, the
-// conformance recipes publish the JUnit file they write and take the secret
-// from the CI's secret store, never from the command line. .ci/run also
-// lints the GitHub workflows with actionlint.
+// conformance and exam recipes publish the JUnit file they write, the
+// conformance recipes take the secret from the CI's secret store, never from
+// the command line. .ci/run also lints the GitHub workflows with actionlint.
 func TestCIRecipes(t *testing.T) {
 	files, err := filepath.Glob("../../examples/ci/*/*.yml")
 	require.NoError(t, err)
-	require.Len(t, files, 4, "two GitHub workflows and two GitLab jobs")
+	require.Len(t, files, 6, "three GitHub workflows and three GitLab jobs")
 	flags := map[string][]string{}
 	for _, file := range files {
 		t.Run(filepath.Base(filepath.Dir(file))+"/"+filepath.Base(file), func(t *testing.T) {
@@ -119,6 +119,10 @@ func TestCIRecipes(t *testing.T) {
 				}
 				if len(fields) < 2 || fields[0] != "skolkit" {
 					continue
+				}
+				// A client command after -- is the client's own.
+				if i := slices.Index(fields, "--"); i >= 0 {
+					fields = fields[:i]
 				}
 				skolkitLines = append(skolkitLines, l)
 				cmd := fields[1]
@@ -170,6 +174,19 @@ func TestCIRecipes(t *testing.T) {
 			}
 
 			assert.NotContains(t, text, "--client-secret", "secrets stay off the command line")
+			if strings.HasPrefix(filepath.Base(file), "exam") {
+				m := regexp.MustCompile(`--report junit=(\S+)`).FindStringSubmatch(strings.Join(skolkitLines, "\n"))
+				require.NotNil(t, m, "the exam writes a JUnit report")
+				if gitlab {
+					job := doc["client-exam"].(map[string]any)
+					reports := job["artifacts"].(map[string]any)["reports"].(map[string]any)
+					assert.Equal(t, m[1], reports["junit"], "GitLab shows the JUnit file the exam writes")
+				} else {
+					assert.Regexp(t, `report_paths: `+regexp.QuoteMeta(m[1])+`\n`, text, "the published JUnit file is the one the exam writes")
+				}
+				assert.True(t, slices.ContainsFunc(skolkitLines, func(l string) bool { return strings.Contains(l, " -- ") }), "the exam runs a client command")
+				return
+			}
 			if strings.Contains(file, "conformance") {
 				m := regexp.MustCompile(`--report junit=(\S+)`).FindStringSubmatch(strings.Join(skolkitLines, "\n"))
 				require.NotNil(t, m, "the conformance run writes a JUnit report")

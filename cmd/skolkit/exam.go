@@ -79,6 +79,7 @@ func examCmd(args []string, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("v", false, "show the client's output as it runs")
 	list := fs.Bool("list", false, "print the scenes and every kind of finding, and exit")
 	format := fs.String("format", "text", "format of --list: text or markdown")
+	quiet := fs.Bool("q", false, "no progress line after each round")
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
@@ -172,13 +173,16 @@ func examCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		client = cmd
 	}
-	cfg.Progress = func(r exam.RoundResult) {
+	progress := func(r exam.RoundResult) {
 		status := fmt.Sprintf("exit %d", r.Outcome.ExitCode)
 		if r.Outcome.TimedOut {
 			status = "timed out"
 		}
 		fmt.Fprintf(stdout, "[%s %d] %s, %d requests (%d authenticated), %d finding(s), %s\n",
 			r.Scene, r.Number, status, r.Requests, r.Authenticated, r.Findings, r.Outcome.Duration.Round(time.Millisecond))
+	}
+	if !*quiet {
+		cfg.Progress = progress
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
