@@ -39,8 +39,10 @@ type Config struct {
 	Seed *int64
 	// Task is what the client does each round; empty means full-sync.
 	Task Task
-	// Profile is what the client rules judge by (default
-	// rules.ProfileService).
+	// Profile is what interface B serves and the client rules judge by:
+	// rules.ProfileService (the default: the service's spec) or
+	// rules.ProfileSS12000 (the SS 12000 document alone, for a client
+	// generated from it).
 	Profile rules.Profile
 	// Scenes are the scenes to run, in catalogue order; nil means all.
 	Scenes []Scene
@@ -239,7 +241,15 @@ func Run(ctx context.Context, cfg Config, client Client) (*Result, error) {
 		}
 	}
 	if total == 0 && len(res.Incomplete) == 0 {
-		res.Incomplete = append(res.Incomplete, "the client made no authenticated request in any round: the exam has nothing to judge (is it given the URLs and credentials of SKOLKIT_* or the {placeholders}?)")
+		why := "is it given the URLs and credentials of SKOLKIT_* or the {placeholders}?"
+		for _, s := range res.Scenes {
+			for _, f := range s.Findings {
+				if f.ID == KindNoRequests.ID && strings.Contains(f.Message, "paths of no surface") {
+					why = f.Message[strings.Index(f.Message, "it sent"):]
+				}
+			}
+		}
+		res.Incomplete = append(res.Incomplete, "the client made no authenticated request in any round: the exam has nothing to judge ("+why+")")
 	}
 	res.Duration = time.Since(res.Started)
 	res.ExamTime = res.Duration - clientTime
@@ -326,7 +336,7 @@ func runScene(ctx context.Context, cfg Config, scene Scene, client Client, f *fr
 	incomplete := func(format string, a ...any) {
 		res.Incomplete = append(res.Incomplete, fmt.Sprintf("scene %s: ", scene.Name)+fmt.Sprintf(format, a...))
 	}
-	st, err := newStage(ctx, scene, stageOptions{scenario: cfg.Scenario, seed: cfg.Seed, at: at, rounds: cfg.Rounds, base: base})
+	st, err := newStage(ctx, scene, stageOptions{scenario: cfg.Scenario, seed: cfg.Seed, at: at, rounds: cfg.Rounds, profile: cfg.Profile, base: base})
 	if err != nil {
 		incomplete("the mock could not be built: %v", err)
 		return sr, 0, true
@@ -436,7 +446,7 @@ func runScene(ctx context.Context, cfg Config, scene Scene, client Client, f *fr
 			found = append(found, KindExitStatus.finding(scene.Name, n, fmt.Sprintf("the client ended round %d with exit status %d; its output ends: %s", n, out.ExitCode, tail(out.Output)), "exit status 0", lastExchange(exchanges)))
 		}
 		if rr.Authenticated == 0 {
-			found = append(found, KindNoRequests.finding(scene.Name, n, fmt.Sprintf("the client made %d requests in round %d, none of them accepted as authenticated", rr.Requests, n), "requests with a bearer token from the token endpoint", lastExchange(exchanges)))
+			found = append(found, KindNoRequests.finding(scene.Name, n, fmt.Sprintf("the client made %d requests in round %d, none of them accepted as authenticated%s", rr.Requests, n, st.strayed()), "requests with a bearer token from the token endpoint", lastExchange(exchanges)))
 		} else {
 			found = append(found, judge.judge(&sr)...)
 		}

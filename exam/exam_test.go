@@ -308,3 +308,13 @@ func mustScenario(t *testing.T, name string) *scenarios.Scenario {
 	require.NoError(t, err)
 	return sc
 }
+
+// Under --profile ss12000 the mock serves the SS 12000 document alone, and
+// a correct client of it passes.
+func TestTheStandardProfileServesAndJudgesTheStandard(t *testing.T) {
+	res, err := exam.Run(context.Background(), exam.Config{Profile: rules.ProfileSS12000, Task: exam.TaskIncrementalSync, Rounds: 2,
+		Scenes: scenes(t, exam.ScenePlain, exam.SceneSparse, exam.ScenePaging)}, syncClient("B", refclient.Correct))
+	require.NoError(t, err)
+	require.Empty(t, res.Incomplete)
+	assert.Empty(t, res.Findings(), describe(res.Findings()))
+}

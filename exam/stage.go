@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,6 +54,11 @@ type stage struct {
 	// inflight counts the client's requests being served: a client may
 	// have read its last answer before the capture has recorded it.
 	inflight atomic.Int64
+	// astray counts the client's requests to paths of no surface (outside
+	// the control plane), and keeps the first few: a client with a wrong
+	// base URL.
+	astray      atomic.Int64
+	astrayPaths []string
 }
 
 // dataAge is how long before the first round the scene's data was
@@ -71,6 +77,8 @@ type stageOptions struct {
 	// start.
 	at     time.Time
 	rounds int
+	// profile is what interface B serves (and the client rules judge by).
+	profile rules.Profile
 	// base is the URL the client reaches the exam at.
 	base string
 }
@@ -90,7 +98,8 @@ func newStage(ctx context.Context, scene Scene, o stageOptions) (*stage, error) 
 		}
 		return o.at.Add(time.Since(time.Unix(0, s)))
 	}
-	mock, err := mockserver.New(mockserver.Options{Scenario: &sc, Seed: o.seed, TokenTTL: scene.TokenTTL, Variants: scene.Variants, JournalSize: -1, Now: now})
+	mock, err := mockserver.New(mockserver.Options{Scenario: &sc, Seed: o.seed, TokenTTL: scene.TokenTTL, Variants: scene.Variants,
+		Profile: string(o.profile), JournalSize: -1, Now: now})
 	if err != nil {
 		return nil, err
 	}
@@ -123,6 +132,13 @@ func newStage(ctx context.Context, scene Scene, o stageOptions) (*stage, error) 
 	st.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st.inflight.Add(1)
 		defer st.inflight.Add(-1)
+		if s, _ := surfaceOf(r.URL.Path); s == "" && !strings.HasPrefix(r.URL.Path, mockserver.PrefixAdmin) {
+			if st.astray.Add(1) <= 3 {
+				st.mu.Lock()
+				st.astrayPaths = append(st.astrayPaths, r.Method+" "+r.URL.Path)
+				st.mu.Unlock()
+			}
+		}
 		captured.ServeHTTP(w, r)
 	})
 	return st, nil
@@ -132,6 +148,19 @@ func randomSecret() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// strayed says what the client sent to paths of no surface, for a message;
+// "" when nothing.
+func (st *stage) strayed() string {
+	n := st.astray.Load()
+	if n == 0 {
+		return ""
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return fmt.Sprintf("; it sent %d request(s) to paths of no surface (%s): are its base URLs the ones given, %s and %s?",
+		n, strings.Join(st.astrayPaths, ", "), st.env.RegisterURL, st.env.BaseURL)
 }
 
 // beginRound puts the scene's rules on the mock and starts its behaviours

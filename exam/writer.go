@@ -463,7 +463,9 @@ func createAbsence(w *writer, ctx context.Context) (change, error) {
 	}
 	day := w.now().AddDate(0, 0, -1-w.rnd.IntN(20)).UTC()
 	start := time.Date(day.Year(), day.Month(), day.Day(), 8, 0, 0, 0, time.UTC)
-	body := map[string]any{"student": ref(t["student"]), "organisation": ref(t["organisation"]), "type": "Giltig",
+	// The type of a record the mock shows: the service's types or, under
+	// the ss12000 profile, the standard's.
+	body := map[string]any{"student": ref(t["student"]), "organisation": ref(t["organisation"]), "type": t["type"],
 		"registrationDate": day.Format(time.DateOnly), "startTime": start.Format(time.RFC3339), "endTime": start.Add(time.Hour).Format(time.RFC3339)}
 	m, err := w.send(ctx, http.MethodPost, mockserver.PrefixB+"/absences", body, http.StatusOK)
 	if err != nil {

@@ -70,7 +70,7 @@ func examCmd(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&scenes, "scenes", "run only these scenes (comma-separated or repeated): "+strings.Join(exam.SceneNames(), ", "))
 	rounds := fs.Int("rounds", exam.DefaultRounds, "rounds per scene with --task incremental-sync (at least 2)")
 	roundTimeout := fs.Duration("round-timeout", exam.DefaultRoundTimeout, "stop a round of the client after `DURATION`")
-	profile := fs.String("profile", string(rules.ProfileService), "what the client rules judge by: service or ss12000")
+	profile := fs.String("profile", string(rules.ProfileService), "service (the service's spec) or ss12000 (the SS 12000 document alone): what interface B serves and the client rules judge by")
 	var reports reportFlag
 	fs.Var(&reports, "report", "write a report: junit=FILE, json=FILE or html=FILE; repeatable")
 	serveMode := fs.Bool("serve", false, "serve the scenes for a client started by hand instead of running a command")
