@@ -701,10 +701,15 @@ func (f *fake) aList(w http.ResponseWriter, q url.Values, items []map[string]any
 }
 
 // fakeConfig points a run at a fake server.
+// testTimeout is the runner's timeout of a request in the tests whose
+// servers answer at once: a bound against a hang, never a speed target, so
+// that a busy machine cannot fail them.
+const testTimeout = 2 * time.Minute
+
 func fakeConfig(url string, include ...string) Config {
 	return Config{
 		AuthURL: url, RegisterURL: url + "/api/v1", BaseURL: url + "/directory/v1",
 		ClientID: fakeClient, ClientSecret: fakeSecret, Include: include, Level: LevelWrite,
-		Timeout: 5 * time.Second,
+		Timeout: testTimeout,
 	}
 }

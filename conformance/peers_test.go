@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -26,7 +25,7 @@ func TestABearerTokenFromElsewhereReplacesTheTokenEndpoint(t *testing.T) {
 	rc := &recorder{}
 	srv := httptest.NewServer(rc.wrap(newFake(deviations{})))
 	defer srv.Close()
-	rep, err := Run(context.Background(), Config{RegisterURL: srv.URL + "/api/v1", Token: fakeToken, Profile: ProfileSS12000, Timeout: 5 * time.Second})
+	rep, err := Run(context.Background(), Config{RegisterURL: srv.URL + "/api/v1", Token: fakeToken, Profile: ProfileSS12000, Timeout: testTimeout})
 	require.NoError(t, err)
 	assert.Empty(t, rep.Incomplete, "interface B was tested with the given token")
 	for id, want := range map[string]report.Status{
@@ -54,7 +53,7 @@ func TestABearerTokenFromElsewhereReplacesTheTokenEndpoint(t *testing.T) {
 func TestABearerTokenThatIsRefusedMakesTheRunIncomplete(t *testing.T) {
 	t.Parallel()
 	srv := newFake(deviations{}).start(t)
-	rep, err := Run(context.Background(), Config{RegisterURL: srv.URL + "/api/v1", Token: "not-a-token-the-fake-knows", Profile: ProfileSS12000, Timeout: 5 * time.Second})
+	rep, err := Run(context.Background(), Config{RegisterURL: srv.URL + "/api/v1", Token: "not-a-token-the-fake-knows", Profile: ProfileSS12000, Timeout: testTimeout})
 	require.NoError(t, err)
 	require.NotEmpty(t, rep.Incomplete)
 	assert.Contains(t, rep.Incomplete[0], "--token")
