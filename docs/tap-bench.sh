@@ -11,7 +11,15 @@
 #
 # Environment: DURATION (10s a measurement), ROUNDS (3), CONNS (16),
 # THREADS (1), LONG (60s; 0 skips the long run), PORT (18090: serve,
-# +1 the plain proxy, +2 the tap).
+# +1 the plain proxy, +2 the tap), BIN (a directory holding skolkit and
+# plainproxy already built: go build -o BIN/skolkit ./cmd/skolkit; go
+# build -o BIN/plainproxy ./docs/plainproxy).
+#
+# Do not run it at a real-time priority (chrt -f) to stand for a quiet
+# host: Go's runtime spins for work at that priority and starves wrk and
+# the machine (seen here: the run stalled and took both cores for
+# minutes). On a busy host, compare the processor time per request, which
+# the load moves little, and take more rounds.
 # It needs wrk (Debian: apt-get install -y wrk) and curl; without wrk it
 # says so and exits 0.
 set -euo pipefail
@@ -51,9 +59,13 @@ wait_for() { # URL PID: poll until the URL answers (at most 60 s) while PID runs
   kill -0 "$2" 2>/dev/null || { echo "the process for $1 exited (a port in use? see PORT)" >&2; exit 1; }
 }
 
-say "building skolkit and the plain proxy"
-go build -o "$work/skolkit" ./cmd/skolkit
-go build -o "$work/plainproxy" ./docs/plainproxy
+if [ -n "${BIN:-}" ]; then
+  cp "$BIN/skolkit" "$BIN/plainproxy" "$work/"
+else
+  say "building skolkit and the plain proxy"
+  go build -o "$work/skolkit" ./cmd/skolkit
+  go build -o "$work/plainproxy" ./docs/plainproxy
+fi
 
 say "starting skolkit serve, the plain proxy and skolkit tap"
 "$work/skolkit" serve --addr "127.0.0.1:$serve_port" >"$work/serve.log" 2>&1 &
