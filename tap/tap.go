@@ -24,11 +24,13 @@ const (
 	// DefaultMaxBody is how much of each body the tap keeps for the judge:
 	// enough for a page of a hundred expanded records.
 	DefaultMaxBody = 1 << 20
-	// DefaultQueueLen is how many exchanges may wait for the judge.
-	DefaultQueueLen = 4096
+	// DefaultQueueLen is how many exchanges may wait for the judge: a
+	// burst's worth. A judge behind for longer drops either way; a deeper
+	// queue would only hold more memory and judge later.
+	DefaultQueueLen = 1024
 	// DefaultQueueBytes bounds the bodies of the exchanges waiting for the
 	// judge.
-	DefaultQueueBytes = 64 << 20
+	DefaultQueueBytes = 16 << 20
 	// DefaultJudgeShare is the share of one core the judge may use.
 	DefaultJudgeShare = 0.25
 )

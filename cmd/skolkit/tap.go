@@ -197,14 +197,14 @@ func parseRulesProfile(s string) (rules.Profile, error) {
 
 // tuneCollector sets the garbage collector of the tap's process, unless
 // GOGC or GOMEMLIMIT say otherwise: a collection when the heap has grown
-// by 400 % instead of 100 %, within a soft limit of 512 MiB. The tap's live
+// by 400 % instead of 100 %, within a soft limit of 256 MiB. The tap's live
 // heap is small and bounded (its queue, the rules' history); the judge's
 // garbage is most of what it allocates, and fewer collections leave more
 // of the processor to forwarding (docs/decisions.md#tap-collector).
 func tuneCollector() {
 	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetGCPercent(400)
-		debug.SetMemoryLimit(512 << 20)
+		debug.SetMemoryLimit(256 << 20)
 	}
 }
 
