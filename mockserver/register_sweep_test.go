@@ -261,16 +261,16 @@ func TestEveryReadOperationValidatesAgainstSS12000(t *testing.T) {
 }
 
 // sweepSS12000 sweeps the read operations of a scenario served under a
-// profile. Under the service profile the deliberate differences are
-// accepted; under ss12000 none is.
-func sweepSS12000(t *testing.T, scenario, profile string) {
+// profile (and the legal variants given). Under the service profile the
+// deliberate differences are accepted; under ss12000 none is.
+func sweepSS12000(t *testing.T, scenario, profile string, variants ...string) {
 	_, ops := ss12000Ops(t)
 	sc, err := scenarios.Builtin(scenario)
 	require.NoError(t, err)
 	sc.Clients = slices.Clone(sc.Clients)
 	sc.Clients[0].RateLimit = 1 << 30
 	clock := &fakeClock{t: testNow}
-	srv, err := New(Options{Scenario: sc, Now: clock.Now, Profile: profile})
+	srv, err := New(Options{Scenario: sc, Now: clock.Now, Profile: profile, Variants: variants})
 	require.NoError(t, err)
 	p := &inproc{srv: srv, clock: clock}
 	p.id, p.secret = srv.Credentials()

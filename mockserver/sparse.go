@@ -77,8 +77,10 @@ var sparseKept = map[string][]string{
 	// teacher, endDate.*
 	"Activity": {"teachers", "endDate"},
 	// student and teacher read the exceptions
-	"CalendarEvent":      {"studentExceptions", "teacherExceptions"},
-	"AttendanceSchedule": {"endDate"},
+	"CalendarEvent": {"studentExceptions", "teacherExceptions"},
+	// scheduleDays: the official document requires it (without defining
+	// it), where ours does not
+	"AttendanceSchedule": {"endDate", "scheduleDays"},
 	// meta.*, organisation, gradingTeacher
 	"Grade": {"meta", "organisation", "gradingTeacher"},
 	// organisation, registeredBy

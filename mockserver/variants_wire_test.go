@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +13,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/internal/reference"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
+	"github.com/skolkit/skolkit/mockserver/internal/wire"
+	"github.com/skolkit/skolkit/openapi"
 )
 
 // wireGet GETs a page or record without checking the answer against the
@@ -185,4 +189,38 @@ func (h *harness) getBody(path string) []byte {
 	a := h.exchange(http.MethodGet, path, "", "")
 	require.Equal(h.t, http.StatusOK, a.status)
 	return a.body
+}
+
+// TestLegalVariantsValidateAgainstSS12000: with the variants of records and
+// of form on (all at once, and absent-optional-members alone), every read
+// operation of the official SS 12000 document, with every parameter, still
+// answers what the document describes (package reference finds it: the
+// test skips without it, and fails in CI).
+func TestLegalVariantsValidateAgainstSS12000(t *testing.T) {
+	all := []string{VarAbsentOptionalMembers, VarShortPages, VarReorderedMembers, VarLocalTimeOffset,
+		VarLongFractionalSeconds, VarWholeSeconds, VarExtraProperties, VarReferencesWithoutSecurityMarking, VarPageTokenEncoding}
+	for name, on := range map[string][]string{"all at once": all, VarAbsentOptionalMembers: {VarAbsentOptionalMembers}} {
+		t.Run(name, func(t *testing.T) { sweepSS12000(t, "default", ProfileSS12000, on...) })
+	}
+}
+
+// TestAbsentOptionalMembersKeepWhatTheOfficialDocumentRequires: every
+// member a schema of the official SS 12000 document requires is required by
+// the standard's form of our document too, or kept by the variant.
+func TestAbsentOptionalMembersKeepWhatTheOfficialDocumentRequires(t *testing.T) {
+	official := reference.LoadSS12000(t)
+	ours, err := openapi.Standard(openapi.NameRegister)
+	require.NoError(t, err)
+	for name, ref := range official.Components.Schemas {
+		mine, ok := ours.Components.Schemas[name]
+		if !ok {
+			continue
+		}
+		_, _, theirs := wire.Flatten(ref)
+		_, _, required := wire.Flatten(mine)
+		for _, member := range theirs {
+			kept := slices.Contains(required, member) || slices.Contains(sparseAlwaysKept, member) || slices.Contains(sparseKept[name], member)
+			assert.True(t, kept, "%s.%s: the official document requires it; absent-optional-members would drop it", name, member)
+		}
+	}
 }

@@ -50,7 +50,7 @@ func (o Optional) drop(v any, ref *openapi3.SchemaRef, asked bool) {
 		if o.Skip != nil && o.Skip(x) {
 			return
 		}
-		names, props, required := flatten(ref)
+		names, props, required := Flatten(ref)
 		x.Members = slices.DeleteFunc(x.Members, func(m Member) bool {
 			_, declared := props[m.Key]
 			return declared && !asked && !slices.Contains(required, m.Key) && !o.Keep(names, m.Key)
@@ -61,9 +61,9 @@ func (o Optional) drop(v any, ref *openapi3.SchemaRef, asked bool) {
 	}
 }
 
-// flatten merges a schema with the parts of its allOf: the names of the
+// Flatten merges a schema with the parts of its allOf: the names of the
 // component schemas involved, the properties and the required members.
-func flatten(ref *openapi3.SchemaRef) (names []string, props map[string]*openapi3.SchemaRef, required []string) {
+func Flatten(ref *openapi3.SchemaRef) (names []string, props map[string]*openapi3.SchemaRef, required []string) {
 	props = map[string]*openapi3.SchemaRef{}
 	var add func(r *openapi3.SchemaRef)
 	add = func(r *openapi3.SchemaRef) {
