@@ -24,9 +24,6 @@ const (
 	DefaultRounds = 3
 	// DefaultRoundTimeout bounds one round of the client.
 	DefaultRoundTimeout = 5 * time.Minute
-	// betweenRounds is how far the mock's clock moves on between two
-	// rounds: the next sync happens later.
-	betweenRounds = 5 * time.Minute
 )
 
 // Config is what an exam runs.
@@ -336,7 +333,8 @@ func runScene(ctx context.Context, cfg Config, scene Scene, client Client, f *fr
 	incomplete := func(format string, a ...any) {
 		res.Incomplete = append(res.Incomplete, fmt.Sprintf("scene %s: ", scene.Name)+fmt.Sprintf(format, a...))
 	}
-	st, err := newStage(ctx, scene, stageOptions{scenario: cfg.Scenario, seed: cfg.Seed, at: at, rounds: cfg.Rounds, profile: cfg.Profile, base: base})
+	st, err := newStage(ctx, scene, stageOptions{scenario: cfg.Scenario, seed: cfg.Seed, at: at, fixed: !cfg.Scenario.Clock.Now.IsZero(),
+		rounds: cfg.Rounds, profile: cfg.Profile, base: base})
 	if err != nil {
 		incomplete("the mock could not be built: %v", err)
 		return sr, 0, true
@@ -376,7 +374,6 @@ func runScene(ctx context.Context, cfg Config, scene Scene, client Client, f *fr
 	for n := 1; n <= cfg.Rounds; n++ {
 		var between []change
 		if n > 1 {
-			st.mock.Clock().Advance(betweenRounds)
 			cs, err := st.writer.changeSet(ctx)
 			between = cs
 			if err != nil {

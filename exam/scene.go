@@ -84,9 +84,11 @@ var (
 		Quote: "Behaviour the standard allows that the mock does not choose by default: a correct client copes with every one of them."}
 )
 
-// rateLimitScene is the rate-limit scene's window: a pause of a second
-// after every 20 requests, the first after 5.
-var rateLimitScene = RateWindow{Quota: 20, FirstQuota: 5, Pause: time.Second}
+// rateLimitScene is the rate-limit scene's window: a pause of two seconds
+// after every 20 requests, the first after 5. A pause longer than the
+// second a Date header rounds away lets the client rules see a client
+// that comes back before it.
+var rateLimitScene = RateWindow{Quota: 20, FirstQuota: 5, Pause: 2 * time.Second}
 
 // tokenExpirySceneTTL is the token lifetime of the token-expiry scene.
 const tokenExpirySceneTTL = time.Minute

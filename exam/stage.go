@@ -61,8 +61,8 @@ type stage struct {
 	astrayPaths []string
 }
 
-// dataAge is how long before the first round the scene's data was
-// loaded, in the mock's clock.
+// dataAge is how long before the exam's start the scenes' data is built
+// as of.
 const dataAge = time.Hour
 
 // inflightWait bounds how long a round's end waits for the client's
@@ -73,9 +73,12 @@ const inflightWait = time.Minute
 type stageOptions struct {
 	scenario *scenarios.Scenario
 	seed     *int64
-	// at is the instant every scene's data is built at, and its clock's
-	// start.
-	at     time.Time
+	// at is the instant the exam started (a scenario's fixed instant):
+	// every scene's data is built as of dataAge before it.
+	at time.Time
+	// fixed: the scenario fixes its clock; the mock's then runs from at
+	// instead of following the real one.
+	fixed  bool
 	rounds int
 	// profile is what interface B serves (and the client rules judge by).
 	profile rules.Profile
@@ -93,10 +96,19 @@ func newStage(ctx context.Context, scene Scene, o stageOptions) (*stage, error) 
 	var started atomic.Int64 // unix nanoseconds when the mock was built; 0 before
 	now := func() time.Time {
 		s := started.Load()
-		if s == 0 {
-			return o.at
+		switch {
+		case s == 0:
+			// The data is built as of a while before the client's first
+			// round, as a service's is: no record seems to change at the
+			// moment a client starts.
+			return o.at.Add(-dataAge)
+		case o.fixed:
+			return o.at.Add(time.Since(time.Unix(0, s)))
 		}
-		return o.at.Add(time.Since(time.Unix(0, s)))
+		// Then the mock's clock is the real one, so that a client that
+		// reads RateLimit-Reset or the records' times against its own
+		// clock finds them agreeing.
+		return time.Now()
 	}
 	mock, err := mockserver.New(mockserver.Options{Scenario: &sc, Seed: o.seed, TokenTTL: scene.TokenTTL, Variants: scene.Variants,
 		Profile: string(o.profile), JournalSize: -1, Now: now})
@@ -116,10 +128,6 @@ func newStage(ctx context.Context, scene Scene, o stageOptions) (*stage, error) 
 		mock.Close()
 		return nil, err
 	}
-	// The data was loaded a while before the client's first round, as a
-	// service's is: no record seems to change at the moment a client
-	// starts.
-	mock.Clock().Advance(dataAge)
 	if scene.RateLimit != nil {
 		st.limiter = &windowLimiter{w: *scene.RateLimit}
 	}
