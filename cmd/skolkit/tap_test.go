@@ -6,13 +6,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -408,6 +411,63 @@ func TestTheTapReportsTheClientFaultsTheTrafficShows(t *testing.T) {
 			}
 			assert.Empty(t, failed(rep, rules.SideServer), "the scene %s is a server's legal behaviour", row.scene)
 			assert.Equal(t, tp.Stats().Seen, tp.Stats().Judged, "nothing dropped")
+		})
+	}
+}
+
+// BenchmarkTapJudging measures the tap's judge (both sides' rules) over
+// answers of the mock as a client reads them: one placement by id again and
+// again (the validation of an answer met again is remembered), and a mix of
+// 1,000 different by-id reads and list pages (each validated anew once the
+// memo has forgotten it). Figures in docs/performance.md#the-tap.
+func BenchmarkTapJudging(b *testing.B) {
+	srv, err := mockserver.New(mockserver.Options{})
+	require.NoError(b, err)
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	id, secret := srv.Credentials()
+	var captured []*rules.Exchange
+	capture := rules.Capture(srv, rules.CaptureOptions{Sink: func(ex *rules.Exchange) { captured = append(captured, ex) }})
+	do := func(req *http.Request) *http.Response {
+		rec := httptest.NewRecorder()
+		capture.ServeHTTP(rec, req)
+		return rec.Result()
+	}
+	treq := httptest.NewRequest(http.MethodPost, "/oauth/token", strings.NewReader(url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}}.Encode()))
+	treq.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp := do(treq)
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	require.NoError(b, json.NewDecoder(resp.Body).Decode(&tok))
+	get := func(path string) []byte {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+		body, _ := io.ReadAll(do(req).Body)
+		return body
+	}
+	ids := regexp.MustCompile(`"id":"([0-9a-f-]{36})"`)
+	for _, kind := range []string{"placements", "persons", "groups", "duties"} {
+		page := get("/api/v1/" + kind + "?limit=250")
+		for _, m := range ids.FindAllSubmatch(page, -1) {
+			get("/api/v1/" + kind + "/" + string(m[1]))
+		}
+	}
+	byID := captured[2] // the first placement read by id
+	require.Contains(b, byID.Path, "/placements/")
+	require.Equal(b, http.StatusOK, byID.Status, "%s", byID.ResponseBody)
+	for name, exs := range map[string][]*rules.Exchange{"same by-id read": {byID}, "mixed reads": captured[1:]} {
+		b.Run(name, func(b *testing.B) {
+			judging, err := tap.NewJudging(rules.Config{}, false)
+			require.NoError(b, err)
+			i := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				ex := *exs[i%len(exs)]
+				judging.Observe(&ex)
+				i++
+			}
+			b.ReportMetric(float64(len(exs)), "exchanges")
 		})
 	}
 }
