@@ -445,15 +445,21 @@ func createAttendance(w *writer, ctx context.Context) (change, error) {
 }
 
 func removeAttendance(w *writer, ctx context.Context, _ int) (change, error) {
-	t, err := w.pickB(ctx, mockserver.PrefixB+"/attendances")
+	return w.removeB(ctx, "attendance", "/attendances", mockserver.PrefixB+"/attendances/", "interface B: DELETE /attendances/{id}")
+}
+
+// removeB deletes a random record of an interface-B list with a DELETE on
+// prefix+id.
+func (w *writer) removeB(ctx context.Context, kind, list, prefix, via string) (change, error) {
+	t, err := w.pickB(ctx, mockserver.PrefixB+list)
 	if err != nil {
 		return change{}, err
 	}
-	id := t["id"].(string)
-	if _, err := w.send(ctx, http.MethodDelete, mockserver.PrefixB+"/attendances/"+id, nil, http.StatusNoContent); err != nil {
+	id, _ := t["id"].(string)
+	if _, err := w.send(ctx, http.MethodDelete, prefix+id, nil, http.StatusNoContent); err != nil {
 		return change{}, err
 	}
-	return w.record(change{Kind: "attendance", Action: "delete", Via: "interface B: DELETE /attendances/{id}", ID: id}), nil
+	return w.record(change{Kind: kind, Action: "delete", Via: via, ID: strings.ToLower(id)}), nil
 }
 
 func createAbsence(w *writer, ctx context.Context) (change, error) {
@@ -477,13 +483,5 @@ func createAbsence(w *writer, ctx context.Context) (change, error) {
 // removeAbsence deletes an absence record through the control plane (the
 // service's own administration: interface B has no DELETE /absences).
 func removeAbsence(w *writer, ctx context.Context, _ int) (change, error) {
-	t, err := w.pickB(ctx, mockserver.PrefixB+"/absences")
-	if err != nil {
-		return change{}, err
-	}
-	id := t["id"].(string)
-	if _, err := w.send(ctx, http.MethodDelete, mockserver.PrefixAdmin+"/records/absences/"+id, nil, http.StatusNoContent); err != nil {
-		return change{}, err
-	}
-	return w.record(change{Kind: "absence", Action: "delete", Via: "control plane: DELETE /__admin/records/absences/{id}", ID: id}), nil
+	return w.removeB(ctx, "absence", "/absences", mockserver.PrefixAdmin+"/records/absences/", "control plane: DELETE /__admin/records/absences/{id}")
 }

@@ -37,6 +37,31 @@ func loadState(dir, name string) (*state, error) {
 	return &st, nil
 }
 
+// begin loads a client's state: full is true for a first run (no state)
+// and for a client that reads everything whatever it holds.
+func (c *conn) begin(name string) (st *state, full bool, err error) {
+	if st, err = loadState(c.cfg.Dir, name); err != nil {
+		return nil, false, err
+	}
+	full = st == nil || c.defect(RereadsEverything)
+	if st == nil {
+		st = &state{Records: map[string]map[string]string{}}
+	}
+	return st, full, nil
+}
+
+// take keeps what a run read of a list: all of it after a full read, the
+// records read added to those held after a read of what changed.
+func (st *state) take(list string, got map[string]string, full bool) {
+	if full || st.Records[list] == nil {
+		st.Records[list] = got
+		return
+	}
+	for id, v := range got {
+		st.Records[list][id] = v
+	}
+}
+
 func (st *state) save(dir, name string) error {
 	data, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
@@ -88,13 +113,9 @@ const stateB = "skolkit-refclient-b.json"
 // record on its first run, what changed since on later runs.
 func SyncB(ctx context.Context, cfg Config) error {
 	c := newConn(cfg)
-	st, err := loadState(cfg.Dir, stateB)
+	st, full, err := c.begin(stateB)
 	if err != nil {
 		return err
-	}
-	full := st == nil || c.defect(RereadsEverything)
-	if st == nil {
-		st = &state{Records: map[string]map[string]string{}}
 	}
 	for _, res := range resourcesB {
 		q := url.Values{"limit": {"100"}}
@@ -122,13 +143,7 @@ func SyncB(ctx context.Context, cfg Config) error {
 		if err != nil {
 			return err
 		}
-		if full || st.Records[res.path] == nil {
-			st.Records[res.path] = got
-			continue
-		}
-		for id, v := range got {
-			st.Records[res.path][id] = v
-		}
+		st.take(res.path, got, full)
 	}
 	if !full && !c.defect(IgnoresDeletions) {
 		q := url.Values{"after": {st.Since.Format(time.RFC3339)}}
@@ -232,13 +247,9 @@ const stateA = "skolkit-refclient-a.json"
 // meta.updatedAt) and the deletions since (the audit events).
 func SyncA(ctx context.Context, cfg Config) error {
 	c := newConn(cfg)
-	st, err := loadState(cfg.Dir, stateA)
+	st, full, err := c.begin(stateA)
 	if err != nil {
 		return err
-	}
-	full := st == nil || c.defect(RereadsEverything)
-	if st == nil {
-		st = &state{Records: map[string]map[string]string{}}
 	}
 	var changed any
 	if !full {
@@ -259,13 +270,7 @@ func SyncA(ctx context.Context, cfg Config) error {
 		if err != nil {
 			return err
 		}
-		if full || st.Records[res.path] == nil {
-			st.Records[res.path] = got
-			continue
-		}
-		for id, v := range got {
-			st.Records[res.path][id] = v
-		}
+		st.take(res.path, got, full)
 	}
 	if !full && !c.defect(IgnoresDeletions) {
 		deletions := map[string]any{"filter": map[string]any{"greaterThan": map[string]any{"timestamp": st.Since.Format(time.RFC3339)}, "orCondition": false}}
