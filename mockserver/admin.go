@@ -3,13 +3,13 @@ package mockserver
 import (
 	"errors"
 	"fmt"
+	"github.com/skolkit/skolkit/fixtures"
 	"net/http"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/gorilla/mux"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/skolkit/skolkit/deviation"
@@ -47,20 +47,20 @@ func (s *Server) initControl(opts Options) error {
 // scenario. The caller holds ctl.mu for writing (or owns the server).
 func (s *Server) useScenario(sc *scenarios.Scenario) {
 	s.scenario = sc
-	s.clients = map[string]Client{}
-	s.first = Client{}
+	s.clients = map[string]client{}
+	s.first = client{}
 	for i, c := range sc.Clients {
 		scopes := s.expandScopes(c.Scopes)
-		cl := Client{ID: c.ID, Secret: c.Secret, Scopes: scopes, RateLimit: c.Quota()}
+		cl := client{ID: c.ID, Secret: c.Secret, Scopes: scopes, RateLimit: c.Quota()}
 		s.clients[c.ID] = cl
 		if i == 0 {
 			s.first = cl
 		}
 	}
 	s.tokenTTL = time.Duration(sc.Lifetime()) * time.Second
-	s.core.ListShape = ListShapeData
+	s.core.ListShape = directory.ListShapeData
 	if sc.ListShape == scenarios.ListShapeResultArray {
-		s.core.ListShape = ListShapeResultArray
+		s.core.ListShape = directory.ListShapeResultArray
 	}
 }
 
@@ -107,7 +107,7 @@ func (s *Server) summary(sc *scenarios.Scenario, records map[string]int) Summary
 	return Summary{Scenario: sc.Name, Profile: s.profile, Seed: sc.Seed, Clock: s.clockState(), Records: records, Faults: f, Latency: l}
 }
 
-// restart puts the clock back to how NewClock made it for a scenario:
+// restart puts the clock back to how newClock made it for a scenario:
 // standing at fixedAt, or following its base with no offset.
 func (c *Clock) restart(fixedAt time.Time) {
 	c.mu.Lock()
@@ -275,12 +275,12 @@ func (s *Server) writeLoadError(w http.ResponseWriter, err error) {
 	var rec *store.RecordError
 	switch {
 	case errors.As(err, &le):
-		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("the scenario does not load: %d problem(s)", len(le.Problems)), le.Problems...)
+		surface.WriteAdminError(w, http.StatusBadRequest, surface.AdminBadRequest, fmt.Sprintf("the scenario does not load: %d problem(s)", len(le.Problems)), le.Problems...)
 	case errors.As(err, &re), errors.As(err, &se), errors.As(err, &rule), errors.As(err, &rec):
-		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, err.Error())
+		surface.WriteAdminError(w, http.StatusBadRequest, surface.AdminBadRequest, err.Error())
 	default:
 		s.log.Error("admin", "error", err)
-		surface.WriteAdminError(w, http.StatusInternalServerError, AdminInternal, err.Error())
+		surface.WriteAdminError(w, http.StatusInternalServerError, surface.AdminInternal, err.Error())
 	}
 }
 
@@ -295,7 +295,7 @@ func (s *Server) adminScenario(w http.ResponseWriter, r *http.Request) {
 		sc, err = scenarios.Builtin(name)
 		var le *scenarios.LoadError
 		if err != nil && !errors.As(err, &le) {
-			surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, err.Error())
+			surface.WriteAdminError(w, http.StatusBadRequest, surface.AdminBadRequest, err.Error())
 			return
 		}
 	} else {
@@ -337,7 +337,7 @@ func (s *Server) adminGetState(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) adminPutState(w http.ResponseWriter, r *http.Request) {
-	body, _, ok := admin.ReadBody(w, r, []string{surface.ContentTypeJSON}, MaxStateBytes)
+	body, _, ok := admin.ReadBody(w, r, []string{surface.ContentTypeJSON}, maxStateBytes)
 	if !ok {
 		return
 	}
@@ -357,7 +357,7 @@ func (s *Server) adminPutState(w http.ResponseWriter, r *http.Request) {
 // ImportState replaces every record with the dataset's: PUT /__admin/state.
 // Requests being served finish first, and no write is lost between the old
 // data and the new. Nothing changes when a reference dangles.
-func (s *Server) ImportState(ds *store.Dataset) (Summary, error) {
+func (s *Server) ImportState(ds *fixtures.Dataset) (Summary, error) {
 	s.ctl.swap.Lock()
 	defer s.ctl.swap.Unlock()
 	s.ctl.mu.Lock()
@@ -373,10 +373,10 @@ func (s *Server) adminSnapshot(w http.ResponseWriter, r *http.Request) {
 	info, err := s.SaveState()
 	switch {
 	case errors.Is(err, ErrNoStateFile):
-		surface.WriteAdminError(w, http.StatusConflict, AdminConflict, err.Error())
+		surface.WriteAdminError(w, http.StatusConflict, surface.AdminConflict, err.Error())
 	case err != nil:
 		s.log.Error("admin: snapshot", "error", err)
-		surface.WriteAdminError(w, http.StatusInternalServerError, AdminInternal, err.Error())
+		surface.WriteAdminError(w, http.StatusInternalServerError, surface.AdminInternal, err.Error())
 	default:
 		surface.WriteJSON(w, http.StatusOK, info)
 	}
@@ -395,12 +395,12 @@ func (s *Server) adminSetClock(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if body.Now == nil {
-		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, `"now" is required: an RFC 3339 date-time like 2026-11-16T07:00:00Z`)
+		surface.WriteAdminError(w, http.StatusBadRequest, surface.AdminBadRequest, `"now" is required: an RFC 3339 date-time like 2026-11-16T07:00:00Z`)
 		return
 	}
 	t, err := time.Parse(time.RFC3339Nano, *body.Now)
 	if err != nil {
-		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("now: %q is not an RFC 3339 date-time like 2026-11-16T07:00:00Z", *body.Now))
+		surface.WriteAdminError(w, http.StatusBadRequest, surface.AdminBadRequest, fmt.Sprintf("now: %q is not an RFC 3339 date-time like 2026-11-16T07:00:00Z", *body.Now))
 		return
 	}
 	if body.Fixed != nil {
@@ -419,12 +419,12 @@ func (s *Server) adminAdvanceClock(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if body.By == nil {
-		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, `"by" is required: a Go duration like 90m or 36h`)
+		surface.WriteAdminError(w, http.StatusBadRequest, surface.AdminBadRequest, `"by" is required: a Go duration like 90m or 36h`)
 		return
 	}
 	d, err := time.ParseDuration(*body.By)
 	if err != nil {
-		surface.WriteAdminError(w, http.StatusBadRequest, AdminBadRequest, fmt.Sprintf("by: %q is not a Go duration like 90m, 1h30m or 36h", *body.By))
+		surface.WriteAdminError(w, http.StatusBadRequest, surface.AdminBadRequest, fmt.Sprintf("by: %q is not a Go duration like 90m, 1h30m or 36h", *body.By))
 		return
 	}
 	s.clock.Advance(d)
@@ -436,7 +436,7 @@ func (s *Server) adminResetRateLimits(w http.ResponseWriter, r *http.Request) {
 	n := len(s.limiter.buckets)
 	s.limiter.mu.Unlock()
 	s.limiter.reset()
-	surface.WriteJSON(w, http.StatusOK, Cleared{Cleared: n})
+	surface.WriteJSON(w, http.StatusOK, surface.Cleared{Cleared: n})
 }
 
 // adminDeleteRecord is DELETE /__admin/records/{table}/{id}: it deletes one
@@ -446,9 +446,9 @@ func (s *Server) adminResetRateLimits(w http.ResponseWriter, r *http.Request) {
 // interface-A AuditEvent when the record is of an audited kind:
 // docs/decisions.md#deletion-log), with no API client as its author.
 func (s *Server) adminDeleteRecord(w http.ResponseWriter, r *http.Request) {
-	table := mux.Vars(r)["table"]
+	table := r.PathValue("table")
 	if deletable := s.store.Schema().Deletable(); !slices.Contains(deletable, table) {
-		surface.WriteAdminError(w, http.StatusNotFound, AdminNotFound, fmt.Sprintf("no table %q whose records can be deleted one by one; they are %s", table, strings.Join(deletable, ", ")))
+		surface.WriteAdminError(w, http.StatusNotFound, surface.AdminNotFound, fmt.Sprintf("no table %q whose records can be deleted one by one; they are %s", table, strings.Join(deletable, ", ")))
 		return
 	}
 	id := surface.PathID(r)
@@ -457,10 +457,10 @@ func (s *Server) adminDeleteRecord(w http.ResponseWriter, r *http.Request) {
 	case err == nil:
 		w.WriteHeader(http.StatusNoContent)
 	case errors.Is(err, store.ErrNotFound):
-		surface.WriteAdminError(w, http.StatusNotFound, AdminNotFound, fmt.Sprintf("no record %s in %s", id, table))
+		surface.WriteAdminError(w, http.StatusNotFound, surface.AdminNotFound, fmt.Sprintf("no record %s in %s", id, table))
 	case errors.As(err, &ce):
-		surface.WriteAdminError(w, http.StatusConflict, AdminConflict, ce.Message)
+		surface.WriteAdminError(w, http.StatusConflict, surface.AdminConflict, ce.Message)
 	default:
-		surface.WriteAdminError(w, http.StatusInternalServerError, AdminInternal, err.Error())
+		surface.WriteAdminError(w, http.StatusInternalServerError, surface.AdminInternal, err.Error())
 	}
 }

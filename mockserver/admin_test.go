@@ -63,9 +63,9 @@ type rawResult struct {
 	Body string
 }
 
-func (r *result) adminError(t testing.TB) AdminErrorBody {
+func (r *result) adminError(t testing.TB) surface.AdminErrorBody {
 	t.Helper()
-	var e AdminError
+	var e surface.AdminError
 	r.decode(&e)
 	require.NotEmpty(t, e.Error.Code, r)
 	require.NotEmpty(t, e.Error.Message, r)
@@ -138,14 +138,14 @@ func TestAdminUnknownPathMethodAndQuery(t *testing.T) {
 	h := newHarness(t, withBuiltin(t, "empty"))
 	res := h.admin(http.MethodGet, "/nothing-here", "")
 	require.Equal(t, http.StatusNotFound, res.status, res)
-	assert.Equal(t, AdminNotFound, res.adminError(t).Code)
+	assert.Equal(t, surface.AdminNotFound, res.adminError(t).Code)
 
 	res = h.admin(http.MethodGet, "", "")
 	require.Equal(t, http.StatusNotFound, res.status, res)
 
 	res = h.admin(http.MethodPatch, "/clock", `{}`)
 	require.Equal(t, http.StatusMethodNotAllowed, res.status, res)
-	assert.Equal(t, AdminMethodNotAllowed, res.adminError(t).Code)
+	assert.Equal(t, surface.AdminMethodNotAllowed, res.adminError(t).Code)
 	assert.Equal(t, "GET, PUT", res.header.Get("Allow"))
 
 	res = h.admin(http.MethodGet, "/clock?verbose=1", "")
@@ -179,7 +179,7 @@ func TestAdminAccessWithToken(t *testing.T) {
 			res := h.do(req)
 			require.Equal(t, tc.status, res.status, res)
 			if tc.status == http.StatusUnauthorized {
-				assert.Equal(t, AdminUnauthorized, res.adminError(t).Code)
+				assert.Equal(t, surface.AdminUnauthorized, res.adminError(t).Code)
 				assert.Contains(t, res.header.Get("WWW-Authenticate"), "Bearer")
 			}
 		})
@@ -238,9 +238,9 @@ func TestAdminAccessWithoutToken(t *testing.T) {
 			w := serve(tc.local, tc.mutate)
 			require.Equal(t, tc.status, w.Code, w.Body.String())
 			if tc.status == http.StatusForbidden {
-				var e AdminError
+				var e surface.AdminError
 				require.NoError(t, json.Unmarshal(w.Body.Bytes(), &e))
-				assert.Equal(t, AdminForbidden, e.Error.Code)
+				assert.Equal(t, surface.AdminForbidden, e.Error.Code)
 			}
 		})
 	}
@@ -378,7 +378,7 @@ behaviours:
 	t.Run("a body that is not YAML or JSON", func(t *testing.T) {
 		res := h.call(http.MethodPut, PrefixAdmin+"/scenario", "name=x", http.Header{"Content-Type": {"application/x-www-form-urlencoded"}})
 		require.Equal(t, http.StatusUnsupportedMediaType, res.status, res)
-		assert.Equal(t, AdminUnsupportedMediaType, res.adminError(t).Code)
+		assert.Equal(t, surface.AdminUnsupportedMediaType, res.adminError(t).Code)
 	})
 }
 
@@ -463,7 +463,7 @@ func TestAdminSnapshot(t *testing.T) {
 		h := newHarness(t, withBuiltin(t, "empty"))
 		res := h.admin(http.MethodPost, "/snapshot", "")
 		require.Equal(t, http.StatusConflict, res.status, res)
-		assert.Equal(t, AdminConflict, res.adminError(t).Code)
+		assert.Equal(t, surface.AdminConflict, res.adminError(t).Code)
 	})
 	t.Run("writes the state file", func(t *testing.T) {
 		file := filepath.Join(t.TempDir(), "state.json")
@@ -592,7 +592,7 @@ func TestAdminRateLimitReset(t *testing.T) {
 	require.Equal(t, http.StatusTooManyRequests, h.call(http.MethodGet, PrefixA+"/school?limit=1", "", hdr).status)
 	res := h.admin(http.MethodPost, "/ratelimits/reset", "")
 	require.Equal(t, http.StatusOK, res.status, res)
-	var c Cleared
+	var c surface.Cleared
 	res.decode(&c)
 	assert.Equal(t, 1, c.Cleared, "one client's counter")
 	res = h.call(http.MethodGet, PrefixA+"/school?limit=1", "", hdr)

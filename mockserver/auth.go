@@ -72,8 +72,8 @@ const (
 	maxLiveTokens = 100_000
 )
 
-// Client is a registered API client.
-type Client struct {
+// client is a registered API client.
+type client struct {
 	ID     string
 	Secret string
 	Scopes []string
@@ -260,25 +260,25 @@ func (s *Server) bearer(w http.ResponseWriter, r *http.Request, scope string) (g
 	}
 	if h == "" {
 		w.Header().Set(surface.HeaderWWWAuth, `Bearer realm="skolkit"`)
-		surface.WriteRegisterError(w, http.StatusUnauthorized, CodeUnauthorized, "authentication required: send Authorization: Bearer <access token> (tokens come from POST /oauth/token)")
+		surface.WriteRegisterError(w, http.StatusUnauthorized, surface.CodeUnauthorized, "authentication required: send Authorization: Bearer <access token> (tokens come from POST /oauth/token)")
 		return grant{}, false
 	}
 	scheme, tok, found := strings.Cut(h, " ")
 	tok = strings.TrimSpace(tok)
 	if !found || !strings.EqualFold(scheme, "Bearer") || tok == "" || strings.ContainsAny(tok, " \t") {
 		w.Header().Set(surface.HeaderWWWAuth, `Bearer realm="skolkit", error="invalid_request", error_description="malformed Authorization header"`)
-		surface.WriteRegisterError(w, http.StatusUnauthorized, CodeUnauthorized, "the Authorization header must be 'Bearer <access token>'")
+		surface.WriteRegisterError(w, http.StatusUnauthorized, surface.CodeUnauthorized, "the Authorization header must be 'Bearer <access token>'")
 		return grant{}, false
 	}
 	g, ok := s.tokens.lookup(tok, s.now())
 	if !ok {
 		w.Header().Set(surface.HeaderWWWAuth, `Bearer realm="skolkit", error="invalid_token", error_description="the access token is unknown or expired"`)
-		surface.WriteRegisterError(w, http.StatusUnauthorized, CodeUnauthorized, "the access token is unknown or expired; request a new one from POST /oauth/token")
+		surface.WriteRegisterError(w, http.StatusUnauthorized, surface.CodeUnauthorized, "the access token is unknown or expired; request a new one from POST /oauth/token")
 		return grant{}, false
 	}
 	if !slices.Contains(g.Scopes, scope) && !s.deviates(deviation.InsufficientScopeAccepted) {
 		w.Header().Set(surface.HeaderWWWAuth, fmt.Sprintf(`Bearer realm="skolkit", error="insufficient_scope", scope=%q`, scope))
-		surface.WriteRegisterError(w, http.StatusForbidden, CodeForbidden, fmt.Sprintf("the client %q lacks the scope %q for this operation", g.ClientID, scope))
+		surface.WriteRegisterError(w, http.StatusForbidden, surface.CodeForbidden, fmt.Sprintf("the client %q lacks the scope %q for this operation", g.ClientID, scope))
 		return grant{}, false
 	}
 	return g, true

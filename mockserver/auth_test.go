@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"encoding/base64"
+	"github.com/skolkit/skolkit/mockserver/internal/register"
 	"net/http"
 	"net/url"
 	"strings"
@@ -26,7 +27,7 @@ func TestTokenEndpointIssuesBearerTokens(t *testing.T) {
 	}{
 		{"client credentials in the form", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}}, nil},
 		{"client credentials by HTTP Basic", url.Values{"grant_type": {"client_credentials"}}, basic(id, secret)},
-		{"a subset of the client's scopes", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {ScopeGroupsRead}}, nil},
+		{"a subset of the client's scopes", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {register.ScopeGroupsRead}}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := h.postForm(PathToken, tc.form, tc.header)
@@ -94,7 +95,7 @@ func TestTokenEndpointRejectsBadRequests(t *testing.T) {
 			}
 			res := h.do(req)
 			require.Equal(t, tc.status, res.status, res)
-			var body OAuthError
+			var body surface.OAuthError
 			res.decode(&body)
 			assert.Equal(t, tc.code, body.Error, res)
 			assert.NotEmpty(t, body.ErrorDescription)
@@ -144,7 +145,7 @@ func TestRegisterInterfaceRequiresAValidBearerToken(t *testing.T) {
 			}
 			res := h.do(req)
 			require.Equal(t, http.StatusUnauthorized, res.status, res)
-			assert.Equal(t, CodeUnauthorized, res.errorBody(t).Code)
+			assert.Equal(t, surface.CodeUnauthorized, res.errorBody(t).Code)
 			assert.Contains(t, res.header.Get("WWW-Authenticate"), tc.challenge)
 		})
 	}
@@ -165,14 +166,14 @@ func TestRegisterInterfaceRequiresAValidBearerToken(t *testing.T) {
 func TestRegisterInterfaceChecksScopes(t *testing.T) {
 	h := newHarness(t)
 	id, secret := h.srv.Credentials()
-	res := h.postForm(PathToken, url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {ScopeGroupsRead}}, nil)
+	res := h.postForm(PathToken, url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {register.ScopeGroupsRead}}, nil)
 	require.Equal(t, http.StatusOK, res.status, res)
 	var tr tokenResponse
 	res.decode(&tr)
 	h.token = tr.AccessToken
 	res = h.get(PrefixB + "/placements?limit=1")
 	require.Equal(t, http.StatusForbidden, res.status, res)
-	assert.Equal(t, CodeForbidden, res.errorBody(t).Code)
+	assert.Equal(t, surface.CodeForbidden, res.errorBody(t).Code)
 	assert.Contains(t, res.header.Get("WWW-Authenticate"), `error="insufficient_scope"`)
 	res = h.postJSON(PrefixB+"/groups/lookup", `{"ids":[]}`)
 	assert.Equal(t, http.StatusOK, res.status, res)

@@ -2,6 +2,8 @@ package mockserver
 
 import (
 	"context"
+	"github.com/skolkit/skolkit/mockserver/internal/admin"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"net/http"
 	"strings"
 	"testing"
@@ -59,7 +61,7 @@ func TestFaultEveryNthFiresOnMultiplesOfN(t *testing.T) {
 	rules := h.rules()
 	require.Len(t, rules.Faults, 1)
 	f := rules.Faults[0]
-	assert.Equal(t, []any{"f1", RuleFromScenario, "GET /api/v1/syllabuses/*", 13, 4}, []any{f.ID, f.Source, f.Route, f.Matched, f.Fired})
+	assert.Equal(t, []any{"f1", admin.RuleFromScenario, "GET /api/v1/syllabuses/*", 13, 4}, []any{f.ID, f.Source, f.Route, f.Matched, f.Fired})
 	assert.Equal(t, 13, h.srv.Rules().Faults[0].Matched)
 }
 
@@ -173,7 +175,7 @@ func TestLatency(t *testing.T) {
 	rules := h.rules()
 	require.Len(t, rules.Latency, 3)
 	l := rules.Latency[0]
-	assert.Equal(t, []any{"l1", RuleFromScenario, "GET /api/v1/syllabuses/*", "60ms", 1}, []any{l.ID, l.Source, l.Route, l.Delay, l.Matched})
+	assert.Equal(t, []any{"l1", admin.RuleFromScenario, "GET /api/v1/syllabuses/*", "60ms", 1}, []any{l.ID, l.Source, l.Route, l.Delay, l.Matched})
 }
 
 func TestAdminFaults(t *testing.T) {
@@ -186,7 +188,7 @@ func TestAdminFaults(t *testing.T) {
 	res.decode(&added)
 	require.Len(t, added.Faults, 1)
 	assert.Equal(t, "f2", added.Faults[0].ID)
-	assert.Equal(t, RuleFromAdmin, added.Faults[0].Source)
+	assert.Equal(t, admin.RuleFromAdmin, added.Faults[0].Source)
 	assert.JSONEq(t, `{"code":"Teapot"}`, added.Faults[0].Body)
 	assert.Equal(t, "l1", added.Latency[0].ID)
 
@@ -214,7 +216,7 @@ func TestAdminFaults(t *testing.T) {
 	require.Equal(t, http.StatusOK, res.status, res)
 	res = h.admin(http.MethodDelete, "/faults/f1", "")
 	require.Equal(t, http.StatusNotFound, res.status, res)
-	assert.Equal(t, AdminNotFound, res.adminError(t).Code)
+	assert.Equal(t, surface.AdminNotFound, res.adminError(t).Code)
 }
 
 func TestAdminFaultsRejectsBadRules(t *testing.T) {

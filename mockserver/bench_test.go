@@ -233,7 +233,7 @@ func benchSearchAt(b *testing.B, srv *Server, id, secret, path, body string) {
 			b.Fatalf("%d %s", rec.Code, rec.Body)
 		}
 		var page struct {
-			Pagination Pagination `json:"pagination"`
+			Pagination directory.Pagination `json:"pagination"`
 		}
 		if err := json.Unmarshal(rec.Body.Bytes(), &page); err != nil {
 			b.Fatal(err)

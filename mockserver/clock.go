@@ -18,9 +18,9 @@ type Clock struct {
 	offset time.Duration // added to base when not fixed
 }
 
-// NewClock returns a clock that follows base, or stands at fixedAt when
+// newClock returns a clock that follows base, or stands at fixedAt when
 // fixedAt is not zero.
-func NewClock(base func() time.Time, fixedAt time.Time) *Clock {
+func newClock(base func() time.Time, fixedAt time.Time) *Clock {
 	if base == nil {
 		base = time.Now
 	}

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/skolkit/skolkit/mockserver/internal/directory"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
@@ -40,7 +41,7 @@ func TestConcurrencyInvariants(t *testing.T) {
 	p := newInproc(t, quota)
 	org, orgPlacements := busiestOrganisation(t, p.srv)
 	require.Greater(t, orgPlacements, 10, "the walk needs several pages")
-	initialGroups := len(p.srv.Store().Export().Groups)
+	initialGroups := len(p.srv.store.Export().Groups)
 	p.srv.limiter.reset()
 
 	var (
@@ -161,7 +162,7 @@ func TestConcurrencyInvariants(t *testing.T) {
 	// Listers: every page of groups agrees with its own total.
 	for w := range 2 {
 		worker(20+uint64(w), func(rng *rand.Rand, i int) {
-			limit := 1 + rng.IntN(DirectoryMaxLimit)
+			limit := 1 + rng.IntN(directory.DirectoryMaxLimit)
 			offset := rng.IntN(initialGroups + 20)
 			target := fmt.Sprintf("%s/group?limit=%d&offset=%d", PrefixA, limit, offset)
 			var st int
@@ -177,8 +178,8 @@ func TestConcurrencyInvariants(t *testing.T) {
 				return
 			}
 			var page struct {
-				Data       []json.RawMessage `json:"data"`
-				Pagination Pagination        `json:"pagination"`
+				Data       []json.RawMessage    `json:"data"`
+				Pagination directory.Pagination `json:"pagination"`
 			}
 			if err := json.Unmarshal(b, &page); err != nil {
 				fail("%s: %v", target, err)
@@ -218,7 +219,7 @@ func TestConcurrencyInvariants(t *testing.T) {
 			if i%2 == 1 {
 				query += "&sortkey=" + []string{"StartDateAsc", "EndDateDesc", "ModifiedDesc"}[rng.IntN(3)]
 			}
-			st, b := call(p.token, http.MethodGet, PrefixB+"/placements?limit="+strconv.Itoa(MaxPageSize)+"&"+query, nil)
+			st, b := call(p.token, http.MethodGet, PrefixB+"/placements?limit="+strconv.Itoa(maxPageSize)+"&"+query, nil)
 			if st != http.StatusOK {
 				fail("unpaged %s: %d %s", query, st, b)
 				return
@@ -229,7 +230,7 @@ func TestConcurrencyInvariants(t *testing.T) {
 				return
 			}
 			if next != nil {
-				fail("the organisation has more than %d placements", MaxPageSize)
+				fail("the organisation has more than %d placements", maxPageSize)
 				return
 			}
 			limit := 1 + rng.IntN(max(orgPlacements/3, 1))
@@ -289,11 +290,11 @@ func TestConcurrencyInvariants(t *testing.T) {
 		}
 	}
 	// pagination.total of /group equals the store's groups.
-	groups := len(p.srv.Store().Export().Groups)
+	groups := len(p.srv.store.Export().Groups)
 	st, b := call(p.token, http.MethodGet, PrefixA+"/group?limit=1", nil)
 	require.Equal(t, http.StatusOK, st, string(b))
 	var page struct {
-		Pagination Pagination `json:"pagination"`
+		Pagination directory.Pagination `json:"pagination"`
 	}
 	require.NoError(t, json.Unmarshal(b, &page))
 	assert.Equal(t, groups, page.Pagination.Total, "pagination.total of /group is the number of groups in the store")
@@ -315,18 +316,18 @@ func TestConcurrencyInvariants(t *testing.T) {
 }
 
 // busiestOrganisation returns the school unit with the most placements that
-// interface B shows (at most one page of MaxPageSize), and their number.
+// interface B shows (at most one page of maxPageSize), and their number.
 func busiestOrganisation(t *testing.T, srv *Server) (string, int) {
 	t.Helper()
 	counts := map[string]int{}
-	for _, pl := range srv.Store().Export().Placements {
+	for _, pl := range srv.store.Export().Placements {
 		if model.IsRegisterPlacement(&pl) {
 			counts[pl.PlacedAt.ID]++
 		}
 	}
 	best, n := "", 0
 	for id, c := range counts {
-		if c <= MaxPageSize && (c > n || c == n && id < best) {
+		if c <= maxPageSize && (c > n || c == n && id < best) {
 			best, n = id, c
 		}
 	}

@@ -57,7 +57,7 @@ func TestDeletedEntitiesLeaveOutWhatBNeverShowed(t *testing.T) {
 				assert.NotContains(t, string(h.get(PrefixB+"/deletedEntities").body), id, "under no entity")
 			}
 			logged := false
-			for _, tb := range h.srv.Store().Read().Tombstones(testNow) {
+			for _, tb := range h.srv.store.Read().Tombstones(testNow) {
 				logged = logged || tb.RecordID == id
 			}
 			assert.True(t, logged, "the deletion log has the delete (interface A's audit events read it)")

@@ -21,7 +21,7 @@ type deletedPage struct {
 
 func TestDeletedEntities(t *testing.T) {
 	h := hookHarness(t)
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	body := attendanceBody(t, ds)
 	newAttendance := func() string {
 		res := h.postJSON(PrefixB+"/attendances", body)
@@ -90,7 +90,7 @@ func TestDeletedEntities(t *testing.T) {
 	assert.Equal(t, []string{st}, list("?entities=Person").Data["persons"])
 
 	// Go code writing to the store is seen too
-	require.NoError(t, h.srv.Store().Delete(store.TableAbsences, ds.Absences[0].ID))
+	require.NoError(t, h.srv.store.Delete(store.TableAbsences, ds.Absences[0].ID))
 	assert.Equal(t, []string{ds.Absences[0].ID}, list("?entities=Absence").Data["absences"])
 
 	// a reset starts a new history

@@ -3,6 +3,8 @@ package mockserver
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/skolkit/skolkit/mockserver/internal/directory"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"net/http"
 	"slices"
 	"strings"
@@ -125,7 +127,7 @@ func TestGradeRequestErrors(t *testing.T) {
 			res := h.send(tc.method, PrefixA+tc.path, tc.body)
 			require.Equal(t, tc.status, res.status, res)
 			e := res.problem(t)
-			assert.Equal(t, map[int]string{400: CodeBadRequest, 404: CodeNotFound, 422: CodeUnprocessable}[tc.status], e.Code)
+			assert.Equal(t, map[int]string{400: surface.CodeBadRequest, 404: surface.CodeNotFound, 422: surface.CodeUnprocessable}[tc.status], e.Code)
 			if tc.fields != nil {
 				assert.ElementsMatch(t, tc.fields, fieldsOf(e), res)
 			}
@@ -134,7 +136,7 @@ func TestGradeRequestErrors(t *testing.T) {
 	t.Run("a valid teacher is accepted", func(t *testing.T) {
 		res := h.send(http.MethodPatch, PrefixA+"/grade-upper-secondary/"+us, fmt.Sprintf(`{"teacher1EmployeeID":%q,"teacher2EmployeeID":%q}`, teacher, teacher))
 		require.Equal(t, http.StatusOK, res.status, res)
-		g, ok := h.srv.Store().Read().Grade(us)
+		g, ok := h.srv.store.Read().Grade(us)
 		require.True(t, ok)
 		require.NotNil(t, g.Directory)
 		assert.Equal(t, []string{teacher}, g.Directory.Teachers())
@@ -158,7 +160,7 @@ func (h *harness) bGrade(t *testing.T, id string) (model.Grade, bool) {
 func TestGradesWrittenThroughAAreGradesOfB(t *testing.T) {
 	h := newHarness(t)
 	student, teacher, other, school := h.newStudent(t), h.newEmployee(t), h.newEmployee(t), h.newSchool(t, "GR")
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	var existing model.Syllabus // a compulsory-school subject syllabus of the scenario
 	for _, sy := range ds.Syllabuses {
 		if sy.SchoolType == model.SchoolTypeGR && sy.CourseCode == "" && sy.SubjectCode != "" {
@@ -297,7 +299,7 @@ func TestGradesWrittenThroughAAreGradesOfB(t *testing.T) {
 
 func TestGeneratedGradesAreInterfaceAGrades(t *testing.T) {
 	h := newHarness(t)
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	kinds := map[string]int{}
 	for _, g := range ds.Grades {
 		if g.Directory == nil {
@@ -316,7 +318,7 @@ func TestGeneratedGradesAreInterfaceAGrades(t *testing.T) {
 		assert.Equal(t, g.GradeValue, a["grade"])
 		assert.Equal(t, string(g.RegisteredDate), a["gradeDate"])
 		assert.Equal(t, g.GradingTeacher.ID, a["teacher1EmployeeID"])
-		sy, ok := h.srv.Store().Read().Syllabus(g.Syllabus.ID)
+		sy, ok := h.srv.store.Read().Syllabus(g.Syllabus.ID)
 		require.True(t, ok)
 		if g.Directory.Kind == model.GradeKindElementary {
 			assert.Equal(t, sy.SubjectCode, a["subjectCode"])
@@ -331,7 +333,7 @@ func TestGeneratedGradesAreInterfaceAGrades(t *testing.T) {
 		res := h.send(http.MethodGet, PrefixA+path+"?limit=1", "")
 		require.Equal(t, http.StatusOK, res.status, res)
 		var page struct {
-			Pagination Pagination `json:"pagination"`
+			Pagination directory.Pagination `json:"pagination"`
 		}
 		res.decode(&page)
 		assert.Equal(t, kinds[kind], page.Pagination.Total, kind)
@@ -346,8 +348,8 @@ func (h *harness) listA(t *testing.T, path string) []map[string]any {
 		res := h.send(http.MethodGet, fmt.Sprintf("%s%s?limit=500&offset=%d", PrefixA, path, offset), "")
 		require.Equal(t, http.StatusOK, res.status, res)
 		var page struct {
-			Data       []map[string]any `json:"data"`
-			Pagination Pagination       `json:"pagination"`
+			Data       []map[string]any     `json:"data"`
+			Pagination directory.Pagination `json:"pagination"`
 		}
 		res.decode(&page)
 		all = append(all, page.Data...)

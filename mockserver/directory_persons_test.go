@@ -3,6 +3,7 @@ package mockserver
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/skolkit/skolkit/mockserver/internal/directory"
 	"net/http"
 	"slices"
 	"strings"
@@ -44,16 +45,16 @@ func (h *harness) sendRaw(method, path, body string) *result {
 }
 
 // problem decodes an interface-A error body.
-func (r *result) problem(t testing.TB) DirectoryErrorBody {
+func (r *result) problem(t testing.TB) surface.DirectoryErrorBody {
 	t.Helper()
-	var e DirectoryError
+	var e surface.DirectoryError
 	require.NoError(t, json.Unmarshal(r.body, &e), r)
 	require.NotEmpty(t, e.Error.Message, r)
 	return e.Error
 }
 
 // fieldsOf lists the JSON Pointers of a 422's details.
-func fieldsOf(e DirectoryErrorBody) []string {
+func fieldsOf(e surface.DirectoryErrorBody) []string {
 	out := make([]string, len(e.Details))
 	for i, d := range e.Details {
 		out[i] = d.Field
@@ -122,7 +123,7 @@ func (h *harness) newSchool(t testing.TB, schoolType string) string {
 // storedPerson reads a person straight from the store.
 func (h *harness) storedPerson(t testing.TB, id string) *model.Person {
 	t.Helper()
-	p, ok := h.srv.Store().Read().Person(id)
+	p, ok := h.srv.store.Read().Person(id)
 	require.True(t, ok, "person %s is stored", id)
 	return p
 }
@@ -280,7 +281,7 @@ func TestPersonPatch(t *testing.T) {
 	})
 	t.Run("a generated person keeps the parts interface A does not show", func(t *testing.T) {
 		var pupil *model.Person
-		_ = h.srv.Store().Read().Scan(store.TablePersons, store.IndexPersonsByRole, "student", func(obj any) bool {
+		_ = h.srv.store.Read().Scan(store.TablePersons, store.IndexPersonsByRole, "student", func(obj any) bool {
 			p := obj.(*model.Person)
 			if len(p.Emails) > 0 && len(p.Addresses) > 0 && len(p.EduPersonPrincipalNames) > 0 {
 				pupil = p
@@ -336,7 +337,7 @@ func TestPersonRequestErrors(t *testing.T) {
 			res := h.send(tc.method, PrefixA+tc.path, tc.body)
 			require.Equal(t, tc.status, res.status, res)
 			e := res.problem(t)
-			assert.Equal(t, map[int]string{400: CodeBadRequest, 404: CodeNotFound, 409: CodeConflict, 422: CodeUnprocessable}[tc.status], e.Code)
+			assert.Equal(t, map[int]string{400: surface.CodeBadRequest, 404: surface.CodeNotFound, 409: surface.CodeConflict, 422: surface.CodeUnprocessable}[tc.status], e.Code)
 			if tc.fields != nil {
 				assert.ElementsMatch(t, tc.fields, fieldsOf(e), res)
 			}
@@ -393,7 +394,7 @@ func TestGuardianStudentIDs(t *testing.T) {
 		assert.Equal(t, http.StatusNotFound, h.send(http.MethodGet, path, "").status)
 	})
 	t.Run("a generated guardian lists its students", func(t *testing.T) {
-		sn := h.srv.Store().Read()
+		sn := h.srv.store.Read()
 		var guardian string
 		var want []string
 		_ = sn.Scan(store.TablePersons, store.IndexPersonsByRole, "student", func(obj any) bool {
@@ -409,7 +410,7 @@ func TestGuardianStudentIDs(t *testing.T) {
 			want = append(want, obj.(*model.Person).ID)
 			return true
 		})
-		var got DirectoryGuardian
+		var got directory.DirectoryGuardian
 		res := h.send(http.MethodGet, PrefixA+"/guardian/"+guardian, "")
 		require.Equal(t, http.StatusOK, res.status, res)
 		res.decode(&got)
@@ -425,7 +426,7 @@ func TestPersonDelete(t *testing.T) {
 		require.Equal(t, http.StatusNoContent, res.status, res)
 		assert.Empty(t, res.body)
 		assert.Equal(t, http.StatusNotFound, h.send(http.MethodGet, PrefixA+"/employee/"+id, "").status)
-		_, ok := h.srv.Store().Read().Person(id)
+		_, ok := h.srv.store.Read().Person(id)
 		assert.False(t, ok)
 	})
 	t.Run("a student that a placement refers to is a 409", func(t *testing.T) {
@@ -435,13 +436,13 @@ func TestPersonDelete(t *testing.T) {
 		res := h.send(http.MethodDelete, PrefixA+"/student/"+student, "")
 		require.Equal(t, http.StatusConflict, res.status, res)
 		e := res.problem(t)
-		assert.Equal(t, CodeConflict, e.Code)
+		assert.Equal(t, surface.CodeConflict, e.Code)
 		assert.Contains(t, e.Message, "placement")
 		assert.Equal(t, http.StatusOK, h.send(http.MethodGet, PrefixA+"/student/"+student, "").status)
 	})
 	t.Run("a generated pupil is still referred to", func(t *testing.T) {
 		var pupil string
-		_ = h.srv.Store().Read().Scan(store.TableAttendances, store.IndexID, "", func(obj any) bool {
+		_ = h.srv.store.Read().Scan(store.TableAttendances, store.IndexID, "", func(obj any) bool {
 			pupil = obj.(*model.Attendance).Student.ID
 			return false
 		})
@@ -452,7 +453,7 @@ func TestPersonDelete(t *testing.T) {
 	})
 	t.Run("deleting one of several roles keeps the person", func(t *testing.T) {
 		id := h.newEmployee(t)
-		require.NoError(t, h.srv.Store().Write(func(w *store.Writer) error {
+		require.NoError(t, h.srv.store.Write(func(w *store.Writer) error {
 			p := *h.storedPerson(t, id)
 			x := *p.Directory
 			x.Roles = []model.PersonRole{model.RoleEmployee, model.RoleGuardian}
@@ -471,7 +472,7 @@ func TestPersonDelete(t *testing.T) {
 		id := h.newEmployee(t)
 		school := h.newSchool(t, "GR")
 		h.mustCreate(t, "/employee-placement", fmt.Sprintf(`{"employeeID":%q,"schoolID":%q,"startDate":"2026-08-01"}`, id, school))
-		require.NoError(t, h.srv.Store().Write(func(w *store.Writer) error {
+		require.NoError(t, h.srv.store.Write(func(w *store.Writer) error {
 			p := *h.storedPerson(t, id)
 			x := *p.Directory
 			x.Roles = []model.PersonRole{model.RoleEmployee, model.RoleGuardian}
@@ -491,7 +492,7 @@ func TestPersonListAndSearch(t *testing.T) {
 	for _, role := range []string{"student", "employee", "guardian"} {
 		t.Run(role, func(t *testing.T) {
 			var want []string
-			_ = h.srv.Store().Read().Scan(store.TablePersons, store.IndexPersonsByRole, role, func(obj any) bool {
+			_ = h.srv.store.Read().Scan(store.TablePersons, store.IndexPersonsByRole, role, func(obj any) bool {
 				want = append(want, obj.(*model.Person).ID)
 				return true
 			})
@@ -501,11 +502,11 @@ func TestPersonListAndSearch(t *testing.T) {
 				res := h.send(http.MethodGet, fmt.Sprintf("%s/%s?limit=7&offset=%d", PrefixA, role, offset), "")
 				require.Equal(t, http.StatusOK, res.status, res)
 				var page struct {
-					Data       []map[string]any `json:"data"`
-					Pagination Pagination       `json:"pagination"`
+					Data       []map[string]any     `json:"data"`
+					Pagination directory.Pagination `json:"pagination"`
 				}
 				res.decode(&page)
-				assert.Equal(t, Pagination{Offset: offset, Limit: 7, Total: len(want)}, page.Pagination)
+				assert.Equal(t, directory.Pagination{Offset: offset, Limit: 7, Total: len(want)}, page.Pagination)
 				for _, item := range page.Data {
 					got = append(got, item["id"].(string))
 				}
@@ -524,8 +525,8 @@ func TestPersonListAndSearch(t *testing.T) {
 					res := h.send(http.MethodPost, PrefixA+"/"+role+"/_search", `{"filter":`+tc.filter+`}`)
 					require.Equal(t, http.StatusOK, res.status, res)
 					var page struct {
-						Data       []map[string]any `json:"data"`
-						Pagination Pagination       `json:"pagination"`
+						Data       []map[string]any     `json:"data"`
+						Pagination directory.Pagination `json:"pagination"`
 					}
 					res.decode(&page)
 					require.Len(t, page.Data, 1, res)
@@ -562,8 +563,8 @@ func everyRecordMeetsTheContract(t *testing.T, h *harness, scenario string) {
 				res := h.send(http.MethodGet, fmt.Sprintf("%s/%s?limit=500&offset=%d", PrefixA, resource, offset), "")
 				require.Equal(t, http.StatusOK, res.status, res)
 				var page struct {
-					Data       []map[string]any `json:"data"`
-					Pagination Pagination       `json:"pagination"`
+					Data       []map[string]any     `json:"data"`
+					Pagination directory.Pagination `json:"pagination"`
 				}
 				res.decode(&page)
 				total = page.Pagination.Total
@@ -608,10 +609,10 @@ func TestSearchErrorsUnchanged(t *testing.T) {
 			require.Equal(t, tc.status, got.status, got)
 			e := got.problem(t)
 			if tc.status == http.StatusBadRequest {
-				assert.Equal(t, CodeBadRequest, e.Code)
+				assert.Equal(t, surface.CodeBadRequest, e.Code)
 				continue
 			}
-			assert.Equal(t, CodeUnprocessable, e.Code)
+			assert.Equal(t, surface.CodeUnprocessable, e.Code)
 			assert.NotEmpty(t, e.Details)
 		}
 	}

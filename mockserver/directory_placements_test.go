@@ -2,6 +2,8 @@ package mockserver
 
 import (
 	"fmt"
+	"github.com/skolkit/skolkit/mockserver/internal/directory"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"net/http"
 	"strings"
 	"testing"
@@ -21,11 +23,11 @@ const (
 	futureDate = "2027-06-30"
 )
 
-func (h *harness) studentPlacement(t testing.TB, path string) DirectoryStudentPlacement {
+func (h *harness) studentPlacement(t testing.TB, path string) directory.DirectoryStudentPlacement {
 	t.Helper()
 	res := h.send(http.MethodGet, path, "")
 	require.Equal(t, http.StatusOK, res.status, res)
-	var p DirectoryStudentPlacement
+	var p directory.DirectoryStudentPlacement
 	res.decode(&p)
 	return p
 }
@@ -50,7 +52,7 @@ func TestStudentPlacementCreateAndRead(t *testing.T) {
 	assert.Equal(t, false, created["motherTongueParticipates"], "a default")
 	assert.Nil(t, created["modernLanguageInLanguageChoice"])
 
-	p, ok := h.srv.Store().Read().Placement(id)
+	p, ok := h.srv.store.Read().Placement(id)
 	require.True(t, ok)
 	assert.Equal(t, student, p.Child.ID)
 	assert.Equal(t, school, p.PlacedAt.ID)
@@ -103,7 +105,7 @@ func TestStudentPlacementIsAPlacementInInterfaceB(t *testing.T) {
 	})
 	t.Run("generated preschool placements are student placements", func(t *testing.T) {
 		var b model.Placement
-		_ = h.srv.Store().Read().Scan(store.TablePlacements, store.IndexID, "", func(obj any) bool {
+		_ = h.srv.store.Read().Scan(store.TablePlacements, store.IndexID, "", func(obj any) bool {
 			if p := obj.(*model.Placement); p.SchoolType == model.SchoolTypeFS && p.ID != id {
 				b = *p
 				return false
@@ -269,7 +271,7 @@ func TestPlacementRequestErrors(t *testing.T) {
 			res := h.send(tc.method, PrefixA+tc.path, tc.body)
 			require.Equal(t, tc.status, res.status, res)
 			e := res.problem(t)
-			assert.Equal(t, map[int]string{400: CodeBadRequest, 404: CodeNotFound, 422: CodeUnprocessable}[tc.status], e.Code)
+			assert.Equal(t, map[int]string{400: surface.CodeBadRequest, 404: surface.CodeNotFound, 422: surface.CodeUnprocessable}[tc.status], e.Code)
 			if tc.fields != nil {
 				assert.ElementsMatch(t, tc.fields, fieldsOf(e), res)
 			}
@@ -300,8 +302,8 @@ func TestEmployeePlacement(t *testing.T) {
 		res := h.send(http.MethodPost, PrefixA+"/employee-placement/_search", fmt.Sprintf(`{"filter":{"equals":{"employeeID":%q},"smallerOrEqual":{"employmentPercent":80},"orCondition":false}}`, employee))
 		require.Equal(t, http.StatusOK, res.status, res)
 		var page struct {
-			Data       []DirectoryEmployeePlacement `json:"data"`
-			Pagination Pagination                   `json:"pagination"`
+			Data       []directory.DirectoryEmployeePlacement `json:"data"`
+			Pagination directory.Pagination                   `json:"pagination"`
 		}
 		res.decode(&page)
 		require.Len(t, page.Data, 1)
@@ -311,8 +313,8 @@ func TestEmployeePlacement(t *testing.T) {
 		res := h.send(http.MethodGet, PrefixA+"/employee-placement?limit=3", "")
 		require.Equal(t, http.StatusOK, res.status, res)
 		var page struct {
-			Data       []DirectoryEmployeePlacement `json:"data"`
-			Pagination Pagination                   `json:"pagination"`
+			Data       []directory.DirectoryEmployeePlacement `json:"data"`
+			Pagination directory.Pagination                   `json:"pagination"`
 		}
 		res.decode(&page)
 		assert.Greater(t, page.Pagination.Total, 3)

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"fmt"
+	"github.com/skolkit/skolkit/mockserver/internal/directory"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -40,9 +41,9 @@ func (h *harness) call(method, path, body string, header http.Header) *result {
 }
 
 // dirError decodes the interface-A error body and checks its shape.
-func (r *result) dirError(t testing.TB) DirectoryErrorBody {
+func (r *result) dirError(t testing.TB) surface.DirectoryErrorBody {
 	t.Helper()
-	var e DirectoryError
+	var e surface.DirectoryError
 	r.decode(&e)
 	require.NotEmpty(t, e.Error.Code, r)
 	require.NotEmpty(t, e.Error.Message, r)
@@ -96,7 +97,7 @@ func TestDirectoryAuthentication(t *testing.T) {
 			require.Equal(t, tc.status, res.status, res)
 			assertRateHeaders(t, h, res)
 			if tc.status == 401 {
-				assert.Equal(t, CodeUnauthorized, res.dirError(t).Code)
+				assert.Equal(t, surface.CodeUnauthorized, res.dirError(t).Code)
 				assert.Contains(t, res.header.Get("WWW-Authenticate"), "Bearer")
 			}
 		})
@@ -127,7 +128,7 @@ func TestDirectoryScopes(t *testing.T) {
 	} {
 		res := h.call(tc.method, PrefixA+tc.path, tc.body, nil)
 		require.Equal(t, http.StatusForbidden, res.status, res)
-		assert.Equal(t, CodeForbidden, res.dirError(t).Code)
+		assert.Equal(t, surface.CodeForbidden, res.dirError(t).Code)
 		assertRateHeaders(t, h, res)
 	}
 }
@@ -201,20 +202,20 @@ func TestDirectoryListPaging(t *testing.T) {
 	for _, path := range []string{"/school", "/group"} {
 		t.Run(path, func(t *testing.T) {
 			var first struct {
-				Data       []map[string]any `json:"data"`
-				Pagination Pagination       `json:"pagination"`
+				Data       []map[string]any     `json:"data"`
+				Pagination directory.Pagination `json:"pagination"`
 			}
 			res := h.call(http.MethodGet, PrefixA+path, "", nil)
 			require.Equal(t, http.StatusOK, res.status, res)
 			res.decode(&first)
-			assert.Equal(t, Pagination{Offset: 0, Limit: 50, Total: first.Pagination.Total}, first.Pagination, "defaults 50/0")
+			assert.Equal(t, directory.Pagination{Offset: 0, Limit: 50, Total: first.Pagination.Total}, first.Pagination, "defaults 50/0")
 			total := first.Pagination.Total
 			require.Positive(t, total)
 			seen := map[string]bool{}
 			for offset := 0; offset < total; offset += 3 {
 				var page struct {
-					Data       []map[string]any `json:"data"`
-					Pagination Pagination       `json:"pagination"`
+					Data       []map[string]any     `json:"data"`
+					Pagination directory.Pagination `json:"pagination"`
 				}
 				res := h.call(http.MethodGet, fmt.Sprintf("%s%s?limit=3&offset=%d", PrefixA, path, offset), "", nil)
 				require.Equal(t, http.StatusOK, res.status, res)
@@ -242,13 +243,13 @@ func TestDirectoryListPaging(t *testing.T) {
 		t.Run("bad "+q, func(t *testing.T) {
 			res := h.call(http.MethodGet, PrefixA+"/school?"+q, "", nil)
 			require.Equal(t, http.StatusBadRequest, res.status, res)
-			assert.Equal(t, CodeBadRequest, res.dirError(t).Code)
+			assert.Equal(t, surface.CodeBadRequest, res.dirError(t).Code)
 			assertRateHeaders(t, h, res)
 		})
 	}
 	t.Run("the alternative list shape", func(t *testing.T) {
 		h2 := newHarness(t)
-		h2.srv.core.ListShape = ListShapeResultArray
+		h2.srv.core.ListShape = directory.ListShapeResultArray
 		req, _ := http.NewRequest(http.MethodGet, h2.ts.URL+PrefixA+"/school?limit=2", nil)
 		req.Header.Set("Authorization", "Bearer "+h2.token)
 		resp, err := h2.ts.Client().Do(req)
@@ -269,7 +270,7 @@ func TestSchoolWrites(t *testing.T) {
 	res := h.call(http.MethodPost, PrefixA+"/school", `{"title":"Ekskolan","schoolType":"GR","unitCode":"12345678","municipalityCode":"0180"}`, nil)
 	require.Equal(t, http.StatusCreated, res.status, res)
 	assertRateHeaders(t, h, res)
-	var created DirectorySchool
+	var created directory.DirectorySchool
 	res.decode(&created)
 	assert.Equal(t, PrefixA+"/school/"+created.ID, res.header.Get("Location"))
 	assert.Equal(t, "Ekskolan", created.Title)
@@ -277,14 +278,14 @@ func TestSchoolWrites(t *testing.T) {
 	clientID, _ := h.srv.Credentials()
 	assert.Equal(t, ClientUUID(clientID), *created.Meta.CreatedBy, "meta.createdBy is the client")
 
-	var got DirectorySchool
+	var got directory.DirectorySchool
 	h.call(http.MethodGet, res.header.Get("Location"), "", nil).decode(&got)
 	assert.Equal(t, created, got, "GET returns what was stored")
 
 	h.clock.Advance(time.Minute)
 	res = h.call(http.MethodPatch, PrefixA+"/school/"+created.ID, `{"unitCode":null,"csnSchoolCode":"ABC"}`, nil)
 	require.Equal(t, http.StatusOK, res.status, res)
-	var patched DirectorySchool
+	var patched directory.DirectorySchool
 	res.decode(&patched)
 	assert.Nil(t, patched.UnitCode, "null clears a nullable field")
 	assert.Equal(t, "ABC", *patched.CSNSchoolCode)
@@ -294,12 +295,12 @@ func TestSchoolWrites(t *testing.T) {
 
 	h.clock.Advance(time.Minute)
 	res = h.call(http.MethodPatch, PrefixA+"/school/"+created.ID, `{"csnSchoolCode":"ABC"}`, nil)
-	var same DirectorySchool
+	var same directory.DirectorySchool
 	res.decode(&same)
 	assert.Equal(t, patched.Meta, same.Meta, "meta stays when nothing changed")
 
 	t.Run("the school is a school unit in interface B", func(t *testing.T) {
-		o, ok := h.srv.Store().Read().Organisation(created.ID)
+		o, ok := h.srv.store.Read().Organisation(created.ID)
 		require.True(t, ok)
 		assert.Equal(t, "Ekskolan", o.DisplayName)
 		assert.Equal(t, "Skolenhet", string(o.OrganisationType))
@@ -311,15 +312,15 @@ func TestSchoolWrites(t *testing.T) {
 		code                     string
 		fields                   []string
 	}{
-		{"schoolType is not updatable", http.MethodPatch, "/school/" + created.ID, `{"schoolType":"GY"}`, 422, CodeUnprocessable, nil},
-		{"id is read-only", http.MethodPatch, "/school/" + created.ID, `{"id":"` + unknownID + `"}`, 422, CodeUnprocessable, nil},
-		{"meta is read-only", http.MethodPatch, "/school/" + created.ID, `{"meta":{}}`, 422, CodeUnprocessable, nil},
-		{"every violation of a create", http.MethodPost, "/school", `{"schoolType":"XX","unitID":"nope"}`, 422, CodeUnprocessable, []string{"/schoolType", "/unitID"}},
-		{"malformed JSON", http.MethodPost, "/school", `{"title":`, 400, CodeBadRequest, nil},
-		{"unknown id", http.MethodGet, "/school/" + unknownID, "", 404, CodeNotFound, nil},
-		{"unknown id on PATCH", http.MethodPatch, "/school/" + unknownID, `{"title":"x"}`, 404, CodeNotFound, nil},
-		{"malformed id", http.MethodGet, "/school/not-a-uuid", "", 400, CodeBadRequest, nil},
-		{"schools are not deleted", http.MethodDelete, "/school/" + created.ID, "", 405, CodeBadRequest, nil},
+		{"schoolType is not updatable", http.MethodPatch, "/school/" + created.ID, `{"schoolType":"GY"}`, 422, surface.CodeUnprocessable, nil},
+		{"id is read-only", http.MethodPatch, "/school/" + created.ID, `{"id":"` + unknownID + `"}`, 422, surface.CodeUnprocessable, nil},
+		{"meta is read-only", http.MethodPatch, "/school/" + created.ID, `{"meta":{}}`, 422, surface.CodeUnprocessable, nil},
+		{"every violation of a create", http.MethodPost, "/school", `{"schoolType":"XX","unitID":"nope"}`, 422, surface.CodeUnprocessable, []string{"/schoolType", "/unitID"}},
+		{"malformed JSON", http.MethodPost, "/school", `{"title":`, 400, surface.CodeBadRequest, nil},
+		{"unknown id", http.MethodGet, "/school/" + unknownID, "", 404, surface.CodeNotFound, nil},
+		{"unknown id on PATCH", http.MethodPatch, "/school/" + unknownID, `{"title":"x"}`, 404, surface.CodeNotFound, nil},
+		{"malformed id", http.MethodGet, "/school/not-a-uuid", "", 400, surface.CodeBadRequest, nil},
+		{"schools are not deleted", http.MethodDelete, "/school/" + created.ID, "", 405, surface.CodeBadRequest, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := h.call(tc.method, PrefixA+tc.path, tc.body, nil)
@@ -341,16 +342,16 @@ func TestSchoolWrites(t *testing.T) {
 func TestGroupWritesAreSeenThroughInterfaceB(t *testing.T) {
 	h := newHarness(t)
 	var schools struct {
-		Data []DirectorySchool `json:"data"`
+		Data []directory.DirectorySchool `json:"data"`
 	}
 	h.call(http.MethodGet, PrefixA+"/school", "", nil).decode(&schools)
 	require.GreaterOrEqual(t, len(schools.Data), 2)
 	school, other := schools.Data[0].ID, schools.Data[1].ID
-	persons := h.srv.Store().Export().Persons
+	persons := h.srv.store.Export().Persons
 
 	res := h.call(http.MethodPost, PrefixA+"/group", fmt.Sprintf(`{"schoolID":%q,"title":"Blåklockan","category":"Education","types":["Class"],"memberIDs":[%q]}`, school, persons[0].ID), nil)
 	require.Equal(t, http.StatusCreated, res.status, res)
-	var g DirectoryGroup
+	var g directory.DirectoryGroup
 	res.decode(&g)
 	assert.Equal(t, []string{persons[0].ID}, g.MemberIDs)
 
@@ -414,7 +415,7 @@ func TestGroupWritesAreSeenThroughInterfaceB(t *testing.T) {
 
 	t.Run("a group that placements use cannot be deleted", func(t *testing.T) {
 		var used string
-		for _, p := range h.srv.Store().Export().Placements {
+		for _, p := range h.srv.store.Export().Placements {
 			if p.Group != nil {
 				used = p.Group.ID
 				break
@@ -423,19 +424,19 @@ func TestGroupWritesAreSeenThroughInterfaceB(t *testing.T) {
 		require.NotEmpty(t, used)
 		res := h.call(http.MethodDelete, PrefixA+"/group/"+used, "", nil)
 		require.Equal(t, http.StatusConflict, res.status, res)
-		assert.Equal(t, CodeConflict, res.dirError(t).Code)
+		assert.Equal(t, surface.CodeConflict, res.dirError(t).Code)
 	})
 }
 
 func TestDirectorySearch(t *testing.T) {
 	h := newHarness(t)
 	var all struct {
-		Data []DirectoryGroup `json:"data"`
+		Data []directory.DirectoryGroup `json:"data"`
 	}
 	h.call(http.MethodGet, PrefixA+"/group?limit=500", "", nil).decode(&all)
 	require.NotEmpty(t, all.Data)
 	school := all.Data[0].SchoolID
-	count := func(keep func(DirectoryGroup) bool) (n int) {
+	count := func(keep func(directory.DirectoryGroup) bool) (n int) {
 		for _, g := range all.Data {
 			if keep(g) {
 				n++
@@ -445,20 +446,20 @@ func TestDirectorySearch(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name, filter string
-		keep         func(DirectoryGroup) bool
+		keep         func(directory.DirectoryGroup) bool
 	}{
-		{"equals", fmt.Sprintf(`{"equals":{"schoolID":%q},"orCondition":false}`, school), func(g DirectoryGroup) bool { return g.SchoolID == school }},
-		{"notEquals", fmt.Sprintf(`{"notEquals":{"schoolID":%q},"orCondition":false}`, school), func(g DirectoryGroup) bool { return g.SchoolID != school }},
-		{"or of two", fmt.Sprintf(`{"equals":{"schoolID":%q,"category":"Other"},"orCondition":true}`, school), func(g DirectoryGroup) bool { return g.SchoolID == school || g.Category == "Other" }},
+		{"equals", fmt.Sprintf(`{"equals":{"schoolID":%q},"orCondition":false}`, school), func(g directory.DirectoryGroup) bool { return g.SchoolID == school }},
+		{"notEquals", fmt.Sprintf(`{"notEquals":{"schoolID":%q},"orCondition":false}`, school), func(g directory.DirectoryGroup) bool { return g.SchoolID != school }},
+		{"or of two", fmt.Sprintf(`{"equals":{"schoolID":%q,"category":"Other"},"orCondition":true}`, school), func(g directory.DirectoryGroup) bool { return g.SchoolID == school || g.Category == "Other" }},
 		{"nested", fmt.Sprintf(`{"equals":{"schoolID":%q},"orCondition":false,"nestedFilters":[{"like":{"title":"%%a%%"},"contains":{"types":["Class"]},"orCondition":true}]}`, school),
-			func(g DirectoryGroup) bool {
+			func(g directory.DirectoryGroup) bool {
 				return g.SchoolID == school && (strings.Contains(strings.ToLower(g.Title), "a") || containsString(g.Types, "Class"))
 			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got struct {
-				Data       []DirectoryGroup `json:"data"`
-				Pagination Pagination       `json:"pagination"`
+				Data       []directory.DirectoryGroup `json:"data"`
+				Pagination directory.Pagination       `json:"pagination"`
 			}
 			res := h.call(http.MethodPost, PrefixA+"/group/_search?limit=500", `{"filter":`+tc.filter+`}`, nil)
 			require.Equal(t, http.StatusOK, res.status, res)
@@ -501,7 +502,7 @@ func TestDirectoryUnknownPathAndMethod(t *testing.T) {
 	res := h.call(http.MethodGet, PrefixA+"/nothing", "", nil)
 	require.Equal(t, http.StatusNotFound, res.status, res)
 	assertRateHeaders(t, h, res)
-	assert.Equal(t, CodeNotFound, res.dirError(t).Code)
+	assert.Equal(t, surface.CodeNotFound, res.dirError(t).Code)
 	res = h.call(http.MethodPut, PrefixA+"/group", `{}`, nil)
 	require.Equal(t, http.StatusMethodNotAllowed, res.status, res)
 	assert.Equal(t, "GET, POST", res.header.Get("Allow"))

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"fmt"
+	"github.com/skolkit/skolkit/mockserver/internal/directory"
 	"net/http"
 	"strings"
 	"testing"
@@ -23,12 +24,12 @@ func TestUnits(t *testing.T) {
 
 	t.Run("generated units and the schools that refer to them", func(t *testing.T) {
 		var list struct {
-			Data       []DirectoryUnit
-			Pagination Pagination
+			Data       []directory.DirectoryUnit
+			Pagination directory.Pagination
 		}
 		h.send(http.MethodGet, PrefixA+"/unit", "").decode(&list)
 		require.Equal(t, 2, list.Pagination.Total, "the default scenario has two units")
-		var schools struct{ Data []DirectorySchool }
+		var schools struct{ Data []directory.DirectorySchool }
 		h.send(http.MethodGet, PrefixA+"/school", "").decode(&schools)
 		require.NotEmpty(t, schools.Data)
 		for _, s := range schools.Data {
@@ -41,7 +42,7 @@ func TestUnits(t *testing.T) {
 	t.Run("create, read, update", func(t *testing.T) {
 		res := h.send(http.MethodPost, PrefixA+"/unit", `{"title":"Utbildningsförvaltningen","description":"Skolor i norr","external":{"sourceID":"U-9"}}`)
 		require.Equal(t, http.StatusCreated, res.status, res)
-		var u DirectoryUnit
+		var u directory.DirectoryUnit
 		res.decode(&u)
 		id = u.ID
 		assert.Equal(t, PrefixA+"/unit/"+id, res.header.Get("Location"))
@@ -53,7 +54,7 @@ func TestUnits(t *testing.T) {
 		h.clock.Advance(time.Minute)
 		res = h.sendRaw(http.MethodPatch, PrefixA+"/unit/"+id, `{"title":"Förvaltning Norr","description":null}`)
 		require.Equal(t, http.StatusOK, res.status, res)
-		var patched DirectoryUnit
+		var patched directory.DirectoryUnit
 		res.decode(&patched)
 		assert.Equal(t, "Förvaltning Norr", patched.Title)
 		assert.Nil(t, patched.Description, "null clears the description")
@@ -66,7 +67,7 @@ func TestUnits(t *testing.T) {
 	})
 
 	t.Run("a unit is an organisation element of interface B", func(t *testing.T) {
-		o, ok := h.srv.Store().Read().Organisation(id)
+		o, ok := h.srv.store.Read().Organisation(id)
 		require.True(t, ok)
 		assert.Equal(t, model.OrganisationTypeUnit, o.OrganisationType)
 		assert.Equal(t, "Förvaltning Norr", o.DisplayName)
@@ -78,7 +79,7 @@ func TestUnits(t *testing.T) {
 	})
 
 	t.Run("search", func(t *testing.T) {
-		var page struct{ Data []DirectoryUnit }
+		var page struct{ Data []directory.DirectoryUnit }
 		res := h.send(http.MethodPost, PrefixA+"/unit/_search", fmt.Sprintf(`{"filter":{"contains":{"meta":{"createdBy":[%q]}},"like":{"title":"förvaltning%%"},"orCondition":false}}`, me))
 		require.Equal(t, http.StatusOK, res.status, res)
 		res.decode(&page)
@@ -95,7 +96,7 @@ func TestUnits(t *testing.T) {
 		require.Equal(t, http.StatusUnprocessableEntity, res.status, "a school is no unit: %s", res)
 		res = h.send(http.MethodPost, PrefixA+"/school", fmt.Sprintf(`{"title":"Norrskolan","schoolType":"GR","unitID":%q}`, id))
 		require.Equal(t, http.StatusCreated, res.status, res)
-		var s DirectorySchool
+		var s directory.DirectorySchool
 		res.decode(&s)
 		assert.Equal(t, id, *s.UnitID)
 	})
@@ -118,10 +119,10 @@ func TestAuditEvents(t *testing.T) {
 	x := *p.Directory
 	x.Roles = append(x.Roles, model.RoleGuardian)
 	p.Directory = &x
-	_, _, err := h.srv.Store().PutPerson(p)
+	_, _, err := h.srv.store.PutPerson(p)
 	require.NoError(t, err)
 
-	var before struct{ Pagination Pagination }
+	var before struct{ Pagination directory.Pagination }
 	h.send(http.MethodGet, PrefixA+"/audit-event", "").decode(&before)
 	start := h.clock.Now()
 
@@ -137,8 +138,8 @@ func TestAuditEvents(t *testing.T) {
 	}
 
 	var list struct {
-		Data       []DirectoryAuditEvent
-		Pagination Pagination
+		Data       []directory.DirectoryAuditEvent
+		Pagination directory.Pagination
 	}
 	res := h.send(http.MethodGet, PrefixA+"/audit-event?limit=500", "")
 	require.Equal(t, http.StatusOK, res.status, res)
@@ -159,14 +160,16 @@ func TestAuditEvents(t *testing.T) {
 		assert.Equal(t, me, *e.Meta.CreatedBy, "meta.createdBy is the client that deleted")
 		one := h.send(http.MethodGet, PrefixA+"/audit-event/"+e.ID, "")
 		require.Equal(t, http.StatusOK, one.status, one)
-		var single DirectoryAuditEvent
+		var single directory.DirectoryAuditEvent
 		one.decode(&single)
 		assert.Equal(t, e, single)
 	}
 	assert.Equal(t, http.StatusOK, h.send(http.MethodGet, PrefixA+"/student/"+both, "").status, "the student who was a guardian stays a student")
 
 	t.Run("search by resource, id and time", func(t *testing.T) {
-		var page struct{ Data []DirectoryAuditEvent }
+		var page struct {
+			Data []directory.DirectoryAuditEvent
+		}
 		res := h.send(http.MethodPost, PrefixA+"/audit-event/_search", fmt.Sprintf(
 			`{"filter":{"contains":{"resource":["Guardian","Group"]},"greaterThan":{"timestamp":%q},"orCondition":false}}`, start.Format(time.RFC3339)))
 		require.Equal(t, http.StatusOK, res.status, res)
@@ -205,7 +208,9 @@ func TestAuditEventsOfControlPlaneDeletes(t *testing.T) {
 		res := h.admin(http.MethodDelete, tc.path, "")
 		require.Equal(t, tc.status, res.status, "%s: %s", tc.path, res)
 	}
-	var page struct{ Data []DirectoryAuditEvent }
+	var page struct {
+		Data []directory.DirectoryAuditEvent
+	}
 	res := h.send(http.MethodPost, PrefixA+"/audit-event/_search", fmt.Sprintf(`{"filter":{"contains":{"resourceID":[%q,%q]},"orCondition":false}}`, group, student))
 	require.Equal(t, http.StatusOK, res.status, res)
 	res.decode(&page)
@@ -252,7 +257,7 @@ func TestVendorWireDetails(t *testing.T) {
 		require.Equal(t, http.StatusUnprocessableEntity, res.status, "input without the hyphen: %s", res)
 		assert.Equal(t, []string{"/identityNumber"}, fieldsOf(res.problem(t)))
 
-		var page struct{ Pagination Pagination }
+		var page struct{ Pagination directory.Pagination }
 		h.send(http.MethodPost, PrefixA+"/student/_search", fmt.Sprintf(`{"filter":{"equals":{"identityNumber":%q},"orCondition":false}}`, no)).decode(&page)
 		assert.Equal(t, 1, page.Pagination.Total, "the shown form finds the student")
 		h.send(http.MethodPost, PrefixA+"/student/_search", fmt.Sprintf(`{"filter":{"equals":{"identityNumber":%q},"orCondition":false}}`, stored)).decode(&page)
@@ -286,7 +291,7 @@ func TestVendorWireDetails(t *testing.T) {
 			p := model.Person{ID: uuid.NewString(), GivenName: "A", FamilyName: "B",
 				Addresses: []model.PersonAddress{{Type: "Folkbokföring", StreetAddress: "Storgata 1", Country: country}},
 				Directory: &model.PersonExtra{Roles: []model.PersonRole{model.RoleGuardian}}}
-			_, _, err := h.srv.Store().PutPerson(p)
+			_, _, err := h.srv.store.PutPerson(p)
 			require.NoError(t, err)
 			var got map[string]any
 			res := h.send(http.MethodGet, PrefixA+"/guardian/"+p.ID, "")
@@ -313,10 +318,10 @@ records:
 `))
 	require.NoError(t, err)
 	h := newHarness(t, func(o *Options) { o.Scenario = sc })
-	var units struct{ Data []DirectoryUnit }
+	var units struct{ Data []directory.DirectoryUnit }
 	h.send(http.MethodGet, PrefixA+"/unit", "").decode(&units)
 	require.Len(t, units.Data, 2)
-	byTitle := map[string]DirectoryUnit{}
+	byTitle := map[string]directory.DirectoryUnit{}
 	for _, u := range units.Data {
 		byTitle[u.Title] = u
 	}
@@ -324,7 +329,7 @@ records:
 	assert.Equal(t, "Skolorna i norr", *byTitle["Förvaltning Norr"].Description)
 	assert.Nil(t, byTitle["Förvaltning Syd"].Description)
 
-	var schools struct{ Data []DirectorySchool }
+	var schools struct{ Data []directory.DirectorySchool }
 	h.send(http.MethodGet, PrefixA+"/school", "").decode(&schools)
 	require.Len(t, schools.Data, 2)
 	for _, s := range schools.Data {

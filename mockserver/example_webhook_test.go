@@ -55,7 +55,7 @@ func TestWebhookReceiverExample(t *testing.T) {
 	ts.Subscribe(t, hook.URL+"/ss12000/events", model.ResourceAttendance)
 
 	// Change an attendance record: here through interface B's POST /attendances.
-	a := ts.Server.Store().Export().Attendances[0]
+	a := ts.Server.Export().Attendances[0]
 	body := fmt.Sprintf(`{"calendarEvent":{"id":%q},"student":{"id":%q},"isReported":true}`, a.CalendarEvent.ID, a.Student.ID)
 	cfg := clientcredentials.Config{ClientID: ts.ClientID, ClientSecret: ts.ClientSecret, TokenURL: ts.TokenURL}
 	resp, err := cfg.Client(context.Background()).Post(ts.RegisterURL+"/attendances", "application/json", strings.NewReader(body))

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"cmp"
 	"fmt"
+	"github.com/skolkit/skolkit/mockserver/internal/directory"
 	"net/http"
 	"net/url"
 	"slices"
@@ -20,8 +21,8 @@ import (
 )
 
 type exportPage struct {
-	Data       []AttendanceExport `json:"data"`
-	Pagination Pagination         `json:"pagination"`
+	Data       []directory.AttendanceExport `json:"data"`
+	Pagination directory.Pagination         `json:"pagination"`
 }
 
 // stockholm is the zone of the service's days.
@@ -45,7 +46,7 @@ func (h *harness) exportPage(t testing.TB, query string) exportPage {
 // attendancesInExportOrder returns the stored attendance records by
 // meta.created, then id.
 func attendancesInExportOrder(h *harness) []model.Attendance {
-	all := h.srv.Store().Export().Attendances
+	all := h.srv.store.Export().Attendances
 	slices.SortFunc(all, func(a, b model.Attendance) int {
 		return cmp.Or(a.Meta.Created.Compare(b.Meta.Created), cmp.Compare(a.ID, b.ID))
 	})
@@ -56,13 +57,13 @@ func TestExportItemsMatchTheStoredAttendance(t *testing.T) {
 	h := newHarness(t)
 	want := attendancesInExportOrder(h)
 	require.NotEmpty(t, want, "the default scenario has attendance records")
-	sn := h.srv.Store().Read()
+	sn := h.srv.store.Read()
 	sexes := map[model.Sex]string{"Kvinna": "Female", "Man": "Male", "Okänt": "Other"}
 
-	var got []AttendanceExport
+	var got []directory.AttendanceExport
 	for offset := 0; ; offset += 500 {
 		page := h.exportPage(t, fmt.Sprintf("limit=500&offset=%d", offset))
-		assert.Equal(t, Pagination{Offset: offset, Limit: 500, Total: len(want)}, page.Pagination)
+		assert.Equal(t, directory.Pagination{Offset: offset, Limit: 500, Total: len(want)}, page.Pagination)
 		got = append(got, page.Data...)
 		if len(page.Data) < 500 {
 			break
@@ -81,7 +82,7 @@ func TestExportItemsMatchTheStoredAttendance(t *testing.T) {
 		_, week := local.ISOWeek()
 		lesson := int(ev.EndTime.Sub(ev.StartTime) / time.Minute)
 
-		assert.Equal(t, ExportSchool{ID: org.ID, DisplayName: org.DisplayName}, item.School, "item %d", i)
+		assert.Equal(t, directory.ExportSchool{ID: org.ID, DisplayName: org.DisplayName}, item.School, "item %d", i)
 		assert.Equal(t, p.ID, item.Student.ID)
 		assert.Equal(t, identityNumber(p.CivicNo.Value), item.Student.IdentityNumber, "the vendor form YYYYMMDD-NNNN")
 		assert.Equal(t, p.GivenName, item.Student.FirstName)
@@ -96,7 +97,7 @@ func TestExportItemsMatchTheStoredAttendance(t *testing.T) {
 			assert.Equal(t, fmt.Sprint(*p.Enrolments[0].SchoolYear), *item.Student.SchoolYear)
 		}
 		if syl.CourseCode == "" {
-			assert.Equal(t, &ExportSyllabus{Title: syl.SubjectName, Code: syl.SubjectCode}, item.Subject)
+			assert.Equal(t, &directory.ExportSyllabus{Title: syl.SubjectName, Code: syl.SubjectCode}, item.Subject)
 			assert.Nil(t, item.Course)
 		} else {
 			assert.Nil(t, item.Subject)
@@ -124,7 +125,7 @@ func TestExportItemsMatchTheStoredAttendance(t *testing.T) {
 
 func TestExportStatusesAndLessons(t *testing.T) {
 	h := newHarness(t)
-	st := h.srv.Store()
+	st := h.srv.store
 	sn := st.Read()
 	school := h.newSchool(t, "GY")
 	student := h.newStudent(t) // no enrolment: the school's type, no year
@@ -187,7 +188,7 @@ func TestExportStatusesAndLessons(t *testing.T) {
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			item := page.Data[i]
-			assert.Equal(t, ExportReport{Status: c.status, Date: "2026-03-02", Week: 10, LessonDurationMinutes: 60, AbsenceDurationMinutes: c.absence}, item.Report)
+			assert.Equal(t, directory.ExportReport{Status: c.status, Date: "2026-03-02", Week: 10, LessonDurationMinutes: 60, AbsenceDurationMinutes: c.absence}, item.Report)
 			assert.Equal(t, student, item.Student.ID)
 			assert.Equal(t, "GY", item.Student.SchoolType, "no enrolment: the school's type")
 			assert.Nil(t, item.Student.SchoolYear)
@@ -195,9 +196,9 @@ func TestExportStatusesAndLessons(t *testing.T) {
 			assert.Equal(t, school, item.School.ID)
 			if c.event == withCourse {
 				assert.Nil(t, item.Subject)
-				assert.Equal(t, &ExportSyllabus{Title: "Matematik 1c", Code: "MATMAT01c"}, item.Course)
+				assert.Equal(t, &directory.ExportSyllabus{Title: "Matematik 1c", Code: "MATMAT01c"}, item.Course)
 			} else {
-				assert.Equal(t, &ExportSyllabus{Title: "Mentorstid", Code: ""}, item.Subject)
+				assert.Equal(t, &directory.ExportSyllabus{Title: "Mentorstid", Code: ""}, item.Subject)
 				assert.Nil(t, item.Course)
 			}
 		})
@@ -205,7 +206,7 @@ func TestExportStatusesAndLessons(t *testing.T) {
 	t.Run("an offset past the end gives an empty page", func(t *testing.T) {
 		page := h.exportPage(t, fmt.Sprintf("offset=%d&limit=10", total))
 		assert.Empty(t, page.Data)
-		assert.Equal(t, Pagination{Offset: total, Limit: 10, Total: total}, page.Pagination)
+		assert.Equal(t, directory.Pagination{Offset: total, Limit: 10, Total: total}, page.Pagination)
 	})
 }
 
@@ -213,8 +214,8 @@ func TestExportAccess(t *testing.T) {
 	h := newHarness(t)
 	id, secret := h.srv.Credentials()
 	page := h.exportPage(t, "")
-	assert.Equal(t, DirectoryDefaultLimit, page.Pagination.Limit)
-	assert.Len(t, page.Data, DirectoryDefaultLimit)
+	assert.Equal(t, directory.DirectoryDefaultLimit, page.Pagination.Limit)
+	assert.Len(t, page.Data, directory.DirectoryDefaultLimit)
 
 	for _, tc := range []struct {
 		name   string
@@ -252,6 +253,6 @@ func TestExportAccess(t *testing.T) {
 		req.Header.Set("Authorization", "Bearer "+tr.AccessToken)
 		res = h.do(req)
 		require.Equal(t, http.StatusForbidden, res.status, res)
-		assert.Equal(t, CodeForbidden, res.problem(t).Code)
+		assert.Equal(t, surface.CodeForbidden, res.problem(t).Code)
 	})
 }

@@ -84,7 +84,7 @@ func FuzzPlacementQuery(f *testing.F) {
 		}
 		require.NoError(t, json.Unmarshal(res.body, &page), "%s", res)
 		require.NotNil(t, page.Data, "%s", res)
-		require.LessOrEqual(t, len(page.Data), MaxPageSize, "%s", res)
+		require.LessOrEqual(t, len(page.Data), maxPageSize, "%s", res)
 	})
 }
 
@@ -201,7 +201,7 @@ func FuzzLookupBody(f *testing.F) {
 			ID string `json:"id"`
 		}
 		require.NoError(t, json.Unmarshal(res.body, &groups), "%s", res)
-		require.LessOrEqual(t, len(groups), MaxLookupIDs)
+		require.LessOrEqual(t, len(groups), maxLookupIDs)
 		for _, g := range groups {
 			require.Contains(t, asked.IDs, g.ID, "a group that was not asked for: %s", res)
 		}
@@ -231,7 +231,7 @@ func FuzzDirectoryBodies(f *testing.F) {
 			checkResponse(t, contract, res, ProfileService)
 		}
 		if res.status == http.StatusUnprocessableEntity {
-			var e DirectoryError
+			var e surface.DirectoryError
 			require.NoError(t, json.Unmarshal(res.body, &e))
 			require.NotEmpty(t, e.Error.Details, "a 422 lists its violations: %s", res)
 			require.True(t, slices.ContainsFunc(e.Error.Details, func(d surface.FieldProblem) bool { return d.Field == "" || d.Field[0] == '/' }),

@@ -33,7 +33,7 @@ func (s *Server) directoryGate(next http.Handler, open bool) http.Handler {
 		r = r.WithContext(ctx)
 
 		g, authErr := s.authenticateDirectory(r)
-		key, quota := "addr:"+remoteHost(r), DefaultRateLimit
+		key, quota := "addr:"+remoteHost(r), defaultRateLimit
 		if authErr == "" {
 			key, quota = "client:"+g.ClientID, s.clients[g.ClientID].RateLimit
 		}
@@ -45,7 +45,7 @@ func (s *Server) directoryGate(next http.Handler, open bool) http.Handler {
 		d.setHeaders(w.Header(), now, s.deviates(deviation.RateLimitResetInSeconds))
 		if authErr != "" && !open {
 			w.Header().Set(surface.HeaderWWWAuth, `Bearer realm="skolkit"`)
-			surface.WriteDirectoryError(w, r, http.StatusUnauthorized, CodeUnauthorized, authErr)
+			surface.WriteDirectoryError(w, r, http.StatusUnauthorized, surface.CodeUnauthorized, authErr)
 			return
 		}
 		if !d.allowed {
@@ -100,7 +100,7 @@ func (s *Server) requireScope(w http.ResponseWriter, r *http.Request, scope stri
 	if slices.Contains(g.Scopes, scope) || s.deviates(deviation.InsufficientScopeAccepted) {
 		return true
 	}
-	surface.WriteDirectoryError(w, r, http.StatusForbidden, CodeForbidden, fmt.Sprintf("the client %q lacks the scope %q for this operation", g.ClientID, scope))
+	surface.WriteDirectoryError(w, r, http.StatusForbidden, surface.CodeForbidden, fmt.Sprintf("the client %q lacks the scope %q for this operation", g.ClientID, scope))
 	return false
 }
 
@@ -115,11 +115,11 @@ func validateDirectory(v *validator) func(http.ResponseWriter, *http.Request) bo
 		}
 		switch {
 		case p.bodySchema:
-			surface.WriteDirectoryError(w, r, http.StatusUnprocessableEntity, CodeUnprocessable, "the request body failed validation: "+p.message, p.details...)
+			surface.WriteDirectoryError(w, r, http.StatusUnprocessableEntity, surface.CodeUnprocessable, "the request body failed validation: "+p.message, p.details...)
 		case p.status == http.StatusRequestEntityTooLarge:
-			surface.WriteDirectoryError(w, r, p.status, CodeBadRequest, p.message)
+			surface.WriteDirectoryError(w, r, p.status, surface.CodeBadRequest, p.message)
 		default:
-			surface.WriteDirectoryError(w, r, p.status, CodeBadRequest, p.message, p.details...)
+			surface.WriteDirectoryError(w, r, p.status, surface.CodeBadRequest, p.message, p.details...)
 		}
 		return false
 	}

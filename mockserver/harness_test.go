@@ -96,7 +96,7 @@ func (r *result) decode(v any) {
 }
 
 // errorBody decodes the interface-B error body, requiring both fields.
-func (r *result) errorBody(t testing.TB) RegisterError {
+func (r *result) errorBody(t testing.TB) surface.RegisterError {
 	t.Helper()
 	var e map[string]any
 	require.NoError(t, json.Unmarshal(r.body, &e), r)
@@ -105,7 +105,7 @@ func (r *result) errorBody(t testing.TB) RegisterError {
 	msg, ok2 := e["message"].(string)
 	require.True(t, ok1 && ok2 && code != "" && msg != "", "error body fields are non-empty strings: %s", r)
 	require.Equal(t, surface.ContentTypeJSON, r.header.Get("Content-Type"), r)
-	return RegisterError{Code: code, Message: msg}
+	return surface.RegisterError{Code: code, Message: msg}
 }
 
 // get sends an authenticated GET to the path (with query) and validates the response.

@@ -74,7 +74,7 @@ func basicAuth(id, secret string) string {
 
 func TestJournalRecordsAPanicAs500(t *testing.T) {
 	h := newHarness(t, withBuiltin(t, "empty"))
-	h.srv.router.HandleFunc("/boom", func(w http.ResponseWriter, r *http.Request) { panic("boom") })
+	require.NoError(t, h.srv.router.Handle("/boom", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { panic("boom") })))
 	res := h.raw(http.MethodGet, "/boom", nil)
 	assert.Equal(t, http.StatusInternalServerError, res.StatusCode)
 	got := h.srv.Requests(RequestFilter{PathPrefix: "/boom"})
@@ -82,10 +82,10 @@ func TestJournalRecordsAPanicAs500(t *testing.T) {
 	assert.Equal(t, http.StatusInternalServerError, got[0].Status)
 
 	// A handler that has already answered 200 when it panics is journalled as 500 too.
-	h.srv.router.HandleFunc("/late-boom", func(w http.ResponseWriter, r *http.Request) {
+	require.NoError(t, h.srv.router.Handle("/late-boom", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusOK)
 		panic("late")
-	})
+	})))
 	h.raw(http.MethodGet, "/late-boom", nil)
 	assert.Equal(t, http.StatusInternalServerError, h.srv.Requests(RequestFilter{PathPrefix: "/late-boom"})[0].Status)
 }
@@ -121,7 +121,7 @@ func TestJournalFilters(t *testing.T) {
 
 	res := h.admin(http.MethodDelete, "/requests", "")
 	require.Equal(t, http.StatusOK, res.status, res)
-	var c Cleared
+	var c surface.Cleared
 	res.decode(&c)
 	assert.Equal(t, 5, c.Cleared)
 	assert.Empty(t, h.journal("").Requests)

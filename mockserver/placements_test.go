@@ -74,7 +74,7 @@ type edgeWorld struct {
 }
 
 func addEdgeWorld(t *testing.T, h *harness) edgeWorld {
-	st := h.srv.Store()
+	st := h.srv.store
 	ds := st.Export()
 	var child, owner string
 	for _, p := range ds.Placements {
@@ -180,10 +180,10 @@ func TestPlacementMetaFiltersIncludeBeforeAndExcludeAfter(t *testing.T) {
 	}
 	// A change moves modified, and the modified filters follow it.
 	h.clock.Advance(10 * time.Minute)
-	p, _ := h.srv.Store().Read().Placement(w.byName["endsOnBoundary"])
+	p, _ := h.srv.store.Read().Placement(w.byName["endsOnBoundary"])
 	changed := *p
 	changed.Reason = model.PlacementReasons[0]
-	_, _, err := h.srv.Store().PutPlacement(changed)
+	_, _, err := h.srv.store.PutPlacement(changed)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"endedBefore", "endsOnBoundary", "oneDay"}, w.names(h.walk(t, "organisation="+w.org+"&meta.modified.after="+at)))
 	assert.Equal(t, []string{"endsOnBoundary", "openEnded"}, w.names(h.walk(t, "organisation="+w.org+"&meta.created.before="+at)), "created does not move")
@@ -251,7 +251,7 @@ func TestPlacementSortKeys(t *testing.T) {
 		{model.SortModifiedDesc, func(a, b model.Placement) bool { return !a.Meta.Modified.Before(b.Meta.Modified) }},
 	} {
 		t.Run(string(tc.sort), func(t *testing.T) {
-			for _, q := range []string{"limit=7", "limit=1000", "limit=5&organisation=" + h.srv.Store().Export().Placements[0].PlacedAt.ID} {
+			for _, q := range []string{"limit=7", "limit=1000", "limit=5&organisation=" + h.srv.store.Export().Placements[0].PlacedAt.ID} {
 				got := h.walk(t, q+"&sortkey="+string(tc.sort))
 				require.NotEmpty(t, got)
 				for i := 1; i < len(got); i++ {
@@ -264,14 +264,14 @@ func TestPlacementSortKeys(t *testing.T) {
 
 func TestPageTokenWalkCoversEveryPlacementOnce(t *testing.T) {
 	h := newHarness(t)
-	all := h.srv.Store().Export().Placements
-	require.Greater(t, len(all), DefaultPageSize, "the default scenario fills more than one default page")
+	all := h.srv.store.Export().Placements
+	require.Greater(t, len(all), defaultPageSize, "the default scenario fills more than one default page")
 
 	res := h.get(PrefixB + "/placements")
 	require.Equal(t, http.StatusOK, res.status, res)
 	var first placementList
 	res.decode(&first)
-	assert.Len(t, first.Data, DefaultPageSize, "without limit the server pages by its default size")
+	assert.Len(t, first.Data, defaultPageSize, "without limit the server pages by its default size")
 	require.NotNil(t, first.PageToken)
 
 	for _, limit := range []int{1, 37, 1000} {
@@ -351,7 +351,7 @@ func TestPageTokenCombinations(t *testing.T) {
 
 func TestPageTokenWalkIsExactWhileRecordsChange(t *testing.T) {
 	h := newHarness(t)
-	st := h.srv.Store()
+	st := h.srv.store
 	for _, q := range []string{"limit=9", "limit=9&sortkey=ModifiedDesc", "limit=9&sortkey=StartDateAsc", "limit=9&endDate.onOrAfter=2025-01-01", "limit=9&sortkey=EndDateDesc&startDate.onOrBefore=2026-06-01"} {
 		t.Run(q, func(t *testing.T) {
 			// What matches when the walk starts: the unpaged answer now.

@@ -135,7 +135,7 @@ func (s *Server) profiled(e surface.Endpoint, validate func(http.ResponseWriter,
 		v, err := standard()
 		if err != nil {
 			s.log.Error("the ss12000 profile's contract", "err", err)
-			surface.WriteRegisterError(w, http.StatusInternalServerError, CodeInternal, "unexpected server error")
+			surface.WriteRegisterError(w, http.StatusInternalServerError, surface.CodeInternal, "unexpected server error")
 			return false
 		}
 		return v.validate(w, r) && tr.request(w, r)
@@ -168,7 +168,7 @@ func (tr profileTranslation) request(w http.ResponseWriter, r *http.Request) boo
 	}
 	data, err := io.ReadAll(r.Body)
 	if err != nil {
-		surface.WriteRegisterError(w, http.StatusBadRequest, CodeBadRequest, "the request body could not be read")
+		surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, "the request body could not be read")
 		return false
 	}
 	r.Body = io.NopCloser(bytes.NewReader(data))
@@ -198,7 +198,7 @@ func (tr profileTranslation) request(w http.ResponseWriter, r *http.Request) boo
 				}
 				hhmm, err := strconv.Atoi(n.String())
 				if err != nil || hhmm < 0 || hhmm > 2359 || hhmm%100 > 59 {
-					surface.WriteRegisterError(w, http.StatusBadRequest, CodeBadRequest,
+					surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest,
 						fmt.Sprintf("request body: at /%s/%d/endTime: %s is not a time of day as hhmm (1530 for 15:30)", member, i, n))
 					return false
 				}

@@ -23,7 +23,7 @@ func withProfile(p string) func(*Options) { return func(o *Options) { o.Profile 
 // filter takes the standard's values; the store keeps the spec's form.
 func TestSS12000ProfileAbsences(t *testing.T) {
 	h := newHarness(t, withProfile(ProfileSS12000))
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	require.NotEmpty(t, ds.Absences)
 	stored := ds.Absences[0]
 
@@ -67,7 +67,7 @@ func TestSS12000ProfileAbsences(t *testing.T) {
 		var made map[string]any
 		res.decode(&made)
 		assert.Equal(t, "Beviljad ledighet", made["type"])
-		kept, ok := h.srv.Store().Read().Absence(made["id"].(string))
+		kept, ok := h.srv.store.Read().Absence(made["id"].(string))
 		require.True(t, ok)
 		assert.Equal(t, model.AbsenceValid, kept.Type, "the store keeps the spec's form")
 		assert.Equal(t, model.Date("2026-11-03"), kept.RegistrationDate, "the day the absence starts")
@@ -124,7 +124,7 @@ func hasPlacement(ds *store.Dataset, person string) bool {
 // request by request.
 func TestProfilesOnTheWire(t *testing.T) {
 	service, standard := newHarness(t), newHarness(t, withProfile(ProfileSS12000))
-	ds := service.srv.Store().Export()
+	ds := service.srv.store.Export()
 	require.NotEmpty(t, ds.Attendances)
 	var placement string
 	for _, p := range ds.Placements {
@@ -171,7 +171,7 @@ func TestProfilesOnTheWire(t *testing.T) {
 		var made struct{ ID string }
 		res.decode(&made)
 		assert.Contains(t, string(standard.get(PrefixB+"/attendanceSchedule/"+made.ID).body), `"endTime":805`)
-		kept, ok := standard.srv.Store().Read().Get(store.TableAttendanceSchedules, made.ID)
+		kept, ok := standard.srv.store.Read().Get(store.TableAttendanceSchedules, made.ID)
 		require.True(t, ok)
 		assert.Equal(t, "08:05", kept.(*model.AttendanceSchedule).ScheduleEntries[0].EndTime, "the store keeps HH:MM")
 	})

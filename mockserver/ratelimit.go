@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"github.com/skolkit/skolkit/scenarios"
 	"net/http"
 	"strconv"
 	"sync"
@@ -9,9 +10,9 @@ import (
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
 )
 
-// DefaultRateLimit is the hourly quota of a client whose scenario names none:
+// defaultRateLimit is the hourly quota of a client whose scenario names none:
 // the vendor documents 1,500 requests per hour per client.
-const DefaultRateLimit = 1500
+const defaultRateLimit = scenarios.DefaultRateLimit
 
 // rateLimiter counts requests per key in fixed windows that start at a key's
 // first request and last one window. Every request counts, answered or

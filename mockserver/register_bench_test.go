@@ -22,7 +22,7 @@ func BenchmarkRegisterListFilteredPage(b *testing.B) {
 	for _, name := range []string{"default", "large"} {
 		b.Run("scenario="+name, func(b *testing.B) {
 			srv, p := builtinBenchServer(b, name)
-			ds := srv.Store().Export()
+			ds := srv.store.Export()
 			pl := ds.Placements[len(ds.Placements)/2]
 			ev := ds.CalendarEvents[len(ds.CalendarEvents)/2]
 			all := url.Values{"startTime.onOrAfter": {"2000-01-01T00:00:00Z"}, "startTime.onOrBefore": {"2100-01-01T00:00:00Z"}}.Encode()
@@ -92,7 +92,7 @@ func BenchmarkRegisterSortedPage(b *testing.B) {
 	for _, name := range []string{"default", "large"} {
 		b.Run("scenario="+name, func(b *testing.B) {
 			srv, p := builtinBenchServer(b, name)
-			ds := srv.Store().Export()
+			ds := srv.store.Export()
 			school := ds.Placements[len(ds.Placements)/2].PlacedAt.ID
 			wide := url.Values{"startTime.onOrAfter": {"2000-01-01T00:00:00Z"}, "startTime.onOrBefore": {"2100-01-01T00:00:00Z"}}.Encode()
 			from := ds.CalendarEvents[len(ds.CalendarEvents)/2].StartTime

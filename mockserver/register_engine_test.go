@@ -90,7 +90,7 @@ func idsOf[T any](recs []T, id func(*T) string, keep func(*T) bool) []string {
 
 func TestEveryListWalksEveryRecordOnce(t *testing.T) {
 	h := newHarness(t)
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	for _, c := range []struct {
 		path, required string
 		want           []string
@@ -124,7 +124,7 @@ func TestEveryListWalksEveryRecordOnce(t *testing.T) {
 
 func TestFiltersAndSortKeysAgreeWithTheStore(t *testing.T) {
 	h := newHarness(t)
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	// The organiser and a school unit, by type (not by their place in id
 	// order, which the seed decides).
 	organiser := ds.Organisations[slices.IndexFunc(ds.Organisations, func(o model.Organisation) bool {
@@ -290,7 +290,7 @@ func sortedGroups(gs []model.Group, org string) []string {
 
 func TestLookupsFindWhatTheirKeysName(t *testing.T) {
 	h := newHarness(t)
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	pl := ds.Placements[0]
 	at := ds.Attendances[0]
 	unit := ds.Organisations[slices.IndexFunc(ds.Organisations, func(o model.Organisation) bool { return o.SchoolUnitCode != "" })]
@@ -348,9 +348,9 @@ func TestLimitAboveThePageSizeGivesAFullPage(t *testing.T) {
 		PageToken *string           `json:"pageToken"`
 	}
 	res.decode(&page)
-	n := len(h.srv.Store().Export().Persons)
-	if n > MaxPageSize {
-		assert.Len(t, page.Data, MaxPageSize)
+	n := len(h.srv.store.Export().Persons)
+	if n > maxPageSize {
+		assert.Len(t, page.Data, maxPageSize)
 		assert.NotNil(t, page.PageToken)
 	} else {
 		assert.Len(t, page.Data, n)
@@ -375,7 +375,7 @@ func TestAPageTokenBelongsToItsList(t *testing.T) {
 // TestInterfaceAWritesAreVisibleInInterfaceB: one store, two views.
 func TestInterfaceAWritesAreVisibleInInterfaceB(t *testing.T) {
 	h := newHarness(t)
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	var school string
 	for _, o := range ds.Organisations {
 		if o.Directory != nil {
@@ -433,7 +433,7 @@ func TestInterfaceAWritesAreVisibleInInterfaceB(t *testing.T) {
 
 func TestArrayFiltersMatchAnyOfTheirValues(t *testing.T) {
 	h := newHarness(t)
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	want := idsOf(ds.Groups, func(g *model.Group) string { return g.ID }, func(g *model.Group) bool {
 		return g.SchoolType == model.SchoolTypeGR || g.SchoolType == model.SchoolTypeFS
 	})
@@ -450,7 +450,7 @@ func TestArrayFiltersMatchAnyOfTheirValues(t *testing.T) {
 // teachers are duties, which are interface A's employee placements.
 func TestActivitiesNameExistingDuties(t *testing.T) {
 	h := newHarness(t)
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	n := 0
 	for _, a := range ds.Activities {
 		for _, d := range a.Teachers {
@@ -467,7 +467,7 @@ func TestActivitiesNameExistingDuties(t *testing.T) {
 // the role.
 func TestDutiesShowTheirAssignmentRoles(t *testing.T) {
 	h := newHarness(t)
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	found := 0
 	for _, g := range ds.Groups {
 		for _, ar := range g.AssignmentRoles {
@@ -503,7 +503,7 @@ func TestAggregatedAttendanceSumsTheRecords(t *testing.T) {
 	// dates than a period is read date by date: the whole period is then
 	// read pupil by pupil.
 	manyDates := func(t *testing.T, h *harness) {
-		ds := h.srv.Store().Export()
+		ds := h.srv.store.Export()
 		require.NotEmpty(t, ds.Attendances)
 		a := ds.Attendances[0]
 		var ev model.CalendarEvent
@@ -543,7 +543,7 @@ func TestAggregatedAttendanceSumsTheRecords(t *testing.T) {
 			if c.prepare != nil {
 				c.prepare(t, h)
 			}
-			ds := h.srv.Store().Export()
+			ds := h.srv.store.Export()
 			events := map[string]model.CalendarEvent{}
 			for _, ev := range ds.CalendarEvents {
 				events[ev.ID] = ev
@@ -621,7 +621,7 @@ func TestAggregatedAttendanceSumsTheRecords(t *testing.T) {
 // stays loadable.
 func TestDeletesTakeTheirSS12000RecordsAlong(t *testing.T) {
 	h := newHarness(t)
-	st := h.srv.Store()
+	st := h.srv.store
 	ds := st.Export()
 	var pl model.Placement
 	for _, p := range ds.Placements {

@@ -200,7 +200,7 @@ func TestRelationshipFiltersAgreeWithTheDefinition(t *testing.T) {
 	}{{"default", 12000}, {"default", 3}, {"edge-cases", 4711}, {"edge-cases", 8}} {
 		t.Run(fmt.Sprintf("%s seed %d", c.scenario, c.seed), func(t *testing.T) {
 			h := newHarness(t, unlimited(t, c.scenario, c.seed))
-			ds := h.srv.Store().Export()
+			ds := h.srv.store.Export()
 			rels := relationsByDefinition(ds)
 			orgs := busiestOrganisations(rels)
 			require.NotEmpty(t, orgs)
@@ -262,7 +262,7 @@ const unknownOrganisation = "00000000-0000-4000-8000-0000000000ff"
 
 func TestRelationshipWalkWithWritesBetweenPages(t *testing.T) {
 	h := newHarness(t, unlimited(t, "default", 12000))
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	rels := relationsByDefinition(ds)
 	orgs := busiestOrganisations(rels)
 	for _, kind := range append([]string{""}, relationKinds...) {
@@ -271,7 +271,7 @@ func TestRelationshipWalkWithWritesBetweenPages(t *testing.T) {
 			if kind != "" {
 				q.org = busiestOrganisations(filterKind(rels, kind))[0]
 			}
-			want := wantRelated(relationsByDefinition(h.srv.Store().Export()), q)
+			want := wantRelated(relationsByDefinition(h.srv.store.Export()), q)
 			require.NotEmpty(t, want)
 			// Between pages: a new student enrolled at the organisation
 			// (after the walk began: not in it), and a person related at the
@@ -280,7 +280,7 @@ func TestRelationshipWalkWithWritesBetweenPages(t *testing.T) {
 			pages := 0
 			between := func() {
 				st := h.newStudent(t)
-				require.NoError(t, h.srv.Store().Write(func(w *store.Writer) error {
+				require.NoError(t, h.srv.store.Write(func(w *store.Writer) error {
 					p, _ := w.Read().Person(st)
 					c := *p
 					c.Enrolments = []model.Enrolment{{EnroledAt: model.ObjectReference{ID: q.org}, SchoolType: model.SchoolTypeGR, StartDate: "2025-08-01"}}
@@ -293,7 +293,7 @@ func TestRelationshipWalkWithWritesBetweenPages(t *testing.T) {
 				// first page's data).
 				pages++
 				if i := len(want) - pages; i >= 0 {
-					require.NoError(t, h.srv.Store().Write(func(w *store.Writer) error {
+					require.NoError(t, h.srv.store.Write(func(w *store.Writer) error {
 						p, _ := w.Read().Person(want[i])
 						c := *p
 						c.Responsibles, c.Enrolments = nil, nil
@@ -332,7 +332,7 @@ func filterKind(rels map[string][]definedRelation, kind string) map[string][]def
 // record.
 func TestGuardiansChangedThroughInterfaceAMoveInRelationships(t *testing.T) {
 	h := newHarness(t, unlimited(t, "default", 12000))
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	var pl model.Placement
 	for _, p := range ds.Placements {
 		child := h.storedPerson(t, p.Child.ID)
@@ -361,18 +361,18 @@ func TestGuardiansChangedThroughInterfaceAMoveInRelationships(t *testing.T) {
 	// write through the store, as interface B's and the admin's writes go).
 	child := *h.storedPerson(t, pl.Child.ID)
 	child.Responsibles = []model.Responsible{{Person: model.PersonReference{ID: g}, RelationType: model.RelationGuardian}}
-	_, _, err := h.srv.Store().PutPerson(child)
+	_, _, err := h.srv.store.PutPerson(child)
 	require.NoError(t, err)
 	got := list("responsibleFor.placement")
 	assert.Contains(t, got, g)
-	assert.Equal(t, wantRelated(relationsByDefinition(h.srv.Store().Export()), relationQuery{kind: "responsibleFor.placement", org: pl.PlacedAt.ID}), got)
+	assert.Equal(t, wantRelated(relationsByDefinition(h.srv.store.Export()), relationQuery{kind: "responsibleFor.placement", org: pl.PlacedAt.ID}), got)
 }
 
 // TestRelationshipsFollowAStateImport: a state document put through the
 // control plane rebuilds the relation lists, guardians included.
 func TestRelationshipsFollowAStateImport(t *testing.T) {
 	h := newHarness(t, unlimited(t, "default", 12000))
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	var pl model.Placement
 	for _, p := range ds.Placements {
 		if model.IsRegisterPlacement(&p) {
@@ -397,7 +397,7 @@ func TestRelationshipsFollowAStateImport(t *testing.T) {
 	require.Equal(t, http.StatusOK, res.status, res)
 	got := walkPages(t, h, "/persons", q.values().Encode(), "", 50, nil)
 	assert.Contains(t, got, adult)
-	assert.Equal(t, wantRelated(relationsByDefinition(h.srv.Store().Export()), q), got)
+	assert.Equal(t, wantRelated(relationsByDefinition(h.srv.store.Export()), q), got)
 }
 
 // replaceResponsibles returns the state document with the person's

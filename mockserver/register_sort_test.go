@@ -137,7 +137,7 @@ func sortsCandidates(c, n, limit int) bool { return c*c <= limit*n }
 
 func TestEverySortKeyWalksInItsOrderOnce(t *testing.T) {
 	h := newHarness(t)
-	sn := h.srv.Store().Read()
+	sn := h.srv.store.Read()
 	lists := contractSortKeys(t, h)
 	paths := make([]string, 0, len(lists))
 	for p := range lists {
@@ -185,7 +185,7 @@ func TestSortKeyWithAnEqualityFilterWalksOnce(t *testing.T) {
 		{"persons of an organisation by family name", "/persons", "relationship.organisation=" + school, "FamilyNameAsc", store.TablePersons, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			sn := h.srv.Store().Read()
+			sn := h.srv.store.Read()
 			keep := c.keep
 			if keep == nil { // the persons the walk finds unsorted
 				in := map[string]bool{}
@@ -225,7 +225,7 @@ func TestSortedWalkMayChangeWayBetweenPages(t *testing.T) {
 	school := h.firstSchool()
 	for _, k := range []string{"DisplayNameAsc", "EndDateDesc"} {
 		t.Run(k, func(t *testing.T) {
-			sn := h.srv.Store().Read()
+			sn := h.srv.store.Read()
 			index, desc := orderIndexOf(t, k)
 			want := sortedByIndex(sn, store.TableGroups, index, desc, func(o any) bool { return o.(*model.Group).Organisation.ID == school })
 			require.Greater(t, len(want), 4)
@@ -275,8 +275,8 @@ func TestOrderKeysAreTheSortKeys(t *testing.T) {
 
 func TestCalendarEventsSortedWithinTheirRange(t *testing.T) {
 	h := newHarness(t)
-	sn := h.srv.Store().Read()
-	ds := h.srv.Store().Export()
+	sn := h.srv.store.Read()
+	ds := h.srv.store.Export()
 	require.NotEmpty(t, ds.CalendarEvents)
 	from := ds.CalendarEvents[len(ds.CalendarEvents)/2].StartTime
 	to := from.AddDate(0, 0, 7)
@@ -302,8 +302,8 @@ func TestCalendarEventsSortedWithinTheirRange(t *testing.T) {
 // walked or sorted depending on the page, always in the brute-force order.
 func TestCalendarEventsOfAGroupSchoolOrDutySorted(t *testing.T) {
 	h := newHarness(t)
-	sn := h.srv.Store().Read()
-	ds := h.srv.Store().Export()
+	sn := h.srv.store.Read()
+	ds := h.srv.store.Export()
 	require.NotEmpty(t, ds.CalendarEvents)
 	ev := ds.CalendarEvents[len(ds.CalendarEvents)/2]
 	acts := map[string]model.Activity{}

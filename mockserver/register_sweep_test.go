@@ -276,7 +276,7 @@ func sweepSS12000(t *testing.T, scenario, profile string, variants ...string) {
 	p.id, p.secret = srv.Credentials()
 	p.token = p.fetchToken(t)
 	sw := &ss12000Sweeper{t: t, p: p, exact: profile == ProfileSS12000, violations: map[string][]string{}, deliberate: map[string]int{}}
-	ds := p.srv.Store().Export()
+	ds := p.srv.store.Export()
 
 	// Real values for the filters that name records.
 	firstOf := func(n int, ok func(i int) bool) int {

@@ -20,7 +20,7 @@ const unknownID = "6f1e2d3c-4b5a-4978-8877-665544332211"
 
 func TestGetByIDAnswers200For400And404(t *testing.T) {
 	h := newHarness(t)
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	require.NotEmpty(t, ds.Placements)
 	require.NotEmpty(t, ds.Syllabuses)
 	require.NotEmpty(t, ds.Attendances)
@@ -50,14 +50,14 @@ func TestGetByIDAnswers200For400And404(t *testing.T) {
 			t.Run(tc.resource+" malformed id "+bad, func(t *testing.T) {
 				res := h.get(PrefixB + "/" + tc.resource + "/" + bad)
 				require.Equal(t, http.StatusBadRequest, res.status, res)
-				assert.Equal(t, CodeBadRequest, res.errorBody(t).Code)
+				assert.Equal(t, surface.CodeBadRequest, res.errorBody(t).Code)
 			})
 		}
 		t.Run(tc.resource+" unknown id", func(t *testing.T) {
 			res := h.get(PrefixB + "/" + tc.resource + "/" + unknownID)
 			require.Equal(t, http.StatusNotFound, res.status, res)
 			e := res.errorBody(t)
-			assert.Equal(t, CodeNotFound, e.Code)
+			assert.Equal(t, surface.CodeNotFound, e.Code)
 			assert.Contains(t, e.Message, unknownID)
 		})
 	}
@@ -65,7 +65,7 @@ func TestGetByIDAnswers200For400And404(t *testing.T) {
 
 func TestWrongMethodsAndUnknownPaths(t *testing.T) {
 	h := newHarness(t)
-	id := h.srv.Store().Export().Groups[0].ID
+	id := h.srv.store.Export().Groups[0].ID
 	// on is where the message says the method is not allowed: the path sent,
 	// and the operation's template when a template matched it.
 	for _, tc := range []struct{ method, path, allow, on string }{
@@ -82,18 +82,18 @@ func TestWrongMethodsAndUnknownPaths(t *testing.T) {
 			require.Equal(t, http.StatusMethodNotAllowed, res.status, res)
 			assert.Equal(t, tc.allow, res.header.Get("Allow"))
 			e := res.errorBody(t)
-			assert.Equal(t, CodeMethodNotAllowed, e.Code)
+			assert.Equal(t, surface.CodeMethodNotAllowed, e.Code)
 			assert.Contains(t, e.Message, tc.on)
 		})
 	}
 	res := h.get(PrefixB + "/pupils")
 	require.Equal(t, http.StatusNotFound, res.status, res)
-	assert.Equal(t, CodeNotFound, res.errorBody(t).Code)
+	assert.Equal(t, surface.CodeNotFound, res.errorBody(t).Code)
 }
 
 func TestGroupLookupReturnsTheExistingSubset(t *testing.T) {
 	h := newHarness(t)
-	groups := h.srv.Store().Export().Groups
+	groups := h.srv.store.Export().Groups
 	require.GreaterOrEqual(t, len(groups), 3)
 	a, b := groups[0].ID, groups[2].ID
 	res := h.postJSON(PrefixB+"/groups/lookup", fmt.Sprintf(`{"ids":[%q,%q,%q,%q]}`, a, unknownID, b, a))
@@ -119,7 +119,7 @@ func TestGroupLookupReturnsTheExistingSubset(t *testing.T) {
 
 func TestGroupLookupRejectsBadBodies(t *testing.T) {
 	h := newHarness(t)
-	tooMany := make([]string, MaxLookupIDs+1)
+	tooMany := make([]string, maxLookupIDs+1)
 	for i := range tooMany {
 		tooMany[i] = uuid.NewString()
 	}
@@ -136,7 +136,7 @@ func TestGroupLookupRejectsBadBodies(t *testing.T) {
 		{"more ids than allowed", surface.ContentTypeJSON, string(tooManyBody), 400, "500"},
 		{"empty body", surface.ContentTypeJSON, ``, 400, ""},
 		{"form instead of JSON", surface.ContentTypeForm, `ids=1`, 415, surface.ContentTypeJSON},
-		{"body too large", surface.ContentTypeJSON, `{"ids": ["` + strings.Repeat("a", MaxBodyBytes) + `"]}`, 413, ""},
+		{"body too large", surface.ContentTypeJSON, `{"ids": ["` + strings.Repeat("a", maxBodyBytes) + `"]}`, 413, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req, _ := http.NewRequest(http.MethodPost, h.ts.URL+PrefixB+"/groups/lookup", strings.NewReader(tc.body))
@@ -172,7 +172,7 @@ func hasKey(m map[string]any, k string) bool { _, ok := m[k]; return ok }
 
 func TestReferencesCarryDisplayNameOnlyWhenAsked(t *testing.T) {
 	h := newHarness(t)
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	paths := []string{
 		"/placements?limit=50&expand=child&expand=owners",
 		"/placements/" + ds.Placements[0].ID + "?expand=child",
@@ -206,13 +206,13 @@ func TestReferencesCarryDisplayNameOnlyWhenAsked(t *testing.T) {
 func TestPersonReferencesAlwaysCarrySecurityMarking(t *testing.T) {
 	h := newHarness(t)
 	// Give one child a protected identity and find it through its placement.
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	p := ds.Placements[0]
-	child, ok := h.srv.Store().Read().Person(p.Child.ID)
+	child, ok := h.srv.store.Read().Person(p.Child.ID)
 	require.True(t, ok)
 	protected := *child
 	protected.SecurityMarking = model.SecurityMarkingProtected
-	_, _, err := h.srv.Store().PutPerson(protected)
+	_, _, err := h.srv.store.PutPerson(protected)
 	require.NoError(t, err)
 
 	res := h.get(PrefixB + "/placements/" + p.ID + "?expand=owners")
@@ -233,7 +233,7 @@ func TestPersonReferencesAlwaysCarrySecurityMarking(t *testing.T) {
 func TestExpandEmbedsTheReferencedPersonsAndLeavesMetaAlone(t *testing.T) {
 	h := newHarness(t)
 	var withOwners model.Placement
-	for _, p := range h.srv.Store().Export().Placements {
+	for _, p := range h.srv.store.Export().Placements {
 		if len(p.Owners) > 0 {
 			withOwners = p
 			break
@@ -284,13 +284,13 @@ func TestLimitAboveThePageSizeIsAPage(t *testing.T) {
 	r := h.get(PrefixB + "/placements?limit=100000")
 	require.Equal(t, http.StatusOK, r.status, r)
 	r.decode(&page)
-	assert.LessOrEqual(t, len(page.Data), MaxPageSize)
+	assert.LessOrEqual(t, len(page.Data), maxPageSize)
 	assert.NotEmpty(t, page.Data)
 }
 
 func TestRequestsAreValidatedAgainstTheContract(t *testing.T) {
 	h := newHarness(t)
-	gid := h.srv.Store().Export().Groups[0].ID
+	gid := h.srv.store.Export().Groups[0].ID
 	for _, tc := range []struct {
 		name, path string
 		mentions   []string
@@ -316,7 +316,7 @@ func TestRequestsAreValidatedAgainstTheContract(t *testing.T) {
 			res := h.get(PrefixB + tc.path)
 			require.Equal(t, http.StatusBadRequest, res.status, res)
 			e := res.errorBody(t)
-			assert.Equal(t, CodeBadRequest, e.Code)
+			assert.Equal(t, surface.CodeBadRequest, e.Code)
 			for _, m := range tc.mentions {
 				assert.Contains(t, e.Message, m)
 			}

@@ -17,7 +17,7 @@ func TestAttendanceEventWrites(t *testing.T) {
 	h := hookHarness(t)
 	rcv := webhooktest.NewReceiver(t)
 	h.subscribe(t, rcv.URL, model.ResourceAttendanceEvent)
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	require.NotEmpty(t, ds.AttendanceEvents)
 	ev := ds.AttendanceEvents[0]
 	body := fmt.Sprintf(`{"time":"2026-11-02T07:45:00Z","eventType":"In","person":{"id":%q},"group":{"id":%q},"registeredBy":{"id":%q}}`, ev.Person.ID, ev.Group.ID, ev.Person.ID)
@@ -50,7 +50,7 @@ func TestAttendanceEventWrites(t *testing.T) {
 			assert.Contains(t, res.errorBody(t).Message, tc.field)
 		})
 	}
-	assert.Len(t, h.srv.Store().Export().AttendanceEvents, len(ds.AttendanceEvents)+1)
+	assert.Len(t, h.srv.store.Export().AttendanceEvents, len(ds.AttendanceEvents)+1)
 
 	res = h.call(http.MethodDelete, PrefixB+"/attendanceEvents/"+made.ID, "", nil)
 	require.Equal(t, http.StatusNoContent, res.status, res)
@@ -72,7 +72,7 @@ func (h *harness) deleted(t testing.TB, entity string) map[string][]string {
 
 func TestAttendanceScheduleWrites(t *testing.T) {
 	h := hookHarness(t)
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	var fs, gr string
 	for _, p := range ds.Placements {
 		if model.IsRegisterPlacement(&p) {

@@ -3,6 +3,8 @@ package mockserver
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/skolkit/skolkit/mockserver/internal/register"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"net/http"
 	"net/url"
 	"strings"
@@ -17,7 +19,7 @@ import (
 
 func TestAttendanceWrites(t *testing.T) {
 	h := hookHarness(t)
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	ev, student := ds.Attendances[0].CalendarEvent.ID, ds.Attendances[0].Student.ID
 	reporter := ds.Persons[len(ds.Persons)-1].ID
 	before := len(ds.Attendances)
@@ -75,11 +77,11 @@ func TestAttendanceWrites(t *testing.T) {
 			res := h.postJSON(PrefixB+"/attendances", tc.body)
 			require.Equal(t, http.StatusBadRequest, res.status, res)
 			e := res.errorBody(t)
-			assert.Equal(t, CodeBadRequest, e.Code)
+			assert.Equal(t, surface.CodeBadRequest, e.Code)
 			assert.Contains(t, e.Message, tc.field)
 		})
 	}
-	assert.Equal(t, before+1, len(h.srv.Store().Export().Attendances), "refused writes store nothing")
+	assert.Equal(t, before+1, len(h.srv.store.Export().Attendances), "refused writes store nothing")
 
 	res = h.call(http.MethodDelete, PrefixB+"/attendances/"+strings.ToUpper(made.ID), "", nil)
 	require.Equal(t, http.StatusNoContent, res.status, res)
@@ -88,13 +90,13 @@ func TestAttendanceWrites(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, res.status, res)
 	res = h.call(http.MethodDelete, PrefixB+"/attendances/"+made.ID, "", nil)
 	assert.Equal(t, http.StatusNotFound, res.status, res)
-	assert.Equal(t, CodeNotFound, res.errorBody(t).Code)
-	assert.Equal(t, before, len(h.srv.Store().Export().Attendances))
+	assert.Equal(t, surface.CodeNotFound, res.errorBody(t).Code)
+	assert.Equal(t, before, len(h.srv.store.Export().Attendances))
 }
 
 func TestAbsenceWrites(t *testing.T) {
 	h := hookHarness(t)
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	var unit, organiser string
 	for _, o := range ds.Organisations {
 		switch o.OrganisationType {
@@ -136,23 +138,23 @@ func TestAbsenceWrites(t *testing.T) {
 			assert.Contains(t, res.errorBody(t).Message, tc.message)
 		})
 	}
-	assert.Equal(t, len(ds.Absences)+1, len(h.srv.Store().Export().Absences))
+	assert.Equal(t, len(ds.Absences)+1, len(h.srv.store.Export().Absences))
 }
 
 func TestWritesNeedTheirScopes(t *testing.T) {
 	h := hookHarness(t)
 	tok := h.token
 	for _, tc := range []struct{ method, path, scope string }{
-		{http.MethodPost, "/attendances", ScopeAttendancesWrite},
-		{http.MethodDelete, "/attendances/" + unknownID, ScopeAttendancesWrite},
-		{http.MethodPost, "/absences", ScopeAbsencesWrite},
-		{http.MethodGet, "/subscriptions", ScopeSubscriptionsRead},
-		{http.MethodPost, "/subscriptions", ScopeSubscriptionsWrite},
-		{http.MethodPost, "/log/", ScopeLogWrite},
-		{http.MethodPost, "/statistics", ScopeStatisticsWrite},
+		{http.MethodPost, "/attendances", register.ScopeAttendancesWrite},
+		{http.MethodDelete, "/attendances/" + unknownID, register.ScopeAttendancesWrite},
+		{http.MethodPost, "/absences", register.ScopeAbsencesWrite},
+		{http.MethodGet, "/subscriptions", register.ScopeSubscriptionsRead},
+		{http.MethodPost, "/subscriptions", register.ScopeSubscriptionsWrite},
+		{http.MethodPost, "/log/", register.ScopeLogWrite},
+		{http.MethodPost, "/statistics", register.ScopeStatisticsWrite},
 	} {
 		id, secret := h.srv.Credentials()
-		res := h.postForm(PathToken, map[string][]string{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {ScopePlacementsRead}}, nil)
+		res := h.postForm(PathToken, map[string][]string{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {register.ScopePlacementsRead}}, nil)
 		require.Equal(t, http.StatusOK, res.status, res)
 		var tr tokenResponse
 		res.decode(&tr)

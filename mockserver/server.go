@@ -3,6 +3,7 @@ package mockserver
 import (
 	"cmp"
 	"fmt"
+	"github.com/skolkit/skolkit/fixtures"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -11,12 +12,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gorilla/mux"
-
 	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver/internal/admin"
 	"github.com/skolkit/skolkit/mockserver/internal/directory"
 	"github.com/skolkit/skolkit/mockserver/internal/register"
+	"github.com/skolkit/skolkit/mockserver/internal/route"
 	"github.com/skolkit/skolkit/mockserver/internal/store"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/mockserver/internal/wire"
@@ -26,21 +26,19 @@ import (
 
 // Path prefixes of the surfaces served on the one listener.
 const (
-	PathToken    = "/oauth/token"
-	PrefixB      = register.PrefixB
 	pathOpenAPIB = PrefixB + "/openapi.json"
 )
 
 // Limits, documented in docs/decisions.md.
 const (
-	// DefaultPageSize is the placement page size when a request names no limit.
-	DefaultPageSize = 100
-	// MaxPageSize caps a placement page; a larger limit is served in pages of this size.
-	MaxPageSize = 1000
-	// MaxLookupIDs is the most ids one POST /groups/lookup may ask for.
-	MaxLookupIDs = register.MaxLookupIDs
-	// MaxBodyBytes is the largest request body accepted.
-	MaxBodyBytes = 1 << 20
+	// defaultPageSize is the placement page size when a request names no limit.
+	defaultPageSize = 100
+	// maxPageSize caps a placement page; a larger limit is served in pages of this size.
+	maxPageSize = 1000
+	// maxLookupIDs is the most ids one POST /groups/lookup may ask for.
+	maxLookupIDs = register.MaxLookupIDs
+	// maxBodyBytes is the largest request body accepted.
+	maxBodyBytes = 1 << 20
 )
 
 // Options configure a Server. The zero value serves the built-in default
@@ -93,12 +91,12 @@ type Options struct {
 type Server struct {
 	contract *openapi.Contract
 	store    *store.Store
-	clients  map[string]Client
-	first    Client
+	clients  map[string]client
+	first    client
 	tokens   *tokenTable
 	tokenTTL time.Duration
 	now      func() time.Time
-	router   *mux.Router
+	router   *route.Router
 	log      *slog.Logger
 	scenario *scenarios.Scenario
 	limiter  *rateLimiter
@@ -121,8 +119,6 @@ type Server struct {
 	// router, the journal and the fault rules (package admin).
 	ctl   control
 	plane *admin.Plane
-	// bRoutes routes interface B's paths before mux (routes.go).
-	bRoutes pathRoutes
 	// reg is interface B (package register), dir interface A and the
 	// export (package directory).
 	reg *register.API
@@ -255,7 +251,7 @@ func newServer(opts Options, schema *store.Schema) (*Server, func() (*store.Stor
 			sc.Clients[0].Secret = opts.ClientSecret
 		}
 	}
-	clock := NewClock(opts.Now, sc.Clock.Now)
+	clock := newClock(opts.Now, sc.Clock.Now)
 	now := clock.Now
 	s := &Server{
 		clock:   clock,
@@ -337,10 +333,9 @@ var untouchedByDirectoryView = []string{
 // Clock returns the server's clock.
 func (s *Server) Clock() *Clock { return s.clock }
 
-// Store returns the server's store. What is written to it is seen by every
-// surface at once: the store numbers its commits, and interface B's caches
-// are keyed by that number.
-func (s *Server) Store() *store.Store { return s.store }
+// Export returns every record the server holds, table by table: what GET
+// /__admin/state writes.
+func (s *Server) Export() *fixtures.Dataset { return s.store.Export() }
 
 // Contract returns the loaded contract.
 func (s *Server) Contract() *openapi.Contract { return s.contract }
@@ -398,7 +393,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				panic(v)
 			}
 			s.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v)
-			surface.WriteRegisterError(rec, http.StatusInternalServerError, CodeInternal, "unexpected server error")
+			surface.WriteRegisterError(rec, http.StatusInternalServerError, surface.CodeInternal, "unexpected server error")
 		}
 	}()
 	if !s.deviateOnTheWire(rec, r, devs) || !s.plane.Behave(rec, r) {
@@ -406,20 +401,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.ctl.mu.RLock()
 	locked = true
-	if !s.bRoutes.serve(rec, r) {
-		s.router.ServeHTTP(rec, r)
-	}
+	s.router.ServeHTTP(rec, r)
 }
 
 // routes registers every endpoint, one mux route per path so that a wrong
 // method is answered with 405 and the Allow header.
 func (s *Server) routes() error {
-	r := mux.NewRouter()
-	r.UseEncodedPath()
-	// Answer non-canonical paths (//, /./, /../) with 404 instead of mux's
-	// 301: a client that follows a 301 turns a POST into a GET.
-	r.SkipClean(true)
-	r.NotFoundHandler = http.HandlerFunc(s.notFound)
+	// Non-canonical paths (//, /./, /../) are routed as they are, and so
+	// answered 404 rather than redirected: a client that follows a 301
+	// turns a POST into a GET.
+	r := route.New(http.HandlerFunc(s.notFound))
 	byPath := map[string][]surface.Endpoint{}
 	var order []string
 	all, err := s.endpoints()
@@ -433,8 +424,8 @@ func (s *Server) routes() error {
 		byPath[e.Path] = append(byPath[e.Path], e)
 	}
 	// Literal paths first, so that /groups/lookup is not taken for /groups/{id}.
-	// Interface B's paths before the others: mux tries the routes in order,
-	// and B's reads are the requests that need to be fast. Every path
+	// Interface B's paths before the others: the router tries the routes in
+	// order, and B's reads are the requests that need to be fast. Every path
 	// template starts with its surface's literal prefix, so no template of one
 	// surface matches a path of another, and this order changes no match.
 	surfaceRank := func(p string) int {
@@ -446,8 +437,7 @@ func (s *Server) routes() error {
 	slices.SortStableFunc(order, func(a, b string) int {
 		return cmp.Or(surfaceRank(a)-surfaceRank(b), strings.Count(a, "{")-strings.Count(b, "{"))
 	})
-	pathHandlers := make([]http.Handler, len(order))
-	for i, path := range order {
+	for _, path := range order {
 		eps := byPath[path]
 		handlers := map[string]http.Handler{}
 		var allow []string
@@ -480,25 +470,16 @@ func (s *Server) routes() error {
 			case path == PathToken:
 				surface.WriteOAuthError(w, http.StatusMethodNotAllowed, surface.OAuthInvalidRequest, msg)
 			case surf == surface.Directory:
-				surface.WriteDirectoryError(w, req, http.StatusMethodNotAllowed, CodeBadRequest, msg)
+				surface.WriteDirectoryError(w, req, http.StatusMethodNotAllowed, surface.CodeBadRequest, msg)
 			default:
-				surface.WriteRegisterError(w, http.StatusMethodNotAllowed, CodeMethodNotAllowed, msg)
+				surface.WriteRegisterError(w, http.StatusMethodNotAllowed, surface.CodeMethodNotAllowed, msg)
 			}
 		})
 		if surf == surface.Directory {
 			h = s.directoryGate(h, eps[0].Scope == "")
 		}
-		pathHandlers[i] = h
-		s.bRoutes.add(path, h)
-	}
-	// Interface B's paths go to mux only when the table routes no path
-	// (it has turned itself off): else ServeHTTP asks mux only for a path
-	// the table does not have, which none of B's routes in mux would match
-	// either (TestPathRoutesChooseWhatMuxChooses), and compiling their
-	// regular expressions was most of the cost of building the routes.
-	for i, path := range order {
-		if s.bRoutes.off || !strings.HasPrefix(path, PrefixB+"/") {
-			r.Path(path).Handler(pathHandlers[i])
+		if err := r.Handle(path, h); err != nil {
+			return err
 		}
 	}
 	s.router = r
@@ -552,7 +533,7 @@ func (s *Server) wrap(e surface.Endpoint) (http.Handler, error) {
 			}
 		}
 		if r.Body != nil && r.Body != http.NoBody {
-			r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+			r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
 		}
 		if s.deviates(deviation.LimitZeroAccepted) && r.URL.Query().Get("limit") == "0" {
 			q := r.URL.Query()
@@ -582,9 +563,9 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 	msg := fmt.Sprintf("no operation at %s", r.URL.Path)
 	if strings.HasPrefix(r.URL.Path, PrefixA+"/") || strings.HasPrefix(r.URL.Path, PrefixExport+"/") {
 		s.directoryGate(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			surface.WriteDirectoryError(w, r, http.StatusNotFound, CodeNotFound, msg)
+			surface.WriteDirectoryError(w, r, http.StatusNotFound, surface.CodeNotFound, msg)
 		}), false).ServeHTTP(w, r)
 		return
 	}
-	surface.WriteRegisterError(w, http.StatusNotFound, CodeNotFound, msg)
+	surface.WriteRegisterError(w, http.StatusNotFound, surface.CodeNotFound, msg)
 }

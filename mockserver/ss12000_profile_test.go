@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"io"
 	"net/http"
 	"slices"
@@ -108,7 +109,7 @@ type officialCall struct {
 // answer the document does not allow. The requests are checked against the
 // document first (a request the document does not allow is the sweep's bug).
 func officialSweep(t *testing.T, h *harness, doc *openapi3.T, accepted func(op, msg string) bool) []string {
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	rcv := webhooktest.NewReceiver(t)
 	var violations []string
 	sent := 0
@@ -315,7 +316,7 @@ func TestTheServiceProfileDiffersFromSS12000OnlyWhereDecided(t *testing.T) {
 		if !ok {
 			return false
 		}
-		var e RegisterError
+		var e surface.RegisterError
 		if json.Unmarshal([]byte(body), &e) != nil {
 			return false
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/skolkit/skolkit/fixtures"
 	"io"
 	"os"
 	"path/filepath"
@@ -24,8 +25,8 @@ import (
 // the layout GET /__admin/state writes and PUT /__admin/state reads.
 const StateFormat = "skolkit-state/1"
 
-// MaxStateBytes is the largest state document PUT /__admin/state accepts.
-const MaxStateBytes = 256 << 20
+// maxStateBytes is the largest state document PUT /__admin/state accepts.
+const maxStateBytes = 256 << 20
 
 // The state document is the store's records as JSON, one member per table
 // of the store's schema, in its order, each record as interface B writes it
@@ -510,7 +511,7 @@ func builtinState() *stateCodec {
 // /__admin/state does. Writing them as {"format": StateFormat, name: [records],
 // ...} gives a document that PUT /__admin/state reads back. Every table of
 // the store is one member.
-func StateTables(ds *store.Dataset, fn func(name string, records []any) error) error {
+func StateTables(ds *fixtures.Dataset, fn func(name string, records []any) error) error {
 	return builtinState().each(ds, fn)
 }
 

@@ -24,7 +24,7 @@ func BenchmarkCallbackLatency(b *testing.B) {
 			b.Cleanup(h.srv.Close)
 			rcv := webhooktest.NewReceiver(b)
 			h.subscribe(b, rcv.URL, model.ResourceAttendance)
-			body := attendanceBody(b, h.srv.Store().Export())
+			body := attendanceBody(b, h.srv.store.Export())
 			b.ResetTimer()
 			for i := range b.N {
 				res := h.postJSON(PrefixB+"/attendances", body)

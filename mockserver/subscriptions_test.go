@@ -3,6 +3,8 @@ package mockserver
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/skolkit/skolkit/mockserver/internal/register"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"net/http"
 	"strings"
 	"sync"
@@ -111,7 +113,7 @@ func TestSubscriptionLifecycle(t *testing.T) {
 	h.token = h.fetchToken(h.srv.Credentials())
 	res = h.get(PrefixB + "/subscriptions/" + second.ID)
 	assert.Equal(t, http.StatusNotFound, res.status, res)
-	assert.Equal(t, CodeNotFound, res.errorBody(t).Code)
+	assert.Equal(t, surface.CodeNotFound, res.errorBody(t).Code)
 	res = h.call(http.MethodPatch, PrefixB+"/subscriptions/"+second.ID, "", nil)
 	assert.Equal(t, http.StatusNotFound, res.status, res)
 	res = h.get(PrefixB + "/subscriptions")
@@ -158,7 +160,7 @@ func TestSubscriptionTargets(t *testing.T) {
 			}
 			require.Equal(t, http.StatusBadRequest, res.status, res)
 			e := res.errorBody(t)
-			assert.Equal(t, CodeBadRequest, e.Code)
+			assert.Equal(t, surface.CodeBadRequest, e.Code)
 			assert.Contains(t, e.Message, tc.message)
 		})
 	}
@@ -179,7 +181,7 @@ func TestSubscriptionTargets(t *testing.T) {
 func TestCallbacksFromEverySurface(t *testing.T) {
 	h := hookHarness(t)
 	rcv := webhooktest.NewReceiver(t)
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	sub := h.subscribe(t, rcv.URL, model.ResourcePerson, model.ResourceAttendance)
 	other := webhooktest.NewReceiver(t)
 	h.subscribe(t, other.URL, model.ResourceSyllabus)
@@ -217,7 +219,7 @@ func TestCallbacksFromEverySurface(t *testing.T) {
 	waitIdle(t, h.srv)
 	d := h.admin(http.MethodGet, "/deliveries?subscriptionID="+sub.ID, "")
 	require.Equal(t, http.StatusOK, d.status, d)
-	var page DeliveryPage
+	var page register.DeliveryPage
 	d.decode(&page)
 	require.Len(t, page.Deliveries, 4)
 	for i, att := range page.Deliveries {
@@ -277,7 +279,7 @@ func TestNoLostNotifications(t *testing.T) {
 		return http.StatusOK
 	}
 	sub := h.subscribe(t, rcv.URL, model.ResourceAttendance)
-	body := attendanceBody(t, h.srv.Store().Export())
+	body := attendanceBody(t, h.srv.store.Export())
 	const changes = 1000
 	var wg sync.WaitGroup
 	for w := range 4 {
@@ -434,7 +436,7 @@ func TestLogAndStatistics(t *testing.T) {
 			if tc.status == http.StatusCreated {
 				assert.Empty(t, res.body)
 			} else {
-				assert.Equal(t, CodeBadRequest, res.errorBody(t).Code)
+				assert.Equal(t, surface.CodeBadRequest, res.errorBody(t).Code)
 			}
 		})
 	}
@@ -445,7 +447,7 @@ func TestLogAndStatistics(t *testing.T) {
 	}{{"/logs", []string{"/api/v1/log/", "/api/v1/log"}}, {"/statistics", []string{"/api/v1/statistics/", "/api/v1/statistics"}}} {
 		res := h.admin(http.MethodGet, kind.path, "")
 		require.Equal(t, http.StatusOK, res.status, res)
-		var page ReportPage
+		var page register.ReportPage
 		res.decode(&page)
 		require.Len(t, page.Entries, 2, kind.path)
 		for i, e := range page.Entries {
@@ -455,7 +457,7 @@ func TestLogAndStatistics(t *testing.T) {
 			assert.Equal(t, testNow, e.Time)
 			assert.True(t, json.Valid(e.Entry))
 		}
-		assert.Equal(t, MaxReports, page.Capacity)
+		assert.Equal(t, register.MaxReports, page.Capacity)
 		res = h.admin(http.MethodDelete, kind.path, "")
 		assert.JSONEq(t, `{"cleared":2}`, string(res.body))
 	}

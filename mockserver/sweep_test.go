@@ -12,6 +12,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"github.com/skolkit/skolkit/mockserver/internal/directory"
 	"io"
 	"maps"
 	"math/rand/v2"
@@ -115,8 +116,8 @@ var sweepErrorStatuses = []int{400, 401, 403, 404, 405, 409, 413, 415, 422, 429}
 // sweepDirectoryCodes is the interface-A error code of each status
 // (docs/decisions.md#interface-a-error-body).
 var sweepDirectoryCodes = map[int]string{
-	400: CodeBadRequest, 401: CodeUnauthorized, 403: CodeForbidden, 404: CodeNotFound, 405: CodeBadRequest,
-	409: CodeConflict, 413: CodeBadRequest, 415: CodeBadRequest, 422: CodeUnprocessable, 429: CodeRateLimited,
+	400: surface.CodeBadRequest, 401: surface.CodeUnauthorized, 403: surface.CodeForbidden, 404: surface.CodeNotFound, 405: surface.CodeBadRequest,
+	409: surface.CodeConflict, 413: surface.CodeBadRequest, 415: surface.CodeBadRequest, 422: surface.CodeUnprocessable, 429: CodeRateLimited,
 }
 
 // sweepOAuthCodes are the error codes of the token endpoint by status
@@ -886,15 +887,15 @@ func TestBadInputSweep(t *testing.T) {
 
 	// 5. Bodies: too large (413), not JSON (400), JSON of the wrong type,
 	// wrong content types, and hostile or wrongly typed members.
-	big := bytes.Repeat([]byte("a"), MaxBodyBytes+1)
+	big := bytes.Repeat([]byte("a"), maxBodyBytes+1)
 	for _, o := range ops {
 		if o.body == nil && !o.form {
 			if o.method != http.MethodGet {
-				s.send("body-size", p.request(o.method, target(o, ""), big[:MaxBodyBytes+1], surface.ContentTypeJSON), big[:MaxBodyBytes+1])
+				s.send("body-size", p.request(o.method, target(o, ""), big[:maxBodyBytes+1], surface.ContentTypeJSON), big[:maxBodyBytes+1])
 			}
 			continue
 		}
-		limit := MaxBodyBytes
+		limit := maxBodyBytes
 		if o.form {
 			limit = tokenBodyLimit
 		}
@@ -1121,7 +1122,7 @@ func TestBadInputSweep(t *testing.T) {
 	}
 
 	// 9. Lookups: too many, hostile and wrongly typed ids: 400.
-	many := make([]string, MaxLookupIDs+1)
+	many := make([]string, maxLookupIDs+1)
 	for i := range many {
 		many[i] = unknownID
 	}
@@ -1217,21 +1218,21 @@ func TestRequestLimits(t *testing.T) {
 				check(req, at, http.StatusOK)
 				continue
 			}
-			over := []byte(`{"x":"` + strings.Repeat("a", MaxBodyBytes) + `"}`)
+			over := []byte(`{"x":"` + strings.Repeat("a", maxBodyBytes) + `"}`)
 			rec := check(p.request(o.method, path, over, surface.ContentTypeJSON), over, http.StatusRequestEntityTooLarge)
-			wantCode := CodePayloadTooLarge
+			wantCode := surface.CodePayloadTooLarge
 			if o.doc == openapi.NameDirectory {
-				wantCode = CodeBadRequest
+				wantCode = surface.CodeBadRequest
 			}
 			assert.Contains(t, rec.Body.String(), `"code":"`+wantCode+`"`, "%s", o)
-			assert.Contains(t, rec.Body.String(), strconv.Itoa(MaxBodyBytes), "the message names the limit: %s", o)
+			assert.Contains(t, rec.Body.String(), strconv.Itoa(maxBodyBytes), "the message names the limit: %s", o)
 		}
 		// At the limit: a valid lookup padded with spaces to exactly 1 MiB.
 		at := []byte(`{"ids":[]}`)
-		at = append(at, bytes.Repeat([]byte(" "), MaxBodyBytes-len(at))...)
+		at = append(at, bytes.Repeat([]byte(" "), maxBodyBytes-len(at))...)
 		check(p.request(http.MethodPost, PrefixB+"/groups/lookup", at, surface.ContentTypeJSON), at, http.StatusOK)
 		at = []byte(`{"title":"Ekskolan"}`)
-		at = append(at, bytes.Repeat([]byte(" "), MaxBodyBytes-len(at))...)
+		at = append(at, bytes.Repeat([]byte(" "), maxBodyBytes-len(at))...)
 		check(p.request(http.MethodPatch, sweepFill(PrefixA+"/school/{id}", ids[PrefixA+"/school/{id}"]), at, surface.ContentTypeJSON), at, http.StatusOK)
 	})
 
@@ -1258,10 +1259,10 @@ func TestRequestLimits(t *testing.T) {
 				rec := check(req, body, want)
 				if want == http.StatusOK {
 					var page struct {
-						Pagination Pagination `json:"pagination"`
+						Pagination directory.Pagination `json:"pagination"`
 					}
 					require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &page))
-					assert.Equal(t, DirectoryMaxLimit, page.Pagination.Limit, "%s", o)
+					assert.Equal(t, directory.DirectoryMaxLimit, page.Pagination.Limit, "%s", o)
 				}
 			}
 			n++
@@ -1270,7 +1271,7 @@ func TestRequestLimits(t *testing.T) {
 	})
 
 	t.Run("lookup ids", func(t *testing.T) {
-		ds := p.srv.Store().Export()
+		ds := p.srv.store.Export()
 		lookup := func(n int) []byte {
 			ids := make([]string, n)
 			for i := range ids {
@@ -1279,11 +1280,11 @@ func TestRequestLimits(t *testing.T) {
 			b, _ := json.Marshal(map[string]any{"ids": ids})
 			return b
 		}
-		rec := check(p.request(http.MethodPost, PrefixB+"/groups/lookup", lookup(MaxLookupIDs), surface.ContentTypeJSON), nil, http.StatusOK)
+		rec := check(p.request(http.MethodPost, PrefixB+"/groups/lookup", lookup(maxLookupIDs), surface.ContentTypeJSON), nil, http.StatusOK)
 		var groups []map[string]any
 		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &groups))
-		assert.Len(t, groups, min(MaxLookupIDs, len(ds.Groups)), "each group once")
-		rec = check(p.request(http.MethodPost, PrefixB+"/groups/lookup", lookup(MaxLookupIDs+1), surface.ContentTypeJSON), nil, http.StatusBadRequest)
+		assert.Len(t, groups, min(maxLookupIDs, len(ds.Groups)), "each group once")
+		rec = check(p.request(http.MethodPost, PrefixB+"/groups/lookup", lookup(maxLookupIDs+1), surface.ContentTypeJSON), nil, http.StatusBadRequest)
 		assert.Contains(t, rec.Body.String(), "500", "the message names the maximum")
 	})
 }

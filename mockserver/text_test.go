@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"fmt"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"net/http"
 	"testing"
 
@@ -15,7 +16,7 @@ import (
 // nothing is stored.
 func TestTextThatWouldBeAlteredIsRefused(t *testing.T) {
 	h := newHarness(t)
-	ds := h.srv.Store().Export()
+	ds := h.srv.store.Export()
 	pupil := enrolledPupil(t, ds)
 	absence := func(reason string) string {
 		return fmt.Sprintf(`{"student":{"id":%q},"organisation":{"id":%q},"registrationDate":"2026-11-03","startTime":"2026-11-03T08:00:00Z","endTime":"2026-11-03T09:00:00Z","type":"Giltig","absenceReason":"%s"}`,
@@ -45,7 +46,7 @@ func TestTextThatWouldBeAlteredIsRefused(t *testing.T) {
 			require.Equal(t, http.StatusBadRequest, res.status, res)
 			if tc.path[:len(PrefixA)] == PrefixA {
 				e := res.dirError(t)
-				assert.Equal(t, CodeBadRequest, e.Code)
+				assert.Equal(t, surface.CodeBadRequest, e.Code)
 				assert.Contains(t, e.Message, tc.field)
 				assert.Contains(t, e.Message, tc.says)
 				if tc.body != "" {
@@ -55,12 +56,12 @@ func TestTextThatWouldBeAlteredIsRefused(t *testing.T) {
 				return
 			}
 			e := res.errorBody(t)
-			assert.Equal(t, CodeBadRequest, e.Code)
+			assert.Equal(t, surface.CodeBadRequest, e.Code)
 			assert.Contains(t, e.Message, tc.field)
 			assert.Contains(t, e.Message, tc.says)
 		})
 	}
-	assert.Len(t, h.srv.Store().Export().Absences, before, "nothing was stored")
+	assert.Len(t, h.srv.store.Export().Absences, before, "nothing was stored")
 
 	t.Run("text a client may send is kept as sent", func(t *testing.T) {
 		res := h.postJSON(PrefixB+"/absences", absence(`Tandläkare\tkl. 9\n\ufffd Åsa`))

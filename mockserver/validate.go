@@ -16,7 +16,6 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
-	"github.com/gorilla/mux"
 
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/openapi"
@@ -29,6 +28,8 @@ type validator struct {
 	hasBody    bool
 	opts       *openapi3filter.Options
 	pathPrefix string
+	// pathParams are the names of the path's variables ({id}).
+	pathParams []string
 	// fast, when set, accepts the common requests of the operation without
 	// kin-openapi (see fastCheck).
 	fast *fastCheck
@@ -72,6 +73,11 @@ func newValidatorIn(doc *openapi3.T, name openapi.Name, method, fullPath string)
 		hasBody:    op.RequestBody != nil,
 		pathPrefix: prefix,
 	}
+	for _, part := range strings.Split(rel, "/") {
+		if name, ok := strings.CutPrefix(part, "{"); ok {
+			v.pathParams = append(v.pathParams, strings.TrimSuffix(name, "}"))
+		}
+	}
 	if name == openapi.NameDirectory && strings.HasSuffix(rel, "/_search") {
 		// A search body is checked by the search package, whose field table
 		// comes from the same filter schemas and whose violations point at
@@ -112,9 +118,9 @@ func (v *validator) validate(w http.ResponseWriter, r *http.Request) bool {
 	if p == nil {
 		return true
 	}
-	code := CodeBadRequest
+	code := surface.CodeBadRequest
 	if p.status == http.StatusRequestEntityTooLarge {
-		code = CodePayloadTooLarge
+		code = surface.CodePayloadTooLarge
 	}
 	surface.WriteRegisterError(w, p.status, code, p.message)
 	return false
@@ -170,7 +176,7 @@ func (v *validator) check(r *http.Request) *requestProblem {
 		data, err := io.ReadAll(r.Body)
 		if err != nil {
 			if surface.IsTooLarge(err) {
-				return &requestProblem{status: http.StatusRequestEntityTooLarge, message: fmt.Sprintf("the request body is larger than %d bytes", MaxBodyBytes)}
+				return &requestProblem{status: http.StatusRequestEntityTooLarge, message: fmt.Sprintf("the request body is larger than %d bytes", maxBodyBytes)}
 			}
 			return &requestProblem{status: http.StatusBadRequest, message: "the request body could not be read"}
 		}
@@ -190,7 +196,8 @@ func (v *validator) check(r *http.Request) *requestProblem {
 		}
 	}
 	params := map[string]string{}
-	for k, val := range mux.Vars(r) {
+	for _, k := range v.pathParams {
+		val := r.PathValue(k)
 		if un, err := url.PathUnescape(val); err == nil {
 			val = un
 		}
@@ -206,7 +213,7 @@ func (v *validator) check(r *http.Request) *requestProblem {
 		return nil
 	}
 	if surface.IsTooLarge(err) {
-		return &requestProblem{status: http.StatusRequestEntityTooLarge, message: fmt.Sprintf("the request body is larger than %d bytes", MaxBodyBytes)}
+		return &requestProblem{status: http.StatusRequestEntityTooLarge, message: fmt.Sprintf("the request body is larger than %d bytes", maxBodyBytes)}
 	}
 	p := &requestProblem{status: http.StatusBadRequest, message: describe(err)}
 	if details, ok := bodySchemaViolations(err); ok {

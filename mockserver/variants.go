@@ -101,12 +101,12 @@ func (s *Server) varies(name string) bool { return s.variants[name] }
 // hook point of the paging variants.
 func (s *Server) pageSize(limit int) int {
 	if limit == 0 {
-		limit = DefaultPageSize
+		limit = defaultPageSize
 		if s.varies(VarSmallDefaultPage) {
 			limit = smallPageSize
 		}
 	}
-	size := min(limit, MaxPageSize)
+	size := min(limit, maxPageSize)
 	if s.varies(VarClampedLimit) {
 		size = min(size, clampedPageSize)
 	}

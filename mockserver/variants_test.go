@@ -29,7 +29,7 @@ func TestPageSizeUnderThePagingVariants(t *testing.T) {
 		variants    []string
 		want        int
 	}{
-		{"no limit, no variant", "", nil, DefaultPageSize},
+		{"no limit, no variant", "", nil, defaultPageSize},
 		{"small default page", "", []string{VarSmallDefaultPage}, smallPageSize},
 		{"small default page keeps an explicit limit", "?limit=40", []string{VarSmallDefaultPage}, 40},
 		{"clamped limit", "?limit=5000", []string{VarClampedLimit}, clampedPageSize},

@@ -171,7 +171,7 @@ func TestAbsentOptionalMembers(t *testing.T) {
 	assert.NotContains(t, embedded["child"], "emails")
 
 	// A record a client wrote keeps what it was given.
-	ev := h.srv.Store().Export().AttendanceEvents[0]
+	ev := h.srv.store.Export().AttendanceEvents[0]
 	a := h.exchange(http.MethodPost, PrefixB+"/attendanceEvents", surface.ContentTypeJSON, fmt.Sprintf(`{"time":"2026-11-02T07:45:00Z","eventType":"In","person":{"id":%q},"group":{"id":%q},"registeredBy":{"id":%q}}`, ev.Person.ID, ev.Group.ID, ev.Person.ID))
 	require.Equal(t, http.StatusOK, a.status, string(a.body))
 	made := a.json(t)

@@ -61,14 +61,14 @@ var wireDeviations = []wireDeviation{
 	}},
 	{name: deviation.JSONCharsetRefused, request: func(_ *Server, w http.ResponseWriter, r *http.Request) bool {
 		if surfaceOf(r.URL.Path) == "B" && r.Method == http.MethodPost && hasMediaParams(r) {
-			surface.WriteRegisterError(w, http.StatusUnsupportedMediaType, CodeBadRequest, "Content-Type must be exactly application/json")
+			surface.WriteRegisterError(w, http.StatusUnsupportedMediaType, surface.CodeBadRequest, "Content-Type must be exactly application/json")
 			return false
 		}
 		return true
 	}},
 	{name: deviation.AcceptParamsRefused, request: func(_ *Server, w http.ResponseWriter, r *http.Request) bool {
 		if surfaceOf(r.URL.Path) == "B" && strings.ContainsAny(r.Header.Get("Accept"), ";,") {
-			surface.WriteRegisterError(w, http.StatusNotAcceptable, CodeBadRequest, "Accept must be exactly application/json")
+			surface.WriteRegisterError(w, http.StatusNotAcceptable, surface.CodeBadRequest, "Accept must be exactly application/json")
 			return false
 		}
 		return true
@@ -112,15 +112,15 @@ var wireDeviations = []wireDeviation{
 			})
 		})
 		if refused {
-			surface.WriteDirectoryError(w, r, http.StatusUnprocessableEntity, CodeUnprocessable, "unknown enum value")
+			surface.WriteDirectoryError(w, r, http.StatusUnprocessableEntity, surface.CodeUnprocessable, "unknown enum value")
 			return false
 		}
 		return true
 	}},
 	{name: deviation.LimitAboveMaxRefused, request: func(_ *Server, w http.ResponseWriter, r *http.Request) bool {
 		if res, ok := bListOf(r); ok && res == "placements" {
-			if n, err := strconv.Atoi(r.URL.Query().Get(register.ParamLimit)); err == nil && n > MaxPageSize {
-				surface.WriteRegisterError(w, http.StatusBadRequest, CodeBadRequest, "limit: at most 1000")
+			if n, err := strconv.Atoi(r.URL.Query().Get(register.ParamLimit)); err == nil && n > maxPageSize {
+				surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, "limit: at most 1000")
 				return false
 			}
 		}
@@ -319,7 +319,7 @@ var wireDeviations = []wireDeviation{
 			})
 		})
 		if refused != "" {
-			surface.WriteRegisterError(w, http.StatusBadRequest, CodeBadRequest, "unknown value: "+refused)
+			surface.WriteRegisterError(w, http.StatusBadRequest, surface.CodeBadRequest, "unknown value: "+refused)
 			return false
 		}
 		return true
@@ -329,7 +329,7 @@ var wireDeviations = []wireDeviation{
 			return true
 		}
 		if hasMediaParams(r) {
-			surface.WriteDirectoryError(w, r, http.StatusUnsupportedMediaType, CodeBadRequest, "Content-Type must be exactly application/json")
+			surface.WriteDirectoryError(w, r, http.StatusUnsupportedMediaType, surface.CodeBadRequest, "Content-Type must be exactly application/json")
 			return false
 		}
 		return true
@@ -455,7 +455,7 @@ func rewriteBody(r *http.Request, change func(v any)) {
 	if r.Body == nil {
 		return
 	}
-	raw, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+	raw, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
 	r.Body.Close()
 	body := raw
 	if err == nil {

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"io"
 	"net/http"
 	"net/url"
@@ -210,14 +211,14 @@ func TestReferenceDeviations(t *testing.T) {
 
 func TestWriteDeviations(t *testing.T) {
 	h := devHarness(t, deviation.BRareEnumRefused)
-	ev := h.srv.Store().Export().AttendanceEvents[0]
+	ev := h.srv.store.Export().AttendanceEvents[0]
 	body := func(eventType string) string {
 		return fmt.Sprintf(`{"time":"2026-11-02T07:45:00Z","eventType":%q,"person":{"id":%q},"group":{"id":%q}}`, eventType, ev.Person.ID, ev.Group.ID)
 	}
 	assert.Equal(t, http.StatusOK, h.exchange(http.MethodPost, PrefixB+"/attendanceEvents", "application/json", body("In")).status)
 	refused := h.exchange(http.MethodPost, PrefixB+"/attendanceEvents", "application/json", body("Ut"))
 	assert.Equal(t, http.StatusBadRequest, refused.status)
-	assert.Equal(t, CodeBadRequest, refused.json(t)["code"])
+	assert.Equal(t, surface.CodeBadRequest, refused.json(t)["code"])
 
 	h = devHarness(t, deviation.AJSONCharsetRefused)
 	search := `{"filter":{"orCondition":false}}`

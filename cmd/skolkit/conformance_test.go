@@ -54,7 +54,7 @@ func serves(t *testing.T, url string) bool {
 
 // recordIDs passes one id of each record kind interface B cannot list.
 func recordIDs(srv *mockserver.Server) []string {
-	ds := srv.Store().Export()
+	ds := srv.Export()
 	var args []string
 	if len(ds.Syllabuses) > 0 {
 		args = append(args, "--id", "syllabus="+ds.Syllabuses[0].ID)

@@ -206,7 +206,7 @@ them; person references carry the person's securityMarking.
 		return exitUsage
 	}
 	srv.Close()
-	ds := srv.Store().Export()
+	ds := srv.Export()
 	fillMarkings(ds)
 	counts, err := writeDataset(*out, ds)
 	if err != nil {

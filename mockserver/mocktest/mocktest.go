@@ -42,7 +42,7 @@ type TestServer struct {
 	// credentials (as of start: loading another scenario may change them).
 	ClientID, ClientSecret string
 
-	// Server is the mock, for direct access (Clock, Store, Reset,
+	// Server is the mock, for direct access (Clock, Export, Reset,
 	// LoadScenario, Requests, ...). Nil until the server is started.
 	Server *mockserver.Server
 	// Options are passed to New by Start. A test server made by

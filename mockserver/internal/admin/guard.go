@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gorilla/mux"
+	"github.com/skolkit/skolkit/mockserver/internal/route"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
 )
 
@@ -46,11 +46,9 @@ func (s *Plane) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // that a wrong method is answered 405 with Allow, and every route behind the
 // access check.
 func (s *Plane) route(ops []surface.AdminEndpoint) error {
-	r := mux.NewRouter()
-	r.UseEncodedPath()
-	r.NotFoundHandler = s.guard(false, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	r := route.New(s.guard(false, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		surface.WriteAdminError(w, http.StatusNotFound, surface.AdminNotFound, fmt.Sprintf("no control-plane operation at %s; see %s/openapi.json", r.URL.Path, PrefixAdmin))
-	}))
+	})))
 	byPath := map[string][]surface.AdminEndpoint{}
 	var order []string
 	for _, e := range ops {
@@ -72,13 +70,16 @@ func (s *Plane) route(ops []surface.AdminEndpoint) error {
 			w.Header().Set(surface.HeaderAllow, allowHeader)
 			surface.WriteAdminError(w, http.StatusMethodNotAllowed, surface.AdminMethodNotAllowed, fmt.Sprintf("method %s is not allowed on %s%s; allowed: %s", req.Method, PrefixAdmin, path, allowHeader))
 		}))
-		r.Path(PrefixAdmin + path).HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		err := r.Handle(PrefixAdmin+path, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 			if h, ok := handlers[req.Method]; ok {
 				h.ServeHTTP(w, req)
 				return
 			}
 			notAllowed.ServeHTTP(w, req)
-		})
+		}))
+		if err != nil {
+			return err
+		}
 	}
 	s.router = r
 	return nil

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gorilla/mux"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/mockserver/internal/route"
 	"github.com/skolkit/skolkit/mockserver/internal/store"
 	"github.com/skolkit/skolkit/mockserver/internal/surface"
 	"github.com/skolkit/skolkit/openapi"
@@ -47,17 +47,25 @@ func newHarness(t testing.TB) *harness {
 	api := New(core, contract)
 	eps, err := api.Endpoints()
 	require.NoError(t, err)
-	r := mux.NewRouter()
-	r.UseEncodedPath()
-	r.SkipClean(true)
+	r := route.New(http.NotFoundHandler())
 	var seq atomic.Int64
+	byPath := map[string]map[string]http.HandlerFunc{}
 	for _, e := range eps {
-		h := e.Handle
-		r.Methods(e.Method).Path(e.Path).HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-			ctx := surface.WithRequestID(req.Context(), fmt.Sprint(seq.Add(1)))
-			ctx = surface.WithGrant(ctx, surface.Grant{ClientID: "directory-test"})
-			h(w, req.WithContext(ctx))
-		})
+		if byPath[e.Path] == nil {
+			byPath[e.Path] = map[string]http.HandlerFunc{}
+			methods := byPath[e.Path]
+			require.NoError(t, r.Handle(e.Path, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+				h, ok := methods[req.Method]
+				if !ok {
+					http.NotFound(w, req)
+					return
+				}
+				ctx := surface.WithRequestID(req.Context(), fmt.Sprint(seq.Add(1)))
+				ctx = surface.WithGrant(ctx, surface.Grant{ClientID: "directory-test"})
+				h(w, req.WithContext(ctx))
+			})))
+		}
+		byPath[e.Path][e.Method] = e.Handle
 	}
 	h.core, h.api, h.handler = core, api, r
 	return h

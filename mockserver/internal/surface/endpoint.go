@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/gorilla/mux"
 
 	"github.com/skolkit/skolkit/openapi"
 )
@@ -46,7 +45,7 @@ type AdminEndpoint struct {
 
 // PathID returns the {id} of the request in canonical (lower-case) form.
 func PathID(r *http.Request) string {
-	id, err := url.PathUnescape(mux.Vars(r)["id"])
+	id, err := url.PathUnescape(r.PathValue("id"))
 	if err != nil {
 		return ""
 	}
