@@ -171,6 +171,15 @@ func (res *dirResource) shows(table string, rec any) bool {
 	return res.table == table && (res.member == nil || res.member(rec))
 }
 
+// directoryResources are interface A's resources, each a description of
+// its paths, scope and hooks over a table of the store.
+func (s *API) directoryResources() []*dirResource {
+	return []*dirResource{s.schoolResource(), s.groupResource(), s.unitResource(), s.auditEventResource(),
+		s.personResource(model.RoleStudent, "Student"), s.personResource(model.RoleEmployee, "Employee"), s.personResource(model.RoleGuardian, "Guardian"),
+		s.studentPlacementResource(), s.employeePlacementResource(),
+		s.gradeElementaryResource(), s.gradeUpperSecondaryResource()}
+}
+
 // endpoints returns the operations of the resource.
 func (res *dirResource) endpoints(s *API) []surface.Endpoint {
 	read, write := res.scope+":read", res.scope+":write"

@@ -417,13 +417,6 @@ func (s *API) Endpoints() ([]surface.Endpoint, error) {
 	return eps, nil
 }
 
-func (s *API) directoryResources() []*dirResource {
-	return []*dirResource{s.schoolResource(), s.groupResource(), s.unitResource(), s.auditEventResource(),
-		s.personResource(model.RoleStudent, "Student"), s.personResource(model.RoleEmployee, "Employee"), s.personResource(model.RoleGuardian, "Guardian"),
-		s.studentPlacementResource(), s.employeePlacementResource(),
-		s.gradeElementaryResource(), s.gradeUpperSecondaryResource()}
-}
-
 // Prepare gives generated records their interface-A view: school
 // units become Schools, preschool placements StudentPlacements, persons get
 // the roles their records imply (and identityTemporary from their civic

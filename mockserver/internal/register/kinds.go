@@ -3,6 +3,7 @@ package register
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/skolkit/skolkit/mockserver/internal/store"
 	"github.com/skolkit/skolkit/model"
@@ -16,6 +17,9 @@ type kinds struct {
 	all     []*Resource
 	byTable map[string]*Resource // the stored resource of each table (not a computed list)
 	byType  map[model.ResourceType]*Resource
+	// refTypes holds whether a record type can hold a reference
+	// (renderer.holdsRefs): reflect.Type → bool.
+	refTypes sync.Map
 }
 
 // newKinds checks the descriptions against the schema (every table, filter

@@ -2,7 +2,6 @@ package register
 
 import (
 	"reflect"
-	"sync"
 
 	"github.com/skolkit/skolkit/model"
 )
@@ -18,30 +17,29 @@ var (
 	personRefType = reflect.TypeFor[model.PersonReference]()
 )
 
-// refsIn caches whether a type can hold a tagged reference.
-var refsIn sync.Map // reflect.Type → bool
-
-func holdsRefs(t reflect.Type) bool {
-	if v, ok := refsIn.Load(t); ok {
+// holdsRefs reports whether a type can hold a tagged reference (the
+// answer is kept per API: kinds.refTypes).
+func (r renderer) holdsRefs(t reflect.Type) bool {
+	if v, ok := r.kinds.refTypes.Load(t); ok {
 		return v.(bool)
 	}
 	found := false
 	switch t.Kind() {
 	case reflect.Pointer, reflect.Slice:
-		found = holdsRefs(t.Elem())
+		found = r.holdsRefs(t.Elem())
 	case reflect.Struct:
 		for i := range t.NumField() {
 			f := t.Field(i)
 			if !f.IsExported() {
 				continue
 			}
-			if f.Tag.Get("ref") != "" || holdsRefs(f.Type) {
+			if f.Tag.Get("ref") != "" || r.holdsRefs(f.Type) {
 				found = true
 				break
 			}
 		}
 	}
-	refsIn.Store(t, found)
+	r.kinds.refTypes.Store(t, found)
 	return found
 }
 
@@ -70,7 +68,7 @@ func (r renderer) fill(v reflect.Value) {
 			r.fillRef(fv, table)
 			continue
 		}
-		if holdsRefs(f.Type) {
+		if r.holdsRefs(f.Type) {
 			r.fillDeep(fv)
 		}
 	}

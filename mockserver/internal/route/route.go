@@ -6,11 +6,11 @@
 // or "/../" is routed as it is and found nowhere, so that a client that
 // would follow a redirect never turns a POST into a GET.
 //
-// A route costs a map lookup per segment, whatever the number of routes:
-// gorilla/mux, which the mock used before, tries its routes one after
-// another and escapes the path for each, which cost a read of interface B
-// more than the rest of its routing (docs/performance.md). The routes test
-// holds the router to what mux's own templates would choose.
+// A route costs a map lookup per segment, whatever the number of routes; a
+// router that tries its routes one after another, as gorilla/mux does,
+// pays for every route ahead of the one taken, and mux escapes the path for
+// each (docs/decisions.md#interface-b-response-cache). The mock's routes
+// test holds the router to what mux's templates would choose.
 package route
 
 import (
