@@ -121,6 +121,10 @@ func tapCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	// Signals are taken before the banner is printed: a SIGINT sent as soon
+	// as it shows stops the tap cleanly, with its reports.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	base := baseURL(ln.Addr())
 	run := tap.Run{Started: time.Now(), Target: u.String(), Listen: base, MaxBody: *maxBody}
 	var tp *tap.Tap
@@ -148,8 +152,6 @@ func tapCmd(args []string, stdout, stderr io.Writer) int {
 `, base, u, base, prefixes.Token, base, prefixes.A, base, prefixes.B, base, prefixes.Export, base, tap.PathReport)
 	hs := &http.Server{Handler: tp, ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes,
 		ErrorLog: log.New(stderr, "", log.LstdFlags)}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	if *duration > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, *duration)

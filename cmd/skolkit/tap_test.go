@@ -4,6 +4,7 @@ package main
 // never imports the mock (nor do its tests): the two meet here.
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -14,6 +15,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -470,4 +472,43 @@ func BenchmarkTapJudging(b *testing.B) {
 			b.ReportMetric(float64(len(exs)), "exchanges")
 		})
 	}
+}
+
+// TestTheTapStopsOnASignal runs skolkit tap as a process: on SIGINT it
+// stops forwarding, writes its report and exits 0 when no fault was seen.
+func TestTheTapStopsOnASignal(t *testing.T) {
+	t.Parallel()
+	srv, err := mockserver.New(mockserver.Options{})
+	require.NoError(t, err)
+	mock := httptest.NewServer(srv)
+	defer mock.Close()
+	file := filepath.Join(t.TempDir(), "tap.json")
+	cmd := exec.Command(os.Args[0], "tap", "--listen", "127.0.0.1:0", "--target", mock.URL, "--report", "json="+file)
+	cmd.Env = append(os.Environ(), envRunMain+"=1")
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	defer func() { _ = cmd.Process.Kill() }()
+	sc := bufio.NewScanner(out)
+	require.True(t, sc.Scan(), "the tap prints where it listens: %s", stderr.String())
+	f := strings.Fields(sc.Text())
+	require.True(t, len(f) >= 4 && f[2] == "on", sc.Text())
+	base := strings.TrimSuffix(f[3], ",")
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+
+	id, secret := srv.Credentials()
+	resp, err := http.PostForm(base+"/oauth/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}})
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	require.NoError(t, cmd.Wait(), "exit 0: no fault seen\n%s", stderr.String())
+	data, err := os.ReadFile(file)
+	require.NoError(t, err, "the report is written at the stop")
+	rep, err := report.ReadJSON(bytes.NewReader(data))
+	require.NoError(t, err)
+	assert.Equal(t, "skolkit tap", rep.Tool)
+	assert.Contains(t, strings.Join(rep.Notes, "\n"), "1 exchanges judged")
 }
