@@ -5,6 +5,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -23,6 +24,7 @@ import (
 	"github.com/skolkit/skolkit/mockserver"
 	"github.com/skolkit/skolkit/openapi"
 	"github.com/skolkit/skolkit/scenarios"
+	"go.yaml.in/yaml/v3"
 )
 
 const usage = `skolkit — a test kit for the Swedish school-data service (SS 12000).
@@ -316,32 +318,47 @@ func baseURL(a net.Addr) string {
 	return "http://" + a.String()
 }
 
-const specHelp = `Usage: skolkit spec [-json] [NAME...]
+const specHelp = `Usage: skolkit spec [-json] [-profile service|ss12000] [NAME...]
 
 Prints the OpenAPI 3.0 documents the mock serves and the conformance suite
 checks against: all of them, or the ones named. YAML by default (the source,
 with its comments); -json prints the JSON the mock serves at
-<surface>/openapi.json.
+<surface>/openapi.json. -profile ss12000 prints interface B's document as
+skolkit serve --profile ss12000 serves it (the official SS 12000 document's
+shapes wherever the service's spec differs, docs/decisions.md#interface-b-profiles);
+its YAML is rendered from that JSON, so it has no comments.
 
   skolkit spec register > register.yaml
   skolkit spec -json directory | jq '.paths | keys'
+  skolkit spec -profile ss12000 register > register-ss12000.yaml
 
 `
 
 func spec(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("skolkit spec", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON instead of the YAML source")
-	// Names and the one flag (a bool, with no value) may come in any order.
+	profile := fs.String("profile", mockserver.ProfileService, "`service` or ss12000: the profile whose interface B document to print")
+	// Names and flags may come in any order; -profile takes a value,
+	// separately or after "=".
 	var flagArgs, names []string
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case (a == "-profile" || a == "--profile") && i+1 < len(args):
+			flagArgs = append(flagArgs, a, args[i+1])
+			i++
+		case strings.HasPrefix(a, "-"):
 			flagArgs = append(flagArgs, a)
-		} else {
+		default:
 			names = append(names, a)
 		}
 	}
 	if code, ok := parseFlags(fs, flagArgs, specHelp+"Documents: "+docNames()+".\n", stdout, stderr); !ok {
 		return code
+	}
+	if !slices.Contains(mockserver.Profiles, *profile) {
+		fmt.Fprintf(stderr, "skolkit spec: unknown profile %q; known: %s\n", *profile, strings.Join(mockserver.Profiles, ", "))
+		return exitUsage
 	}
 	c, err := openapi.Load()
 	if err != nil {
@@ -360,17 +377,51 @@ func spec(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	for i, n := range want {
+		js, yml := c.JSON(n), c.YAML(n)
+		if n == openapi.NameRegister && *profile == mockserver.ProfileSS12000 {
+			_, js = openapi.RegisterSS12000()
+			if yml, err = jsonToYAML(js); err != nil {
+				fmt.Fprintf(stderr, "skolkit spec: %v\n", err)
+				return exitFailed
+			}
+		}
 		if *asJSON {
-			stdout.Write(c.JSON(n))
+			stdout.Write(js)
 			fmt.Fprintln(stdout)
 			continue
 		}
 		if i > 0 {
 			fmt.Fprintln(stdout, "---")
 		}
-		stdout.Write(c.YAML(n))
+		stdout.Write(yml)
 	}
 	return exitOK
+}
+
+// jsonToYAML renders a JSON document as YAML, keeping the order of its
+// members (JSON is YAML: the node tree keeps what the JSON says).
+func jsonToYAML(js []byte) ([]byte, error) {
+	var node yaml.Node
+	if err := yaml.Unmarshal(js, &node); err != nil {
+		return nil, err
+	}
+	clearStyle(&node)
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(&node); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), enc.Close()
+}
+
+// clearStyle drops the flow style and quoting JSON parses with, so that the
+// document prints in YAML's block style.
+func clearStyle(n *yaml.Node) {
+	n.Style &^= yaml.FlowStyle | yaml.DoubleQuotedStyle
+	for _, c := range n.Content {
+		clearStyle(c)
+	}
 }
 
 func docNames() string {

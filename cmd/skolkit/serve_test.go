@@ -19,6 +19,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/skolkit/skolkit/exam/refclient"
 )
@@ -295,4 +296,35 @@ behaviours: {deviations: [endDate-filter-drops-open-ended], variants: [empty-404
 		assert.Contains(t, errOut, `unknown profile "iso"; known: service, ss12000`)
 		assert.Empty(t, out)
 	})
+}
+
+// `skolkit spec -profile ss12000 register` prints interface B's document as
+// `skolkit serve --profile ss12000` serves it, as JSON byte for byte and as
+// YAML that reads as the same document.
+func TestSpecPrintsTheSS12000ProfileAsServed(t *testing.T) {
+	p := startServe(t, "--addr", "127.0.0.1:0", "--profile", "ss12000")
+	resp, err := http.Get(p.base + "/api/v1/openapi.json")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	served, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", served)
+
+	var js, yml, errOut bytes.Buffer
+	require.Equal(t, 0, run([]string{"spec", "-json", "-profile", "ss12000", "register"}, &js, &errOut), errOut.String())
+	assert.Equal(t, string(served), strings.TrimSuffix(js.String(), "\n"))
+	assert.Contains(t, js.String(), `"x-skolkit-profile":"ss12000"`)
+
+	require.Equal(t, 0, run([]string{"spec", "--profile=ss12000", "register"}, &yml, &errOut), errOut.String())
+	var fromYAML, fromJSON any
+	require.NoError(t, yaml.Unmarshal(yml.Bytes(), &fromYAML))
+	asJSON, err := json.Marshal(fromYAML) // numbers as JSON reads them
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(asJSON, &fromYAML))
+	require.NoError(t, json.Unmarshal(served, &fromJSON))
+	assert.Equal(t, fromJSON, fromYAML, "the YAML is the served document")
+
+	errOut.Reset()
+	assert.Equal(t, exitUsage, run([]string{"spec", "-profile", "nope", "register"}, &js, &errOut))
+	assert.Contains(t, errOut.String(), `unknown profile "nope"`)
 }
