@@ -3,7 +3,6 @@ package store
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"sync/atomic"
 	"time"
 
@@ -176,16 +175,6 @@ func (s *Store) Delete(table, id string) error {
 func getAs[T any](t *tx, table, id string) (*T, bool) {
 	obj, ok := t.get(table, id).(*T)
 	return obj, ok
-}
-
-// Get returns the record with the id of the table that holds records of
-// type T, if any.
-func Get[T any](sn *Snapshot, id string) (*T, bool) {
-	td := sn.t.schema.byType[reflect.TypeFor[T]()]
-	if td == nil {
-		return nil, false
-	}
-	return getAs[T](sn.t, td.name, id)
 }
 
 // all returns every record of a table, in id order.
