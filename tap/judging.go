@@ -29,6 +29,9 @@ type Judging struct {
 	clients *rules.Bounded[string, string]
 }
 
+// maxListed bounds the operations a note lists.
+const maxListed = 40
+
 // maxTokens bounds the tokens the tap remembers the client of.
 const maxTokens = 4096
 
@@ -124,6 +127,13 @@ func (j *Judging) Report(run Run) *report.Report {
 	if st.NoAnswer > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("the target did not answer %d requests (the client got a 502 from the tap)", st.NoAnswer))
 	}
+	if seen := operationsSeen(cov); len(seen) > 0 {
+		more := ""
+		if len(seen) > maxListed {
+			more = fmt.Sprintf(" and %d more", len(seen)-maxListed)
+		}
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%d operations seen (exchanges): %s%s", len(seen), strings.Join(seen[:min(len(seen), maxListed)], ", "), more))
+	}
 	if len(cov.Unjudged) > 0 {
 		ops := slices.Sorted(maps.Keys(cov.Unjudged))
 		for i, op := range ops {
@@ -139,4 +149,25 @@ func (j *Judging) Report(run Run) *report.Report {
 		rep.Notes = append(rep.Notes, "the rules' history forgot entries to stay within its bounds (rules over history could not compare with them): "+strings.Join(kinds, ", "))
 	}
 	return rep
+}
+
+// operationsSeen lists every operation the traffic showed, with its
+// exchanges, the most frequent first: those some rule concerned and those
+// none did.
+func operationsSeen(cov rules.Coverage) []string {
+	n := maps.Clone(cov.Unjudged)
+	if n == nil {
+		n = map[string]int{}
+	}
+	for _, rc := range cov.Rules {
+		for op, k := range rc.Operations {
+			n[op] = max(n[op], k)
+		}
+	}
+	ops := slices.Sorted(maps.Keys(n))
+	slices.SortStableFunc(ops, func(a, b string) int { return n[b] - n[a] })
+	for i, op := range ops {
+		ops[i] = fmt.Sprintf("%s (%d)", op, n[op])
+	}
+	return ops
 }

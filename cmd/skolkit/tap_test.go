@@ -511,4 +511,5 @@ func TestTheTapStopsOnASignal(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "skolkit tap", rep.Tool)
 	assert.Contains(t, strings.Join(rep.Notes, "\n"), "1 exchanges judged")
+	assert.Contains(t, strings.Join(rep.Notes, "\n"), "1 operations seen (exchanges): auth POST /oauth/token (1)")
 }
