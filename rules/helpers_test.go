@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,7 +17,19 @@ import (
 // sent as is).
 type exOpt func(*Exchange)
 
-var clock = time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
+// clock gives each exchange a start a second after the one before; the
+// concurrency test makes exchanges from several goroutines.
+var (
+	clockMu sync.Mutex
+	clock   = time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
+)
+
+func tick() time.Time {
+	clockMu.Lock()
+	defer clockMu.Unlock()
+	clock = clock.Add(time.Second)
+	return clock
+}
 
 func mkEx(t testing.TB, line string, status int, body any, opts ...exOpt) *Exchange {
 	t.Helper()
@@ -26,13 +39,13 @@ func mkEx(t testing.TB, line string, status int, body any, opts ...exOpt) *Excha
 	require.NoError(t, err)
 	s, rel, ok := DefaultPrefixes().Classify(u.Path)
 	require.True(t, ok, "no surface for %s", u.Path)
-	clock = clock.Add(time.Second)
+	start := tick()
 	e := &Exchange{
 		Surface: s, Method: method, Path: rel, Query: u.Query(), URL: "http://server.test" + target,
 		RequestHeader:  http.Header{"Authorization": {"Bearer tok"}},
 		Status:         status,
 		ResponseHeader: http.Header{"Content-Type": {"application/json"}},
-		Start:          clock, Duration: 10 * time.Millisecond,
+		Start:          start, Duration: 10 * time.Millisecond,
 	}
 	switch b := body.(type) {
 	case nil:
