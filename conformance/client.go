@@ -327,15 +327,30 @@ func (e *env) do(ctx context.Context, check string, req Request) (*Response, err
 	header.Set("User-Agent", "skolkit-conformance")
 	var waited time.Duration
 	for attempt := 0; ; attempt++ {
-		resp, start, elapsed, err := e.send(ctx, req.Method, target, header, body)
+		wire := &rules.Exchange{Surface: req.Surface, Method: req.Method, Path: req.Path, Query: req.Query, URL: target,
+			RequestHeader: header, RequestBody: body}
+		if wire.Query == nil {
+			wire.Query = url.Values{}
+		}
+		if e.judge != nil {
+			e.judge.Begin(wire)
+		}
+		// Start and Duration bracket the whole round trip (rules order
+		// exchanges by them): taken here, after Begin may have waited.
+		wire.Start = time.Now()
+		resp, _, err := e.send(ctx, req.Method, target, header, body)
+		elapsed := time.Since(wire.Start)
 		if err != nil && !errors.Is(err, errBodyTooLarge) {
-			wire, _ := e.exchange(&req, target, header, body, nil, start, elapsed)
-			wire.Err = err.Error()
+			wire.Duration, wire.Err = elapsed, err.Error()
+			e.observe(check, wire, nil)
 			return nil, &transportError{method: req.Method, url: e.red.Redact(target), err: errors.New(e.red.Redact(err.Error()))}
 		}
-		resp.wire, resp.ex = e.exchange(&req, target, header, body, resp, start, elapsed)
+		wire.Duration = elapsed
+		wire.Status, wire.ResponseHeader, wire.ResponseBody = resp.Status, resp.Header, resp.Body
+		resp.wire, resp.ex = wire, e.red.Excerpt(wire)
 		if err != nil {
-			resp.wire.ResponseTruncated = true
+			wire.ResponseTruncated = true
+			e.observe(check, wire, nil)
 			return resp, err
 		}
 		e.observe(check, resp.wire, resp.ex)
@@ -358,8 +373,8 @@ func (e *env) do(ctx context.Context, check string, req Request) (*Response, err
 }
 
 // send performs one HTTP round trip and reads the body within the cap. It
-// returns when the request started and how long the answer took.
-func (e *env) send(ctx context.Context, method, target string, header http.Header, body []byte) (*Response, time.Time, time.Duration, error) {
+// returns how long the answer took.
+func (e *env) send(ctx context.Context, method, target string, header http.Header, body []byte) (*Response, time.Duration, error) {
 	ctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
 	defer cancel()
 	var rd io.Reader
@@ -369,23 +384,23 @@ func (e *env) send(ctx context.Context, method, target string, header http.Heade
 	start := time.Now()
 	hreq, err := http.NewRequestWithContext(ctx, method, target, rd)
 	if err != nil {
-		return nil, start, 0, err
+		return nil, 0, err
 	}
 	hreq.Header = header.Clone()
 	hresp, err := e.http.Do(hreq)
 	if err != nil {
-		return nil, start, time.Since(start), err
+		return nil, time.Since(start), err
 	}
 	defer hresp.Body.Close()
 	data, err := io.ReadAll(hresp.Body)
 	resp := &Response{Status: hresp.StatusCode, Header: hresp.Header, Body: data}
 	if err != nil {
 		if errors.Is(err, errBodyTooLarge) {
-			return resp, start, time.Since(start), errBodyTooLarge
+			return resp, time.Since(start), errBodyTooLarge
 		}
-		return nil, start, time.Since(start), err
+		return nil, time.Since(start), err
 	}
-	return resp, start, time.Since(start), nil
+	return resp, time.Since(start), nil
 }
 
 // retryWait reads how long a 429 asks to wait: Retry-After (seconds or an
@@ -451,22 +466,6 @@ func (e *env) guardSecret(req *Request, target string, header http.Header, body 
 		return fmt.Errorf("internal: refusing to send the client secret to %s (%s)", req.Surface, flagOf(req.Surface))
 	}
 	return nil
-}
-
-// exchange is a request and its answer as sent and received: the wire
-// exchange the rules judge, and its redacted excerpt for reports.
-func (e *env) exchange(req *Request, target string, header http.Header, body []byte, resp *Response, start time.Time, d time.Duration) (*rules.Exchange, *report.Exchange) {
-	wire := &rules.Exchange{
-		Surface: req.Surface, Method: req.Method, Path: req.Path, Query: req.Query, URL: target,
-		RequestHeader: header, RequestBody: body, Start: start, Duration: d,
-	}
-	if wire.Query == nil {
-		wire.Query = url.Values{}
-	}
-	if resp != nil {
-		wire.Status, wire.ResponseHeader, wire.ResponseBody = resp.Status, resp.Header, resp.Body
-	}
-	return wire, e.red.Excerpt(wire)
 }
 
 // excerpt cuts s to n bytes on a rune boundary.

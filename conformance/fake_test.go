@@ -54,6 +54,7 @@ type fake struct {
 	persons    map[string]*[]map[string]any // "/student", "/employee", "/guardian"
 	audit      []map[string]any
 	remaining  int
+	windowEnd  time.Time // the end of the rate-limit window, fixed at the first request
 	nextID     int
 	// skew sets the fake's clock apart from this host's: its Date header
 	// and RateLimit-Reset follow it.
@@ -542,15 +543,18 @@ func aErr(w http.ResponseWriter, status int, code string) {
 }
 
 func (f *fake) rateLimit(w http.ResponseWriter) {
+	now := time.Now().Add(f.skew)
 	f.mu.Lock()
 	f.remaining--
 	rem := f.remaining
+	if f.windowEnd.IsZero() {
+		f.windowEnd = now.Add(30 * time.Minute)
+	}
+	reset := f.windowEnd
 	f.mu.Unlock()
-	now := time.Now().Add(f.skew)
 	if f.skew != 0 {
 		w.Header().Set("Date", now.UTC().Format(http.TimeFormat))
 	}
-	reset := now.Add(30 * time.Minute)
 	w.Header().Set("RateLimit-Limit", "1500")
 	w.Header().Set("RateLimit-Remaining", strconv.Itoa(rem))
 	if f.dev[deviation.RateLimitResetInSeconds] {

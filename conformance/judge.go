@@ -59,7 +59,7 @@ func (e *env) observe(check string, wire *rules.Exchange, ex *report.Exchange) {
 	if e.judge != nil {
 		e.judge.Observe(wire)
 	}
-	if e.user != nil {
+	if e.user != nil && ex != nil {
 		e.user.record(check, wire, ex)
 	}
 }

@@ -17,6 +17,16 @@
 // document in every name, shape and enumerated value (checked by the tests).
 // Deviations are recorded in docs/decisions.md.
 //
+// Two extensions say what the rules of package rules cannot derive from a
+// name. On a query parameter of a list, x-skolkit-filter says what the
+// parameter selects: {field: placedAt.id, compare: equals} (the record
+// member and the comparison: equals, contains, onOrBefore, onOrAfter,
+// before, after, or none with a why), absent: keep (a record without the
+// member is always included: the endDate filters), eitherWithout: endDate
+// (records without that member may be included or not). On a reference
+// schema whose name does not name its resource, x-skolkit-reference gives
+// the list it points to (/organisations).
+//
 // This package is a leaf: it must not import mockserver or conformance, both
 // of which depend on it.
 package openapi

@@ -54,6 +54,7 @@ const (
 	CompareAfter      Comparison = "after"      // field > value: SS 12000's meta.*.after is exclusive
 	CompareContains   Comparison = "contains"   // the field (an array) holds the value
 	CompareBody       Comparison = "body"       // interface A's _search filter language, in the request body
+	CompareNone       Comparison = "none"       // selects by something a record does not show (Filter.Why says what)
 )
 
 // Filter is what one filter parameter of an operation selects.
@@ -74,9 +75,16 @@ type Filter struct {
 	// Format is the parameter's format ("date", "date-time", "uuid"), for
 	// comparing by value (instants as instants, UUIDs case-insensitively).
 	Format string
+	// EitherWithout names a member whose absence leaves the filter's
+	// answer open: a record without it may be included or not (the
+	// standard says of some startDate filters that records without endDate
+	// are always included).
+	EitherWithout string
 	// Derived says how the meaning was found: "name" (the parameter's name
 	// and the item schema), or "x-skolkit-filter" (the contract says it).
 	Derived string
+	// Why says, for CompareNone, what the parameter selects by.
+	Why string
 }
 
 // Param is one parameter of an operation.
@@ -111,6 +119,9 @@ type Operation struct {
 	ReferenceNames bool
 	Paging         Paging
 	Filters        []Filter
+	// References are the reference members of a record (RefPath), derived
+	// from the item schema.
+	References []RefPath
 	// SortKeys are the values of sortkey.
 	SortKeys []string
 	// Body: the operation takes a request body, of these media types.
@@ -120,6 +131,8 @@ type Operation struct {
 	Statuses []string
 	// Secured: the operation requires credentials.
 	Secured bool
+	// RateLimited: the operation's answers carry the RateLimit headers.
+	RateLimited bool
 	// Records says where the records of a 2xx answer are: "data" (a page),
 	// "array" (the body is an array), "object" (the body is the record),
 	// "" (no records).
@@ -301,6 +314,11 @@ func operationsOf(s Surface, doc *openapi3.T) ([]*Operation, error) {
 				}
 			}
 			o.Secured = secured(doc, op)
+			for _, r := range op.Responses.Map() {
+				if r.Value != nil && r.Value.Headers["RateLimit-Remaining"] != nil {
+					o.RateLimited = true
+				}
+			}
 			for _, code := range sortedKeys(op.Responses.Map()) {
 				o.Statuses = append(o.Statuses, code)
 			}
@@ -512,34 +530,37 @@ func derive(o *Operation, params openapi3.Parameters) {
 			continue
 		}
 		p := paramOf(pr.Value)
-		if f, ok := filterExtension(pr.Value); ok {
-			f.Param, f.Many, f.Format, f.Derived = p.Name, p.Array, p.Format, "x-skolkit-filter"
-			o.Filters = append(o.Filters, f)
+		f, derived := filterFromName(p, o.ItemSchema)
+		if ext, ok := pr.Value.Extensions["x-skolkit-filter"].(map[string]any); ok {
+			f = withExtension(f, p, ext)
+			derived = f.Field != "" || f.Compare == CompareNone
+		}
+		if !derived {
+			o.unmatched = append(o.unmatched, p.Name)
 			continue
 		}
-		if f, ok := filterFromName(p, o.ItemSchema); ok {
-			o.Filters = append(o.Filters, f)
-			continue
-		}
-		o.unmatched = append(o.unmatched, p.Name)
+		o.Filters = append(o.Filters, f)
 	}
+	o.References = referencesOf(o.ItemSchema)
 }
 
-// filterExtension reads a parameter's x-skolkit-filter: {field, compare,
-// absentMatches}; compare "none" says the parameter selects nothing a
-// record shows (the filter rules leave it alone).
-func filterExtension(p *openapi3.Parameter) (Filter, bool) {
-	raw, ok := p.Extensions["x-skolkit-filter"]
-	if !ok {
-		return Filter{}, false
+// withExtension applies a parameter's x-skolkit-filter: {field, compare,
+// absent: keep, eitherWithout, why}. What it leaves out stays as the name
+// derives it.
+func withExtension(f Filter, p Param, ext map[string]any) Filter {
+	f.Param, f.Many, f.Format, f.Derived = p.Name, p.Array, p.Format, "x-skolkit-filter"
+	if v, ok := ext["field"].(string); ok {
+		f.Field = v
 	}
-	m, _ := raw.(map[string]any)
-	f := Filter{}
-	f.Field, _ = m["field"].(string)
-	c, _ := m["compare"].(string)
-	f.Compare = Comparison(c)
-	f.AbsentMatches, _ = m["absentMatches"].(bool)
-	return f, true
+	if v, ok := ext["compare"].(string); ok {
+		f.Compare = Comparison(v)
+	}
+	if v, _ := ext["absent"].(string); v == "keep" {
+		f.AbsentMatches = true
+	}
+	f.EitherWithout, _ = ext["eitherWithout"].(string)
+	f.Why, _ = ext["why"].(string)
+	return f
 }
 
 // suffixes are the bound suffixes of filter parameter names, and what they
@@ -613,4 +634,101 @@ func propertyOf(s *openapi3.Schema, name string) *openapi3.Schema {
 		}
 	}
 	return nil
+}
+
+// RefPath is a reference member of a record: where it is ("child",
+// "owners[]", "groupMemberships[].person") and the list of the records it
+// points to ("/persons"; "" when the contract does not say).
+type RefPath struct {
+	Path   string
+	Target string
+	// Person: the reference is a person reference (it carries
+	// securityMarking).
+	Person bool
+}
+
+// referenceTargets maps reference schema names that do not name their list
+// by themselves (x-skolkit-reference says it otherwise).
+func referenceTarget(name string, s *openapi3.Schema) string {
+	if s != nil {
+		if t, ok := s.Extensions["x-skolkit-reference"].(string); ok {
+			return t
+		}
+	}
+	base, ok := strings.CutSuffix(name, "Reference")
+	if !ok || base == "" || base == "Object" {
+		return ""
+	}
+	base = strings.ToLower(base[:1]) + base[1:]
+	switch {
+	case strings.HasSuffix(base, "y"):
+		return "/" + strings.TrimSuffix(base, "y") + "ies"
+	case strings.HasSuffix(base, "s"):
+		return "/" + base + "es"
+	}
+	return "/" + base + "s"
+}
+
+// referenceName is the name of the reference schema a property refers to,
+// directly or as its only allOf member ("" when none).
+func referenceName(sr *openapi3.SchemaRef) (string, *openapi3.Schema) {
+	if sr == nil {
+		return "", nil
+	}
+	name := func(ref string) string { return ref[strings.LastIndex(ref, "/")+1:] }
+	if strings.HasSuffix(sr.Ref, "Reference") {
+		return name(sr.Ref), sr.Value
+	}
+	if sr.Value != nil {
+		for _, a := range sr.Value.AllOf {
+			if a != nil && strings.HasSuffix(a.Ref, "Reference") {
+				return name(a.Ref), a.Value
+			}
+		}
+	}
+	return "", nil
+}
+
+// referencesOf finds the reference members of a record schema (outside
+// _embedded), to a depth of three members.
+func referencesOf(item *openapi3.Schema) []RefPath {
+	var out []RefPath
+	var walk func(s *openapi3.Schema, prefix string, depth int)
+	walk = func(s *openapi3.Schema, prefix string, depth int) {
+		if s == nil || depth > 3 {
+			return
+		}
+		props := map[string]*openapi3.SchemaRef{}
+		for _, a := range s.AllOf {
+			if a != nil && a.Value != nil {
+				for k, v := range a.Value.Properties {
+					props[k] = v
+				}
+			}
+		}
+		for k, v := range s.Properties {
+			props[k] = v
+		}
+		for _, k := range sortedKeys(props) {
+			v := props[k]
+			if k == "_embedded" || v == nil || v.Value == nil {
+				continue
+			}
+			path := prefix + k
+			sr := v
+			if v.Value.Type.Is("array") && v.Value.Items != nil {
+				sr = v.Value.Items
+				path += "[]"
+			}
+			if name, rs := referenceName(sr); name != "" {
+				out = append(out, RefPath{Path: path, Target: referenceTarget(name, rs), Person: name == "PersonReference"})
+				continue
+			}
+			if sr.Value != nil && (sr.Value.Type.Is("object") || len(sr.Value.AllOf) > 0) {
+				walk(sr.Value, path+".", depth+1)
+			}
+		}
+	}
+	walk(item, "", 0)
+	return out
 }

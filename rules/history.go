@@ -46,16 +46,17 @@ func (l Limits) withDefaults() Limits {
 
 // History is what one judge remembers of the exchanges it has seen,
 // bounded by its Limits; each store counts what it dropped. The judge
-// records every exchange in it after the rules have judged it, so a rule
-// sees the history before the exchange in hand. Rules read it under the
-// judge's lock (rules that are not Concurrent).
+// records every exchange in it before the rules that read it judge the
+// exchange, so such a rule sees the walk the exchange belongs to and the
+// records it shows beside the earlier ones (Sighting.Prev, SightingsOf).
+// Rules read it under the judge's lock (rules that are not Concurrent).
 type History struct {
 	// Walks are the pageToken walks under way, by the pageToken that
 	// continues them.
 	Walks *Bounded[string, *Walk]
-	// Finished are the last finished walk of each query (WalkKey), page
-	// token and offset walks alike.
-	Finished *Bounded[string, *Walk]
+	// Finished are the last two finished walks of each query (WalkKey),
+	// page token and offset walks alike, the newest last.
+	Finished *Bounded[string, []*Walk]
 	// Offsets are the offset walks (interface A, the export), by query.
 	Offsets *Bounded[string, *Walk]
 	// Records are the last sighting of each record, by resource, id and
@@ -64,23 +65,39 @@ type History struct {
 	// Referents are what references are compared with: the name and
 	// security marking of every record seen, by resource and id.
 	Referents *Bounded[RecordRef, *Referent]
+	// Referrers are the references seen to each record (the last four).
+	Referrers *Bounded[RecordRef, []*Reference]
+	// Presentations are the presentations each record was seen with.
+	Presentations *Bounded[RecordRef, []Presentation]
+	// Written is the last write of each record: what the request sent.
+	Written *Bounded[RecordRef, *Write]
 	// Clients are the histories of each client.
 	Clients *Bounded[string, *ClientHistory]
 
-	writes   []*Exchange // the last successful writes, oldest first
+	// offered are the resources some answer showed records of: a 404 of
+	// another resource may mean the server does not offer it at all.
+	offered map[RecordRef]bool
+
+	writes   []*Exchange             // the last successful writes, oldest first
+	pending  map[*Exchange]time.Time // writes sent whose answers have not been seen, and when
 	maxWrite int
 	dropped  int // writes forgotten
 }
 
 func newHistory(l Limits) *History {
 	return &History{
-		Walks:     NewBounded[string, *Walk](l.Walks),
-		Finished:  NewBounded[string, *Walk](l.Walks),
-		Offsets:   NewBounded[string, *Walk](l.Walks),
-		Records:   NewBounded[RecordKey, *Sighting](l.Records),
-		Referents: NewBounded[RecordRef, *Referent](l.Referents),
-		Clients:   NewBounded[string, *ClientHistory](l.Clients),
-		maxWrite:  l.Writes,
+		Walks:         NewBounded[string, *Walk](l.Walks),
+		Finished:      NewBounded[string, []*Walk](l.Walks),
+		Offsets:       NewBounded[string, *Walk](l.Walks),
+		Records:       NewBounded[RecordKey, *Sighting](l.Records),
+		Referents:     NewBounded[RecordRef, *Referent](l.Referents),
+		Referrers:     NewBounded[RecordRef, []*Reference](l.Referents),
+		Presentations: NewBounded[RecordRef, []Presentation](l.Records),
+		Written:       NewBounded[RecordRef, *Write](l.Records),
+		Clients:       NewBounded[string, *ClientHistory](l.Clients),
+		maxWrite:      l.Writes,
+		pending:       map[*Exchange]time.Time{},
+		offered:       map[RecordRef]bool{},
 	}
 }
 
@@ -91,6 +108,7 @@ func (h *History) Dropped() map[string]int {
 	for name, n := range map[string]int{
 		"walks": h.Walks.Dropped(), "finished walks": h.Finished.Dropped(), "offset walks": h.Offsets.Dropped(),
 		"records": h.Records.Dropped(), "referents": h.Referents.Dropped(), "clients": h.Clients.Dropped(), "writes": h.dropped,
+		"references": h.Referrers.Dropped(), "presentations": h.Presentations.Dropped(), "written records": h.Written.Dropped(),
 	} {
 		if n > 0 {
 			out[name] = n
@@ -114,12 +132,37 @@ type RecordKey struct {
 
 // Sighting is one reading of a record: the record, the exchange it came
 // in, and through which kind of operation (list, get, lookup, search,
-// create, update).
+// create, update). Prev is the reading before it with the same
+// presentation (one deep).
 type Sighting struct {
-	Record map[string]any
-	Ex     *Exchange
-	Op     *Operation
+	Record       map[string]any
+	Ex           *Exchange
+	Op           *Operation
+	Presentation Presentation
+	// From is when what the reading shows may have been read: its request's
+	// start, or for a page of a walk the walk's first request's (a server
+	// may serve a walk from a snapshot taken then).
+	From time.Time
+	Prev *Sighting
 }
+
+// Reference is one reference seen in a record: its members and where.
+type Reference struct {
+	Object map[string]any
+	Path   string // in the record that holds it ("child", "owners[1]")
+	Holder RecordRef
+	Ex     *Exchange
+}
+
+// Write is the last successful create or update of a record: the members
+// its request sent.
+type Write struct {
+	Sent map[string]any
+	Ex   *Exchange
+}
+
+// sighting is the write as a reading of the record.
+func (w *Write) sighting() *Sighting { return &Sighting{Ex: w.Ex, From: w.Ex.Start} }
 
 // Referent is what a reference to a record is compared with.
 type Referent struct {
@@ -154,8 +197,13 @@ type Walk struct {
 	Order     []string
 	Positions map[int]string
 	Totals    []int
-	// Repeats are ids that came again on a later page.
-	Repeats []string
+	// Repeats are ids that came again on a later page; PageRepeats those
+	// of the newest page. TokenAgain: a pageToken came back a second
+	// time (the walk loops).
+	Repeats     []string
+	PageRepeats []string
+	TokenAgain  bool
+	tokens      map[string]bool
 	// Complete: the last page said nothing more can be fetched (a null
 	// pageToken; every position of pagination.total covered).
 	Complete bool
@@ -191,6 +239,11 @@ type ClientHistory struct {
 // seen while or between the two exchanges ran, so that what they show may
 // differ legitimately.
 func (h *History) WriteBetween(a, b *Exchange) bool {
+	for w, start := range h.pending {
+		if w != a && w != b && start.Before(b.End()) {
+			return true
+		}
+	}
 	from, to := a.Start, a.End()
 	if b.Start.Before(from) {
 		from = b.Start
@@ -215,24 +268,9 @@ func (h *History) WriteDuring(w *Walk, ex *Exchange) bool {
 	return h.WriteBetween(w.Pages[0], ex)
 }
 
-// WalkOf returns the walk an answer continues (nil for a first page, and
-// for a page of a walk the history does not know).
-func (h *History) WalkOf(o *Observation) *Walk {
-	if o.Op == nil {
-		return nil
-	}
-	switch o.Op.Paging {
-	case PagingPageToken:
-		if tok := o.Query.Get("pageToken"); tok != "" {
-			w, _ := h.Walks.Peek(tok)
-			return w
-		}
-	case PagingOffset:
-		w, _ := h.Offsets.Peek(WalkKey(o))
-		return w
-	}
-	return nil
-}
+// WalkOf returns the walk an answer belongs to (its pages up to and
+// including it), nil when it is no page of a walk the history knows.
+func (h *History) WalkOf(o *Observation) *Walk { return o.walk }
 
 // SightingOf returns the last sighting of a record with a presentation.
 func (h *History) SightingOf(k RecordKey) (*Sighting, bool) { return h.Records.Peek(k) }
@@ -305,30 +343,142 @@ func (h *History) record(o *Observation) {
 	}
 	records := o.Records()
 	h.recordWalk(o, records)
+	switch o.Op.Kind {
+	case KindCreate, KindUpdate:
+		h.noteWrite(o, records)
+	case KindDelete:
+		if id := o.PathParams["id"]; id != "" {
+			h.Written.Delete(RecordRef{Surface: o.Surface, Resource: o.Op.Resource, ID: strings.ToLower(id)})
+		}
+	}
 	if !o.Op.ReadsRecords() {
 		return
 	}
-	pres := o.PresentationOf()
-	if o.Op.Paging == PagingPageToken && o.Query.Get("pageToken") != "" && pres == (Presentation{}) {
-		// A later page without presentation parameters: what carries over
-		// is the server's choice, so the sighting's presentation is
-		// unknown and it is not kept for comparison.
-		pres.Expand = "?"
+	if len(records) > 0 && len(h.offered) < 1024 {
+		h.offered[RecordRef{Surface: o.Surface, Resource: o.Op.Resource}] = true
 	}
+	pres, known := o.Presentation()
 	for _, rec := range records {
 		id, _ := rec["id"].(string)
 		if id == "" {
 			continue
 		}
 		ref := RecordRef{Surface: o.Surface, Resource: o.Op.Resource, ID: strings.ToLower(id)}
-		if pres.Expand != "?" {
-			h.Records.Put(RecordKey{RecordRef: ref, Presentation: pres}, &Sighting{Record: rec, Ex: o.Exchange, Op: o.Op})
+		if known {
+			key := RecordKey{RecordRef: ref, Presentation: pres}
+			s := &Sighting{Record: rec, Ex: o.Exchange, Op: o.Op, Presentation: pres, From: o.Start}
+			if o.walk != nil {
+				s.From = o.walk.First().Start
+			}
+			if prev, ok := h.Records.Peek(key); ok {
+				s.Prev = &Sighting{Record: prev.Record, Ex: prev.Ex, Op: prev.Op, Presentation: prev.Presentation, From: prev.From}
+			}
+			h.Records.Put(key, s)
+			o.sightings = append(o.sightings, s)
+			ps, _ := h.Presentations.Peek(ref)
+			if !slices.Contains(ps, pres) {
+				h.Presentations.Put(ref, append(slices.Clone(ps), pres))
+			}
 		}
 		h.noteReferent(ref, rec, o.Exchange)
+		for _, r := range ReferencesIn(rec, o.Op.References) {
+			if r.Target == "" {
+				continue
+			}
+			id, _ := r.Object["id"].(string)
+			target := RecordRef{Surface: o.Surface, Resource: r.Target, ID: strings.ToLower(id)}
+			list, _ := h.Referrers.Peek(target)
+			list = append(slices.Clone(list), &Reference{Object: r.Object, Path: r.Path, Holder: ref, Ex: o.Exchange})
+			if len(list) > 4 {
+				list = list[len(list)-4:]
+			}
+			h.Referrers.Put(target, list)
+		}
 		if emb, ok := rec["_embedded"].(map[string]any); ok {
 			h.noteEmbedded(o, emb)
 		}
 	}
+}
+
+// noteWrite keeps what a successful create or update sent.
+func (h *History) noteWrite(o *Observation, records []map[string]any) {
+	v, err := o.RequestJSON()
+	sent, ok := v.(map[string]any)
+	if err != nil || !ok {
+		return
+	}
+	id := o.PathParams["id"]
+	if o.Op.Kind == KindCreate && len(records) == 1 {
+		id, _ = records[0]["id"].(string)
+	}
+	if id == "" {
+		return
+	}
+	h.Written.Put(RecordRef{Surface: o.Surface, Resource: o.Op.Resource, ID: strings.ToLower(id)}, &Write{Sent: sent, Ex: o.Exchange})
+}
+
+// Offered reports whether some answer has shown records of a resource.
+func (h *History) Offered(s Surface, resource string) bool {
+	return h.offered[RecordRef{Surface: s, Resource: resource}]
+}
+
+// SightingsOf returns the readings of a record under every presentation
+// it was seen with.
+func (h *History) SightingsOf(ref RecordRef) []*Sighting {
+	ps, _ := h.Presentations.Peek(ref)
+	var out []*Sighting
+	for _, p := range ps {
+		if s, ok := h.Records.Peek(RecordKey{RecordRef: ref, Presentation: p}); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Changed reports whether a record may have changed between two readings
+// of it: a successful write of that record (its id in the path) on any
+// surface, or, when the record shows other records (interface B's
+// references and _embedded), any write, seen while or between them; or
+// the earlier reading was a write that the later one may have begun
+// before.
+func (h *History) Changed(earlier, later *Sighting, ref RecordRef) bool {
+	if isWriteExchange(earlier.Ex) && later.From.Before(earlier.Ex.End()) {
+		return true
+	}
+	from, to := earlier.From, earlier.Ex.End()
+	if later.From.Before(from) {
+		from = later.From
+	}
+	if later.Ex.End().After(to) {
+		to = later.Ex.End()
+	}
+	affects := func(w *Exchange) bool {
+		return ref.Surface == SurfaceB || strings.Contains(strings.ToLower(w.Path), ref.ID)
+	}
+	for _, w := range h.writes {
+		if w == earlier.Ex || w == later.Ex || !w.Start.Before(to) || !w.End().After(from) {
+			continue
+		}
+		if affects(w) {
+			return true
+		}
+	}
+	for w, start := range h.pending {
+		if start.Before(to) && affects(w) {
+			return true // under way: it may have taken effect already
+		}
+	}
+	return false
+}
+
+// isWriteExchange: a request that may change records (neither a read nor
+// a token request).
+func isWriteExchange(e *Exchange) bool {
+	switch e.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return false
+	}
+	return e.Surface != SurfaceAuth && !strings.HasSuffix(e.Path, "/_search") && !strings.HasSuffix(e.Path, "/lookup")
 }
 
 // noteReferent keeps a record's name and marking.
@@ -411,29 +561,74 @@ func (h *History) recordTokenPage(o *Observation, records []map[string]any) {
 		}
 		h.Walks.Delete(tok)
 	} else {
-		w = &Walk{Client: o.Client, Op: o.Op, Key: WalkKey(o), Presentation: o.PresentationOf(), IDs: map[string]int{}}
+		pres, _ := o.Presentation()
+		w = &Walk{Client: o.Client, Op: o.Op, Key: WalkKey(o), Presentation: pres, IDs: map[string]int{}, tokens: map[string]bool{}}
 	}
+	h.addPage(w, o, records, 0)
+	next, _ := o.Object()["pageToken"].(string)
+	if next == "" {
+		w.Complete = true
+		h.finish(w)
+		return
+	}
+	if w.tokens[next] {
+		w.TokenAgain = true
+		return
+	}
+	w.tokens[next] = true
+	h.Walks.Put(next, w)
+}
+
+// addPage adds a page to a walk: its records at their positions (offset
+// walks), ids first seen and repeated.
+func (h *History) addPage(w *Walk, o *Observation, records []map[string]any, offset int) {
 	page := len(w.Pages)
 	w.Pages = append(w.Pages, o.Exchange)
 	w.Limits = append(w.Limits, limitOf(o))
 	w.Sizes = append(w.Sizes, len(records))
-	for _, rec := range records {
+	w.PageRepeats = nil
+	for i, rec := range records {
 		id, _ := rec["id"].(string)
 		id = strings.ToLower(id)
+		if w.Positions != nil {
+			if prev, ok := w.Positions[offset+i]; ok && prev == id {
+				continue // the same position read again (an overlapping page)
+			}
+			w.Positions[offset+i] = id
+		}
+		if id == "" {
+			continue
+		}
 		if _, seen := w.IDs[id]; seen {
 			w.Repeats = append(w.Repeats, id)
+			w.PageRepeats = append(w.PageRepeats, id)
 			continue
 		}
 		w.IDs[id] = page
 		w.Order = append(w.Order, id)
 	}
-	next, _ := o.Object()["pageToken"].(string)
-	if next == "" {
-		w.Complete = true
-		h.Finished.Put(w.Key, w)
-		return
+	o.walk = w
+}
+
+// finish keeps a complete walk among the last two of its query.
+func (h *History) finish(w *Walk) {
+	prev, _ := h.Finished.Peek(w.Key)
+	list := append(slices.Clone(prev), w)
+	if len(list) > 2 {
+		list = list[len(list)-2:]
 	}
-	h.Walks.Put(next, w)
+	h.Finished.Put(w.Key, list)
+}
+
+// FinishedWalks returns every finished walk the history keeps, least
+// recently finished first.
+func (h *History) FinishedWalks() []*Walk {
+	var out []*Walk
+	h.Finished.Each(func(_ string, ws []*Walk) bool {
+		out = append(out, ws...)
+		return true
+	})
+	return out
 }
 
 func (h *History) recordOffsetPage(o *Observation, records []map[string]any) {
@@ -444,35 +639,15 @@ func (h *History) recordOffsetPage(o *Observation, records []map[string]any) {
 	key := WalkKey(o)
 	offset, _ := o.IntParam("offset")
 	w, _ := h.Offsets.Get(key)
-	if w == nil || offset == 0 && w.Complete || w.Total() != total && offset == 0 {
+	if w == nil || offset == 0 || w.Complete || w.Total() != total {
 		w = &Walk{Client: o.Client, Op: o.Op, Key: key, IDs: map[string]int{}, Positions: map[int]string{}}
 		h.Offsets.Put(key, w)
 	}
-	page := len(w.Pages)
-	w.Pages = append(w.Pages, o.Exchange)
-	w.Limits = append(w.Limits, limitOf(o))
-	w.Sizes = append(w.Sizes, len(records))
 	w.Totals = append(w.Totals, total)
-	for i, rec := range records {
-		id, _ := rec["id"].(string)
-		id = strings.ToLower(id)
-		if prev, ok := w.Positions[offset+i]; ok && prev == id {
-			continue // the same position read again (an overlapping page)
-		}
-		w.Positions[offset+i] = id
-		if id == "" {
-			continue
-		}
-		if _, seen := w.IDs[id]; seen {
-			w.Repeats = append(w.Repeats, id)
-			continue
-		}
-		w.IDs[id] = page
-		w.Order = append(w.Order, id)
-	}
-	if covered(w.Positions, total) && !w.Complete {
+	h.addPage(w, o, records, offset)
+	if covered(w.Positions, total) {
 		w.Complete = true
-		h.Finished.Put(key, w)
+		h.finish(w)
 	}
 }
 
@@ -509,9 +684,8 @@ func IntOf(v any) (int, bool) {
 	return 0, false
 }
 
-// sortedIDs returns a walk's ids, sorted.
-func (w *Walk) sortedIDs() []string {
-	out := slices.Clone(w.Order)
-	slices.Sort(out)
-	return out
-}
+// First is the walk's first request.
+func (w *Walk) First() *Exchange { return w.Pages[0] }
+
+// Last reports whether o is the walk's newest page.
+func (w *Walk) Last(o *Observation) bool { return w.Pages[len(w.Pages)-1] == o.Exchange }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"time"
 )
 
 // Config says what a judge judges and by what.
@@ -122,6 +123,21 @@ func (j *Judge) rulesFor(op *Operation) []*Rule {
 	return out
 }
 
+// Begin tells the judge that a request is about to be sent and its answer
+// is still to come; drivers that see a request before its answer call it
+// for every request, so that rules comparing readings know of writes under
+// way. Observe of the same exchange (the same pointer) ends it. The
+// exchange's Start may be set after Begin (Begin notes its own time).
+func (j *Judge) Begin(ex *Exchange) {
+	if !isWriteExchange(ex) {
+		return
+	}
+	now := time.Now()
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.history.pending[ex] = now
+}
+
 // Observe judges one exchange and remembers it. The exchange must not be
 // changed afterwards.
 func (j *Judge) Observe(ex *Exchange) *Observation {
@@ -146,12 +162,15 @@ func (j *Judge) Observe(ex *Exchange) *Observation {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	// The history takes the exchange in first, so that a rule sees the
+	// walk it belongs to and the records it shows beside what came before.
+	delete(j.history.pending, ex)
+	j.history.record(o)
 	for _, r := range rs {
 		if !r.Concurrent {
 			r.Check(&Context{Profile: j.cfg.Profile, History: j.history, Contract: j.contract, judge: j, rule: r, state: j.states[r]}, o)
 		}
 	}
-	j.history.record(o)
 	return o
 }
 

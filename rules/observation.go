@@ -29,6 +29,28 @@ type Observation struct {
 	reqOnce  sync.Once
 	req      any
 	reqErr   error
+
+	// What the history made of it (set under the judge's lock, before the
+	// rules that read the history run).
+	walk      *Walk
+	sightings []*Sighting
+}
+
+// Sightings are the records of the answer as the history keeps them (none
+// when the presentation is unknown).
+func (o *Observation) Sightings() []*Sighting { return o.sightings }
+
+// Presentation is how the answer's records were asked to be shown, and
+// whether that is known: a later page of a walk without presentation
+// parameters shows what the server carries over, which the standard does
+// not say.
+func (o *Observation) Presentation() (Presentation, bool) {
+	p := o.PresentationOf()
+	if o.Op != nil && o.Op.Paging == PagingPageToken && o.Query.Get("pageToken") != "" &&
+		!o.Query.Has("expand") && !o.Query.Has("expandReferenceNames") {
+		return p, false
+	}
+	return p, true
 }
 
 // NewObservation matches an exchange against the contract.

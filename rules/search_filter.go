@@ -1,0 +1,177 @@
+package rules
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// MatchSearch is interface A's _search filter language evaluated on a
+// record (the vendor's operators, with the semantics of decision A14):
+// every field of every operator and every nested filter is one condition;
+// orCondition joins them with OR, else AND; no condition matches
+// everything. Nested objects are walked ({"meta": {"updatedAt": T}} reads
+// the record's meta.updatedAt); date-times compare as instants.
+func MatchSearch(f map[string]any, item map[string]any) bool {
+	var conds []bool
+	for op, arg := range f {
+		if op == "orCondition" || op == "nestedFilters" {
+			continue
+		}
+		fields, _ := arg.(map[string]any)
+		conds = append(conds, searchConds(op, fields, item)...)
+	}
+	for _, n := range Arr(f, "nestedFilters") {
+		if nf, ok := n.(map[string]any); ok {
+			conds = append(conds, MatchSearch(nf, item))
+		}
+	}
+	if len(conds) == 0 {
+		return true
+	}
+	if or, _ := f["orCondition"].(bool); or {
+		return slices.Contains(conds, true)
+	}
+	return !slices.Contains(conds, false)
+}
+
+// searchConds evaluates one operator's fields on a record (or on a nested
+// object of it).
+func searchConds(op string, fields, item map[string]any) []bool {
+	var conds []bool
+	for field, want := range fields {
+		got, present := item[field]
+		if !present {
+			got = nil
+		}
+		if group, ok := want.(map[string]any); ok {
+			sub, _ := got.(map[string]any)
+			conds = append(conds, searchConds(op, group, sub)...)
+			continue
+		}
+		if want == nil && op != "equals" && op != "notEquals" {
+			continue // a null value adds no condition
+		}
+		switch op {
+		case "null", "notNull":
+			if b, _ := want.(bool); b {
+				conds = append(conds, isNull(got) == (op == "null"))
+			}
+		default:
+			conds = append(conds, evalSearchOp(op, got, want))
+		}
+	}
+	return conds
+}
+
+// isNull: null, and an empty list (the vendor's null on a list field).
+func isNull(v any) bool {
+	if l, ok := v.([]any); ok {
+		return len(l) == 0
+	}
+	return v == nil
+}
+
+// equalValue is the vendor's equality: on a list field, an element equals
+// the value; UUIDs compare without regard to case.
+func equalValue(got, want any) bool {
+	if l, ok := got.([]any); ok {
+		for _, e := range l {
+			if SameValue(e, want) {
+				return true
+			}
+		}
+		return false
+	}
+	return got != nil && SameValue(got, want)
+}
+
+func evalSearchOp(op string, got, want any) bool {
+	switch op {
+	case "equals":
+		if want == nil {
+			return isNull(got)
+		}
+		return equalValue(got, want)
+	case "notEquals":
+		if want == nil {
+			return !isNull(got)
+		}
+		return !equalValue(got, want)
+	case "greaterThan", "smallerThan", "greaterOrEqual", "smallerOrEqual":
+		c, ok := orderSearch(got, want)
+		if !ok {
+			return false
+		}
+		switch op {
+		case "greaterThan":
+			return c > 0
+		case "smallerThan":
+			return c < 0
+		case "greaterOrEqual":
+			return c >= 0
+		default:
+			return c <= 0
+		}
+	case "contains", "notContains":
+		// The vendor's contains: the value (on a list field an element) is
+		// one of the array's values.
+		values, _ := want.([]any)
+		has := slices.ContainsFunc(values, func(v any) bool { return equalValue(got, v) })
+		return has == (op == "contains")
+	case "like", "notLike":
+		s, ok := got.(string)
+		w, _ := want.(string)
+		m := ok && likePattern(w).MatchString(s)
+		return m == (op == "like")
+	}
+	return false
+}
+
+// orderSearch orders numbers numerically, date-times as instants, other
+// strings lexically; null and mixed types do not compare.
+func orderSearch(a, b any) (int, bool) {
+	if as, ok := a.(string); ok {
+		bs, ok := b.(string)
+		if !ok {
+			return 0, false
+		}
+		ta, ok1 := Instant(as)
+		tb, ok2 := Instant(bs)
+		if ok1 && ok2 {
+			return ta.Compare(tb), true
+		}
+		return strings.Compare(as, bs), true
+	}
+	af, ok1 := toFloat(a)
+	bf, ok2 := toFloat(b)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	switch {
+	case af < bf:
+		return -1, true
+	case af > bf:
+		return 1, true
+	}
+	return 0, true
+}
+
+// likePattern turns a LIKE pattern (% any run, _ one character) into a
+// case-insensitive regular expression.
+func likePattern(p string) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString("(?is)^")
+	for _, r := range p {
+		switch r {
+		case '%':
+			b.WriteString(".*")
+		case '_':
+			b.WriteString(".")
+		default:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	b.WriteString("$")
+	return regexp.MustCompile(b.String())
+}
