@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 )
 
 // Depth checks of interface A: what a write sends is read back
@@ -405,50 +403,6 @@ func checkEnumsOf(t *T, slug string) {
 		if path == "/group" || path == "/student" {
 			t.Do(Request{Surface: SurfaceA, Method: http.MethodDelete, Path: path + "/" + str(rec, "id")})
 		}
-	}
-}
-
-// rlSequenceLen is the number of requests the rate-limit sequence spends.
-const rlSequenceLen = 30
-
-func rlSequenceCheck() *Check {
-	return &Check{ID: "A.ratelimit.sequence", Title: fmt.Sprintf("over %d requests RateLimit-Remaining strictly decreases while RateLimit-Reset stays, and Reset is in the future and within the hour", rlSequenceLen),
-		Area: "A.ratelimit", Severity: MUST, Needs: []Surface{SurfaceA}, Spec: specRLRemaining,
-		OptIn: fmt.Sprintf("spends %d requests of the client's hourly quota", rlSequenceLen), Run: checkRLSequence}
-}
-
-// checkRLSequence reads the headers of a run of requests. Within a window
-// (the same Reset) Remaining must fall with every request; a Reset that
-// changes starts a new window, so it must be later and Remaining must not
-// have fallen (else the Reset moved inside a window).
-func checkRLSequence(t *T) {
-	var prev int64 = -1
-	var prevReset int64
-	for i := 0; i < rlSequenceLen; i++ {
-		resp := t.rlProbe()
-		n, err := strconv.ParseInt(resp.Header.Get(headerRLRemaining), 10, 64)
-		if err != nil {
-			t.Skipf("GET /school carries no integer RateLimit-Remaining (%q)", resp.Header.Get(headerRLRemaining))
-		}
-		v := resp.Header.Get(headerRLReset)
-		reset, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			t.Skipf("GET /school carries no integer RateLimit-Reset (%q)", v)
-		}
-		if p := resetProblems(v, time.Now()); len(p) > 0 {
-			t.Fatalf(resp, "UTC epoch milliseconds within the coming hour", "request %d: %s", i+1, strings.Join(p, "; "))
-		}
-		switch {
-		case prev < 0:
-		case reset == prevReset && n >= prev:
-			t.Fatalf(resp, fmt.Sprintf("RateLimit-Remaining below %d", prev), "request %d: RateLimit-Remaining stayed at %d (was %d) with the same RateLimit-Reset %d", i+1, n, prev, reset)
-		case reset != prevReset && (reset < prevReset || n < prev):
-			t.Fatalf(resp, fmt.Sprintf("RateLimit-Reset %d until the window ends", prevReset), "request %d: RateLimit-Reset moved from %d to %d while RateLimit-Remaining went on falling (%d → %d): the window's end moved inside the window", i+1, prevReset, reset, prev, n)
-		}
-		if n == 0 {
-			break
-		}
-		prev, prevReset = n, reset
 	}
 }
 

@@ -25,14 +25,9 @@ func aSearchChecks() []*Check {
 	var cs []*Check
 	for _, r := range aResources {
 		p := "A." + r.name + ".search"
-		path := r.path + "/_search"
 		cs = append(cs,
-			&Check{ID: p + ".items-match", Title: "every item " + path + " returns satisfies the filter", Area: "A.search", Severity: MUST, Needs: a, Spec: specASearch, Run: checkSearchItemsMatch(r)},
-			&Check{ID: p + ".equals-own-filtering", Title: "the search result equals the runner's own filtering of the whole list", Area: "A.search", Severity: MUST, Needs: a, Spec: specASearch, Run: checkSearchOwnFiltering(r, coreFilters)},
 			&Check{ID: p + ".operators", Title: "like, contains, null, notNull and order operators select what the runner selects", Area: "A.search", Severity: SHOULD, Needs: a,
 				Spec: SpecRef{Section: specASearch.Section, Quote: specASearch.Quote, Decision: "search-semantics"}, Run: checkSearchOwnFiltering(r, operatorFilters)},
-			&Check{ID: p + ".sync-query", Title: "the incremental-sync query (greaterThan meta.updatedAt) selects exactly the records updated after the bound", Area: "A.search", Severity: MUST, Needs: a, Spec: specVendorSync, Run: checkSearchOwnFiltering(r, syncFilters)},
-			&Check{ID: p + ".total", Title: "a search's pagination.total counts the matches, whatever the page", Area: "A.search", Severity: MUST, Needs: a, Spec: specATotal, Run: checkSearchTotal(r)},
 			&Check{ID: p + ".invalid-body", Title: "a search body without a filter object is 422", Area: "A.search", Severity: MUST, Needs: a, Spec: specA422, Run: checkSearchInvalid(r, `{}`, `{"filter": "everything"}`)},
 			&Check{ID: p + ".unknown-field", Title: "a filter on an unknown field or with an unknown operator is 422", Area: "A.search", Severity: SHOULD, Needs: a,
 				Spec: SpecRef{Section: specA422.Section, Quote: specA422.Quote, Decision: "search-body"}, Run: checkSearchInvalid(r, `{"filter": {"equals": {"skolkitNoSuchField": "x"}, "orCondition": false}}`, `{"filter": {"skolkitNoSuchOperator": {}, "orCondition": false}}`)},
@@ -60,42 +55,6 @@ func mostCommon(items []map[string]any, field string) string {
 		}
 	}
 	return best
-}
-
-// coreFilters are the filters whose meaning is plain: equals, notEquals,
-// and OR through nestedFilters, on fields that are never null.
-func coreFilters(r aResource, items []map[string]any) []map[string]any {
-	var out []map[string]any
-	if v := mostCommon(items, r.enumField); v != "" {
-		out = append(out,
-			map[string]any{"equals": map[string]any{r.enumField: v}, "orCondition": false},
-			map[string]any{"notEquals": map[string]any{r.enumField: v}, "orCondition": false},
-		)
-	}
-	if r.refField != "" {
-		if v := mostCommon(items, r.refField); v != "" {
-			out = append(out, map[string]any{"equals": map[string]any{r.refField: v}, "orCondition": false})
-		}
-	}
-	names := []string{}
-	for _, it := range items {
-		if n := str(it, r.nameField); n != "" && !slices.Contains(names, n) {
-			names = append(names, n)
-		}
-	}
-	if len(names) > 0 {
-		a := names[len(names)/2]
-		out = append(out, map[string]any{"equals": map[string]any{r.nameField: a}, "orCondition": false})
-		if len(names) > 1 {
-			b := names[0]
-			out = append(out, map[string]any{
-				"equals":        map[string]any{r.nameField: a},
-				"nestedFilters": []any{map[string]any{"equals": map[string]any{r.nameField: b}, "orCondition": false}},
-				"orCondition":   true,
-			})
-		}
-	}
-	return out
 }
 
 // operatorFilters exercise the other operators
@@ -141,19 +100,6 @@ func operatorFilters(r aResource, items []map[string]any) []map[string]any {
 		)
 	}
 	return out
-}
-
-// syncFilters are the vendor's incremental-sync query, from the median
-// meta.updatedAt of the records (so that about half match).
-func syncFilters(r aResource, items []map[string]any) []map[string]any {
-	t := mostCommonTime(items)
-	if t == "" {
-		return nil
-	}
-	return []map[string]any{
-		{"greaterThan": map[string]any{"meta": map[string]any{"updatedAt": t}}, "orCondition": false},
-		{"greaterOrEqual": map[string]any{"meta": map[string]any{"updatedAt": t}}, "orCondition": false},
-	}
 }
 
 // mostCommonElement is the most common element of a list field.
@@ -203,25 +149,6 @@ func (t *T) searchAll(r aResource, filter map[string]any) *offsetWalk {
 	return w
 }
 
-func checkSearchItemsMatch(r aResource) func(*T) {
-	return func(t *T) {
-		w := t.requireAList(r.path)
-		filters := coreFilters(r, w.items)
-		if len(filters) == 0 {
-			t.Skipf("no %s records to pick filter values from", r.name)
-		}
-		for _, f := range filters {
-			res := t.searchAll(r, f)
-			for _, it := range res.items {
-				if !matchFilter(f, it) {
-					t.Failf(res.first, "only items that satisfy "+compact(f), "%s %s does not satisfy the filter: %s", r.name, str(it, "id"), compact(it))
-					break
-				}
-			}
-		}
-	}
-}
-
 func checkSearchOwnFiltering(r aResource, build filterSet) func(*T) {
 	return func(t *T) {
 		w := t.requireAList(r.path)
@@ -263,37 +190,6 @@ func checkSearchOwnFiltering(r aResource, build filterSet) func(*T) {
 			}
 		}
 		t.Notef("%d filters compared over %d records", len(filters), len(w.items))
-	}
-}
-
-func checkSearchTotal(r aResource) func(*T) {
-	return func(t *T) {
-		w := t.requireAList(r.path)
-		filters := coreFilters(r, w.items)
-		if len(filters) == 0 {
-			t.Skipf("no %s records to pick filter values from", r.name)
-		}
-		f := filters[0]
-		want := 0
-		for _, it := range w.items {
-			if matchFilter(f, it) {
-				want++
-			}
-		}
-		for _, q := range []url.Values{{"limit": {"1"}}, {"limit": {"1"}, "offset": {"1"}}} {
-			resp := t.Do(Request{Surface: SurfaceA, Method: http.MethodPost, Path: r.path + "/_search", Query: q, JSON: map[string]any{"filter": f}})
-			t.RequireStatus(resp, http.StatusOK)
-			items, _, total, err := listPage(resp)
-			if err != nil {
-				t.Fatalf(resp, "a list", "%v", err)
-			}
-			if total != want {
-				t.Failf(resp, fmt.Sprintf("pagination.total %d (the matches)", want), "pagination.total is %d for %s with %s", total, compact(f), q.Encode())
-			}
-			if len(items) > 1 {
-				t.Failf(resp, "at most 1 item", "limit=1 returned %d items", len(items))
-			}
-		}
 	}
 }
 

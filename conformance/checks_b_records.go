@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -50,25 +49,10 @@ func bRecordChecks() []*Check {
 			&Check{ID: "B." + res + ".malformed-id", Title: "GET " + r.path + "/{id} with an id that is not a UUID is 400 (after a known id answered 200)", Area: area, Severity: MUST, Needs: b, Spec: specBIDFormat, StandardSpec: &SpecRef{Section: "SS 12000 2.1.0: GET " + r.path + "/{id}", Quote: "400: Felaktigt id."}, Run: checkRecordStatus(r, malformedID, http.StatusBadRequest)},
 			&Check{ID: "B." + res + ".unknown-id", Title: "GET " + r.path + "/{id} with an unknown id is 404 (after a known id answered 200)", Area: area, Severity: MUST, Needs: b, Spec: specBErrors, StandardSpec: &SpecRef{Section: "SS 12000 2.1.0: GET " + r.path + "/{id}", Quote: "404: Posten hittades inte."}, Run: checkRecordStatus(r, unknownID, http.StatusNotFound)},
 		)
-		if len(r.refs) > 0 {
-			c := &Check{ID: "B." + res + ".reference-names", Title: "GET " + r.path + "/{id}: displayName on references exactly when expandReferenceNames=true", Area: area, Severity: MUST, Needs: b, Spec: specRefNames, Run: checkRecordRefNames(r)}
-			if r.noStandardNames {
-				c.Spec = r.spec
-				c.Standard = Off
-			}
-			cs = append(cs, c)
-		}
-		if len(r.personRefs) > 0 {
-			cs = append(cs, &Check{ID: "B." + res + ".security-marking", Title: "person references of " + res + " carry an allowed securityMarking (under --profile ss12000: when they carry one)", Area: area, Severity: MUST, Needs: b, Spec: specPersonRefMarking, Run: checkRecordSecurityMarking(r)})
-		}
 	}
 	area := "B.records"
 	cs = append(cs,
-		&Check{ID: "B.groups.membership-security-marking", Title: "group membership person references carry an allowed securityMarking (under --profile ss12000: when they carry one)", Area: area, Severity: MUST, Needs: b, Spec: specPersonRefMarking, Run: checkGroupMembershipMarking},
 		&Check{ID: "B.groups.expand-assignment-roles", Title: "expand=assignmentRoles embeds the roles, and nothing is embedded without it", Area: area, Severity: SHOULD, Needs: b, Spec: bRecords[1].spec, Run: checkGroupExpand},
-		&Check{ID: "B.groups.lookup", Title: "POST /groups/lookup returns exactly the existing groups among the ids asked for", Area: area, Severity: MUST, Needs: b, Spec: specLookup, Run: checkGroupLookup},
-		&Check{ID: "B.groups.lookup-charset", Title: "a lookup body sent as application/json; charset=utf-8 is accepted like application/json", Area: area, Severity: MUST, Needs: b,
-			Spec: SpecRef{Section: "RFC 8259 §11, RFC 9110 §8.3.1", Quote: "The type/subtype MAY be followed by semicolon-delimited parameters (Section 5.6.6) in the form of name/value pairs."}, Run: checkGroupLookupCharset},
 		&Check{ID: "B.groups.lookup-invalid", Title: "a lookup body without ids, or with an id that is not a UUID, is 400 (under --profile ss12000: a malformed id is a 4xx)", Area: area, Severity: SHOULD, Needs: b, Spec: specLookup,
 			Choice: "skolkit requires ids and answers 400 (docs/decisions.md#lookup-limits); the standard's IdLookup requires no field and documents no 400", Run: checkGroupLookupInvalid},
 		&Check{ID: "B.groups.lookup-too-many", Title: "a lookup of more than the documented 500 ids is 400 (under --profile ss12000: 200, 400, 413 or 503, never a 5xx other than 503)", Area: area, Severity: SHOULD, Needs: b,
@@ -171,85 +155,6 @@ func checkRecordStatus(r bRecord, id string, status int) func(*T) {
 	}
 }
 
-// refsOf lists the references a record carries (path → object), with the
-// person references of group memberships.
-func refsOf(r bRecord, m map[string]any) map[string]map[string]any {
-	out := map[string]map[string]any{}
-	for _, k := range r.refs {
-		if o := obj(m, k); o != nil {
-			out[k] = o
-		}
-	}
-	for i, gm := range objects(arr(m, "groupMemberships")) {
-		if o := obj(gm, "person"); o != nil {
-			out[fmt.Sprintf("groupMemberships[%d].person", i)] = o
-		}
-	}
-	return out
-}
-
-func checkRecordRefNames(r bRecord) func(*T) {
-	return func(t *T) {
-		t.requireAuth(SurfaceB)
-		seen := 0
-		for _, id := range t.recordIDs(r, 3) {
-			resp := t.Get(SurfaceB, r.path+"/"+id, url.Values{"expandReferenceNames": {"true"}})
-			t.RequireStatus(resp, http.StatusOK)
-			for path, ref := range refsOf(r, t.RequireObject(resp)) {
-				seen++
-				if str(ref, "displayName") == "" {
-					t.Failf(resp, "displayName on every reference", "%s %s: %s has no displayName with expandReferenceNames=true", r.kind, id, path)
-				}
-			}
-			for _, q := range []url.Values{nil, {"expandReferenceNames": {"false"}}} {
-				resp := t.Get(SurfaceB, r.path+"/"+id, q)
-				t.RequireStatus(resp, http.StatusOK)
-				for path, ref := range refsOf(r, t.RequireObject(resp)) {
-					if _, ok := ref["displayName"]; ok {
-						t.Failf(resp, "no displayName", "%s %s: %s carries displayName without expandReferenceNames=true", r.kind, id, path)
-					}
-				}
-			}
-		}
-		if seen == 0 {
-			t.Skipf("the %s records tested carry no references", r.kind)
-		}
-	}
-}
-
-func checkRecordSecurityMarking(r bRecord) func(*T) {
-	return func(t *T) {
-		t.requireAuth(SurfaceB)
-		judged := 0
-		for _, id := range t.recordIDs(r, 5) {
-			resp := t.Get(SurfaceB, r.path+"/"+id, nil)
-			t.RequireStatus(resp, http.StatusOK)
-			rec := t.RequireObject(resp)
-			for _, k := range r.personRefs {
-				if ref := obj(rec, k); ref != nil && t.expectMarking(resp, ref, fmt.Sprintf("%s %s: %s", r.kind, id, k)) {
-					judged++
-				}
-			}
-		}
-		t.skipUnjudged(judged, "person reference of the "+r.kind+" records tested")
-	}
-}
-
-func checkGroupMembershipMarking(t *T) {
-	t.requireAuth(SurfaceB)
-	seen := 0
-	for _, id := range t.recordIDs(bRecords[1], 5) {
-		resp := t.Get(SurfaceB, "/groups/"+id, nil)
-		t.RequireStatus(resp, http.StatusOK)
-		for i, gm := range objects(arr(t.RequireObject(resp), "groupMemberships")) {
-			if t.expectMarking(resp, obj(gm, "person"), fmt.Sprintf("group %s: groupMemberships[%d].person", id, i)) {
-				seen++
-			}
-		}
-	}
-	t.skipUnjudged(seen, "group membership person reference of the groups tested")
-}
-
 func checkGroupExpand(t *T) {
 	t.requireAuth(SurfaceB)
 	embedded := 0
@@ -270,28 +175,6 @@ func checkGroupExpand(t *T) {
 	}
 	if embedded == 0 && !t.Failed() {
 		t.Skipf("no group tested has assignment roles to embed")
-	}
-}
-
-func checkGroupLookup(t *T) {
-	t.requireAuth(SurfaceB)
-	known := t.recordIDs(bRecords[1], 10)
-	ask := append(slices.Clone(known), unknownID)
-	resp := t.Do(Request{Surface: SurfaceB, Method: http.MethodPost, Path: "/groups/lookup", JSON: map[string]any{"ids": ask}})
-	t.RequireStatus(resp, http.StatusOK)
-	v, err := resp.JSON()
-	list, ok := v.([]any)
-	if err != nil || !ok {
-		t.Fatalf(resp, "a JSON array of groups", "the body is %s", jsonKind(v))
-	}
-	var got []string
-	for _, g := range objects(list) {
-		got = append(got, str(g, "id"))
-	}
-	slices.Sort(got)
-	want := slices.Sorted(slices.Values(known))
-	if !slices.Equal(got, want) {
-		t.Failf(resp, fmt.Sprintf("exactly the groups %v (the unknown id %s left out)", want, unknownID), "the lookup returned %v", got)
 	}
 }
 
@@ -345,21 +228,6 @@ func asArray(v any) []any {
 	return a
 }
 
-func checkGroupLookupCharset(t *T) {
-	t.requireAuth(SurfaceB)
-	known := t.recordIDs(bRecords[1], 3)
-	body, _ := json.Marshal(map[string]any{"ids": known})
-	resp := t.Do(Request{Surface: SurfaceB, Method: http.MethodPost, Path: "/groups/lookup", Body: body, ContentType: "application/json; charset=utf-8"})
-	t.RequireStatus(resp, http.StatusOK)
-	v, err := resp.JSON()
-	if err != nil {
-		t.Fatalf(resp, "a JSON array of groups", "the body is not JSON: %v", err)
-	}
-	if n := len(objects(asArray(v))); n != len(known) {
-		t.Failf(resp, fmt.Sprintf("the %d groups asked for", len(known)), "the lookup returned %d groups", n)
-	}
-}
-
 // expect4xx records a failure unless resp is a client error.
 func (t *T) expect4xx(resp *Response) bool {
 	if resp.Status/100 == 4 {
@@ -370,28 +238,4 @@ func (t *T) expect4xx(resp *Response) bool {
 	}
 	t.Failf(resp, "a 4xx status", "%s %s answered %d", resp.ex.Method, resp.ex.URL, resp.Status)
 	return false
-}
-
-// expectMarking checks a person reference's securityMarking: under
-// --profile service it must be there (the spec: "Person references also
-// carry securityMarking"), under --profile ss12000 only a value that is
-// there must be allowed (the standard's PersonReference does not require
-// it).
-// It reports whether there was anything to judge.
-func (t *T) expectMarking(resp *Response, ref map[string]any, where string) bool {
-	v, ok := ref["securityMarking"]
-	if !ok && t.standard() {
-		return false
-	}
-	if m, _ := v.(string); !slices.Contains(securityMarkings, m) {
-		t.Failf(resp, "securityMarking one of "+strings.Join(securityMarkings, ", "), "%s.securityMarking is %s", where, compact(v))
-	}
-	return true
-}
-
-// skipUnjudged skips a marking check that found nothing to judge.
-func (t *T) skipUnjudged(judged int, what string) {
-	if judged == 0 && !t.Failed() {
-		t.Skipf("no %s carries a securityMarking to judge (under --profile ss12000 it is optional)", what)
-	}
 }

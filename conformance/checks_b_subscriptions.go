@@ -129,11 +129,6 @@ func (t *T) subscribe(target string, types ...string) map[string]any {
 	if !isUUID(str(sub, "id")) {
 		t.Fatalf(resp, "a Subscription with a uuid id", "the 201 body has no uuid id")
 	}
-	for k, want := range body {
-		if !jsonEqual(want, sub[k]) {
-			t.Failf(resp, fmt.Sprintf("%s %s", k, compact(want)), "the created subscription has %s %s", k, compact(sub[k]))
-		}
-	}
 	return sub
 }
 
@@ -148,9 +143,7 @@ func checkSubscriptionLifecycle(t *T) {
 	}
 	resp := t.Get(SurfaceB, "/subscriptions/"+id, nil)
 	t.RequireStatus(resp, http.StatusOK)
-	if got := t.RequireObject(resp); !jsonEqual(any(sub), any(got)) {
-		t.Failf(resp, compact(sub), "GET /subscriptions/%s answered %s", id, compact(got))
-	}
+	t.RequireObject(resp)
 	if !t.listedSubscription(id) {
 		t.Failf(t.last, "the subscription in GET /subscriptions", "a walk of GET /subscriptions does not list %s", id)
 	}

@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/url"
 	"time"
@@ -12,7 +11,9 @@ import (
 // are deleted when the check ends; absences cannot be deleted through
 // SS 12000, so the absence check is opt-in. The records are built from the
 // server's own data: the calendar event and student of an attendance given
-// with --id attendance=, and the child and unit of a placement.
+// with --id attendance=, and the child and unit of a placement. Whether a
+// record reads back as it was written (in the answer, by id, in its list)
+// is judged by the rules (writes.read-back, representation.same-everywhere).
 
 var (
 	specBAttCreate = SpecRef{Section: "SS 12000 2.1.0, POST /attendances", Quote: "Registrera en ny närvaro post."}
@@ -108,38 +109,12 @@ func (t *T) cleanupCreated(resp *Response, path string) {
 	})
 }
 
-// sameWritten fails for every member sent that the record does not hold
-// (references compared by id).
-func (t *T) sameWritten(resp *Response, sent, got map[string]any) {
-	for k, v := range sent {
-		if ref, ok := v.(map[string]any); ok {
-			if refID(got, k) != str(ref, "id") {
-				t.Failf(resp, fmt.Sprintf("%s.id %s", k, str(ref, "id")), "%s.id is %q", k, refID(got, k))
-			}
-			continue
-		}
-		if k == "reportedTimestamp" || k == "startTime" || k == "endTime" {
-			a, err1 := time.Parse(time.RFC3339Nano, fmt.Sprint(v))
-			b, err2 := time.Parse(time.RFC3339Nano, str(got, k))
-			if err1 == nil && err2 == nil && a.Equal(b) {
-				continue
-			}
-		}
-		if !jsonEqual(v, got[k]) {
-			t.Failf(resp, fmt.Sprintf("%s %s", k, compact(v)), "%s is %s", k, compact(got[k]))
-		}
-	}
-}
-
 func checkAttendanceCreate(t *T) {
 	body := t.attendanceBody()
 	rec := t.createAttendance(body)
-	t.sameWritten(t.last, body, rec)
 	resp := t.Get(SurfaceB, "/attendances/"+str(rec, "id"), nil)
 	t.RequireStatus(resp, http.StatusOK)
-	if got := t.RequireObject(resp); !jsonEqual(any(rec), any(got)) {
-		t.Failf(resp, compact(rec), "GET answered %s", compact(got))
-	}
+	t.RequireObject(resp)
 }
 
 func checkAttendanceUnknownRef(t *T) {
@@ -193,16 +168,13 @@ func checkAbsenceCreate(t *T) {
 	resp := t.Do(Request{Surface: SurfaceB, Method: http.MethodPost, Path: "/absences", JSON: body})
 	t.RequireStatus(resp, http.StatusOK)
 	rec := t.RequireObject(resp)
-	t.sameWritten(resp, body, rec)
 	if !isUUID(str(rec, "id")) {
 		t.Fatalf(resp, "the created record with a uuid id", "the 200 body has no uuid id")
 	}
 	t.Notef("absence %s is left behind: SS 12000 has no DELETE /absences/{id}", str(rec, "id"))
 	resp = t.Get(SurfaceB, "/absences/"+str(rec, "id"), nil)
 	t.RequireStatus(resp, http.StatusOK)
-	if got := t.RequireObject(resp); !jsonEqual(any(rec), any(got)) {
-		t.Failf(resp, compact(rec), "GET answered %s", compact(got))
-	}
+	t.RequireObject(resp)
 }
 
 func checkReport(path string, body map[string]any) func(*T) {
@@ -257,12 +229,9 @@ func (t *T) createReadDelete(path string, body map[string]any) {
 	if !isUUID(id) {
 		t.Fatalf(resp, "the created record with a uuid id", "the 200 body has no uuid id")
 	}
-	t.sameWritten(resp, body, rec)
 	got := t.Get(SurfaceB, path+"/"+id, nil)
 	t.RequireStatus(got, http.StatusOK)
-	if g := t.RequireObject(got); !jsonEqual(any(rec), any(g)) {
-		t.Failf(got, compact(rec), "GET answered %s", compact(g))
-	}
+	t.RequireObject(got)
 	del := t.Do(Request{Surface: SurfaceB, Method: http.MethodDelete, Path: path + "/" + id})
 	t.RequireStatus(del, http.StatusNoContent)
 	t.ExpectStatus(t.Get(SurfaceB, path+"/"+id, nil), http.StatusNotFound)

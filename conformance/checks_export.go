@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 )
 
@@ -20,8 +19,6 @@ func exportChecks() []*Check {
 	x := []Surface{SurfaceExport}
 	return []*Check{
 		{ID: "export.attendance.defaults", Title: "GET /attendance pages with limit 50 and offset 0 by default", Area: "export", Severity: SHOULD, Needs: x, Spec: specExport, Run: checkExportDefaults},
-		{ID: "export.attendance.total", Title: "walking offset pages yields pagination.total items", Area: "export", Severity: SHOULD, Needs: x, Spec: specExport, Run: checkExportTotal},
-		{ID: "export.attendance.past-end", Title: "an offset at or past total gives an empty data", Area: "export", Severity: SHOULD, Needs: x, Spec: specExport, Run: checkExportPastEnd},
 		{ID: "export.attendance.invalid-params", Title: "limit=abc and offset=-1 are 400", Area: "export", Severity: SHOULD, Needs: x, Spec: specExport, Run: checkExportInvalid},
 		{ID: "export.attendance.report-consistent", Title: "report.week is the ISO week of report.date, and absence minutes do not exceed the lesson", Area: "export", Severity: SHOULD, Needs: x, Spec: specExportItems, Run: checkExportReport},
 	}
@@ -46,32 +43,6 @@ func checkExportDefaults(t *T) {
 	}
 	if want := min(50, total); len(items) != want {
 		t.Failf(resp, fmt.Sprintf("%d items", want), "the first page holds %d items (total %d)", len(items), total)
-	}
-}
-
-func checkExportTotal(t *T) {
-	_, _, total := t.exportPage(url.Values{"limit": {"1"}})
-	const size = 50
-	if total/size+1 > t.env.cfg.MaxPages {
-		t.Skipf("%d items would take more than --max-pages=%d pages of %d", total, t.env.cfg.MaxPages, size)
-	}
-	w := t.env.walkOffsets(t.doer(), SurfaceExport, http.MethodGet, "/attendance", nil, size)
-	if w.problem != "" {
-		t.Fatalf(w.problemResp, "every page 200", "%s", w.problem)
-	}
-	// Export items have no id: count them all.
-	n := len(w.items) + len(w.dups)
-	if n != total {
-		t.Failf(w.first, fmt.Sprintf("%d items (pagination.total)", total), "walking pages of %d yields %d items", size, n)
-	}
-	t.Notef("%d items in %d pages", n, len(w.pages))
-}
-
-func checkExportPastEnd(t *T) {
-	_, _, total := t.exportPage(url.Values{"limit": {"1"}})
-	resp, items, _ := t.exportPage(url.Values{"offset": {strconv.Itoa(total)}})
-	if len(items) != 0 {
-		t.Failf(resp, "an empty data", "offset=%d (total %d) returned %d items", total, total, len(items))
 	}
 }
 

@@ -158,18 +158,25 @@ type offsetWalk struct {
 	problemResp *Response
 	dups        []string
 	totals      []int
+	endless     bool // stopped by the bounds, not by an answer that was no page
 }
 
 // walkOffsets reads every page of a list: offset 0, limit, 2·limit, ...
 // until offset reaches pagination.total. method POST with body walks a
 // search.
 func (e *env) walkOffsets(do doer, s Surface, method, path string, body any, limit int) *offsetWalk {
+	w := e.walkOffsetsOnce(do, s, method, path, body, limit)
+	e.walks.note(method+" "+path, w.complete, w.endless, w.problem, w.problemResp)
+	return w
+}
+
+func (e *env) walkOffsetsOnce(do doer, s Surface, method, path string, body any, limit int) *offsetWalk {
 	w := &offsetWalk{}
 	seen := map[string]bool{}
 	var bytes int64
 	for offset, page := 0, 0; ; page++ {
 		if page >= e.cfg.MaxPages {
-			w.problem = fmt.Sprintf("the walk did not end within --max-pages=%d pages", e.cfg.MaxPages)
+			w.problem, w.endless = fmt.Sprintf("the walk did not end within --max-pages=%d pages", e.cfg.MaxPages), true
 			return w
 		}
 		q := url.Values{"limit": {strconv.Itoa(limit)}, "offset": {strconv.Itoa(offset)}}
@@ -211,7 +218,7 @@ func (e *env) walkOffsets(do doer, s Surface, method, path string, body any, lim
 			return w
 		}
 		if bytes > e.cfg.MaxWalkBytes {
-			w.problem = fmt.Sprintf("the walk passed the runner's budget of %d bytes (--max-walk-bytes)", e.cfg.MaxWalkBytes)
+			w.problem, w.endless = fmt.Sprintf("the walk passed the runner's budget of %d bytes (--max-walk-bytes)", e.cfg.MaxWalkBytes), true
 			return w
 		}
 	}

@@ -390,6 +390,17 @@ func (f *fake) listGroups(w http.ResponseWriter, q url.Values) {
 		if orgs := q["organisation"]; len(orgs) > 0 && !slices.Contains(orgs, g["organisation"].(map[string]any)["id"].(string)) {
 			continue
 		}
+		created, _ := time.Parse(time.RFC3339, g["meta"].(map[string]any)["created"].(string))
+		if v := q.Get("meta.created.before"); v != "" {
+			if b, _ := time.Parse(time.RFC3339Nano, v); created.After(b) {
+				continue
+			}
+		}
+		if v := q.Get("meta.created.after"); v != "" {
+			if a, _ := time.Parse(time.RFC3339Nano, v); !created.After(a) {
+				continue
+			}
+		}
 		mod, _ := time.Parse(time.RFC3339, g["meta"].(map[string]any)["modified"].(string))
 		if v := q.Get("meta.modified.before"); v != "" {
 			b, _ := time.Parse(time.RFC3339Nano, v)
@@ -580,6 +591,9 @@ func (f *fake) serveA(w http.ResponseWriter, r *http.Request, path string) {
 		coll, rest = &f.audit, strings.TrimPrefix(path, "/audit-event")
 	case f.persons[path] != nil:
 		coll = f.persons[path]
+	case strings.Count(path, "/") == 2 && f.persons[path[:strings.LastIndex(path, "/")]] != nil:
+		base := path[:strings.LastIndex(path, "/")]
+		coll, rest = f.persons[base], strings.TrimPrefix(path, base)
 	default:
 		aErr(w, 404, "NotFound")
 		return

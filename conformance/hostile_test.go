@@ -87,11 +87,11 @@ func TestEndlessPageTokenChainIsBounded(t *testing.T) {
 				writeJSON(w, 200, map[string]any{"data": []any{p}, "pageToken": fmt.Sprintf("token-%d", n)})
 			}))
 			defer srv.Close()
-			cfg := hostileConfig(srv.URL, "B.placements.walk")
+			cfg := hostileConfig(srv.URL, "all.walks-end", "B.placements.pagetoken-with-limit")
 			cfg.MaxPages = 50
 			rep, err := Run(context.Background(), cfg)
 			require.NoError(t, err)
-			r := resultOf(t, rep, "B.placements.walk")
+			r := resultOf(t, rep, "all.walks-end")
 			assert.Equal(t, report.StatusFail, r.Status, r.Reason)
 			assert.LessOrEqual(t, pages.Load(), int64(52), "page requests")
 			if fresh {
@@ -241,9 +241,9 @@ func TestRateLimitedRequestIsRetriedAfterTheWait(t *testing.T) {
 		f.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	rep, err := Run(context.Background(), fakeConfig(srv.URL, "B.placements.limit-honoured"))
+	rep, err := Run(context.Background(), fakeConfig(srv.URL, "B.placements.pagetoken-with-limit"))
 	require.NoError(t, err)
-	r := resultOf(t, rep, "B.placements.limit-honoured")
+	r := resultOf(t, rep, "B.placements.pagetoken-with-limit")
 	assert.Equal(t, report.StatusPass, r.Status, "%s %v", r.Reason, r.Failures)
 	require.Len(t, rep.Waits, 1)
 	assert.Equal(t, "Retry-After: 1", rep.Waits[0].Basis)
@@ -319,17 +319,17 @@ func TestRejectedCredentialsAreAUsageError(t *testing.T) {
 func TestWalkBudgetIsTheFlags(t *testing.T) {
 	t.Parallel()
 	srv := newFake(deviations{}).start(t)
-	small := fakeConfig(srv.URL, "B.placements.walk")
+	small := fakeConfig(srv.URL, "all.walks-end", "B.placements.pagetoken-with-limit")
 	small.MaxWalkBytes = 2000
 	rep, err := Run(context.Background(), small)
 	require.NoError(t, err)
-	r := resultOf(t, rep, "B.placements.walk")
+	r := resultOf(t, rep, "all.walks-end")
 	require.Equal(t, report.StatusFail, r.Status, r.Reason)
 	assert.Contains(t, r.Failures[len(r.Failures)-1].Message, "--max-walk-bytes")
 
-	rep, err = Run(context.Background(), fakeConfig(srv.URL, "B.placements.walk"))
+	rep, err = Run(context.Background(), fakeConfig(srv.URL, "all.walks-end", "B.placements.pagetoken-with-limit"))
 	require.NoError(t, err)
-	r = resultOf(t, rep, "B.placements.walk")
+	r = resultOf(t, rep, "all.walks-end")
 	assert.Equal(t, report.StatusPass, r.Status, r.Reason)
 }
 
@@ -350,9 +350,9 @@ func TestRateLimitResetIsJudgedByTheServersClock(t *testing.T) {
 			f := newFake(tc.dev)
 			f.skew = -10 * 24 * time.Hour
 			srv := f.start(t)
-			rep, err := Run(context.Background(), fakeConfig(srv.URL, "A.ratelimit.reset-epoch-ms", "A.ratelimit.headers-on-204"))
+			rep, err := Run(context.Background(), fakeConfig(srv.URL, "headers.ratelimit-values"))
 			require.NoError(t, err)
-			for _, id := range []string{"A.ratelimit.reset-epoch-ms", "A.ratelimit.headers-on-204"} {
+			for _, id := range []string{"headers.ratelimit-values"} {
 				r := resultOf(t, rep, id)
 				assert.Equal(t, tc.want, r.Status, "%s: %s %v", id, r.Reason, r.Failures)
 				assert.Contains(t, strings.Join(r.Notes, "\n"), "judged by the server's clock", id)

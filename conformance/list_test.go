@@ -33,7 +33,7 @@ func TestListFormats(t *testing.T) {
 	for _, f := range ListFormats {
 		var b bytes.Buffer
 		require.NoError(t, WriteList(&b, f), f)
-		assert.Contains(t, b.String(), "B.placements.walk", f)
+		assert.Contains(t, b.String(), "paging.walk-without-repeats", f)
 	}
 	assert.Error(t, WriteList(io.Discard, "pdf"))
 	md := Markdown()

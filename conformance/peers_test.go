@@ -29,7 +29,7 @@ func TestABearerTokenFromElsewhereReplacesTheTokenEndpoint(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, rep.Incomplete, "interface B was tested with the given token")
 	for id, want := range map[string]report.Status{
-		"B.placements.walk":     report.StatusPass, // the token is sent and accepted
+		"all.walks-end":         report.StatusPass, // the token is sent and accepted
 		"auth.B.no-token":       report.StatusPass, // the refusal without it is still checked
 		"auth.B.garbage-token":  report.StatusPass,
 		"auth.token.success":    report.StatusSkip, // no token endpoint to judge
@@ -233,9 +233,10 @@ func TestContractDoesNotJudgeAnOperationTheServerDoesNotOffer(t *testing.T) {
 	}
 }
 
-// A list that cannot be walked is reported once, by its walk check; the
-// checks that only need its records skip and point there (as the generic
-// checks do), instead of failing again for a cause that is not theirs.
+// A list that cannot be walked is reported once, by the contract (an
+// answer that is no page); the checks and rules that only need its records
+// skip and point there, instead of failing again for a cause that is not
+// theirs.
 func TestAListThatCannotBeWalkedFailsOnlyItsWalk(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(tokenThen(func(w http.ResponseWriter, r *http.Request) {
@@ -249,38 +250,41 @@ func TestAListThatCannotBeWalkedFailsOnlyItsWalk(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	cfg := hostileConfig(srv.URL, "B.persons.list.walk", "B.persons.lookup-civic-numbers", "B.organisations.list.walk", "B.organisations.filter-type")
+	cfg := hostileConfig(srv.URL, "contract.B.response", "B.persons.lookup-civic-numbers", "paging.*")
 	cfg.Profile = ProfileSS12000
 	rep, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
 	for id, want := range map[string]report.Status{
-		"B.persons.list.walk":            report.StatusFail,
-		"B.organisations.list.walk":      report.StatusFail,
+		"contract.B.response":            report.StatusFail, // the 500 in text and the bare array
 		"B.persons.lookup-civic-numbers": report.StatusSkip,
-		"B.organisations.filter-type":    report.StatusSkip,
 	} {
 		assert.Equal(t, want, resultOf(t, rep, id).Status, "%s: %s", id, resultOf(t, rep, id).Reason)
 	}
-	assert.Contains(t, resultOf(t, rep, "B.persons.lookup-civic-numbers").Reason, "see B.persons.list.walk")
-	assert.Contains(t, resultOf(t, rep, "B.organisations.filter-type").Reason, "see B.organisations.list.walk")
+	for _, r := range rep.Results {
+		if r.Area == "paging" {
+			assert.NotEqual(t, report.StatusFail, r.Status, "%s fails again for the contract's cause: %v", r.ID, r.Failures)
+		}
+	}
+	assert.Contains(t, resultOf(t, rep, "B.persons.lookup-civic-numbers").Reason, "see contract.B.response")
 }
 
-// A list of the standard outside the generic table (aggregatedAttendance)
-// answered 405 or 501 is not offered, as 404 already was: skipped, not failed.
+// Lists answered 404, 405 or 501 are not offered: under --profile ss12000
+// the rules skip them, they do not fail.
 func TestAListAnswered405Or501IsNotOffered(t *testing.T) {
 	t.Parallel()
 	for _, status := range []int{http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusNotImplemented} {
 		srv := httptest.NewServer(tokenThen(func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, status, map[string]any{"code": "NotOffered", "message": "no"})
 		}))
-		cfg := hostileConfig(srv.URL, "B.aggregatedAttendance.list-walk")
+		cfg := hostileConfig(srv.URL, "contract.B.response", "paging.*")
 		cfg.Profile = ProfileSS12000
 		rep, err := Run(context.Background(), cfg)
 		srv.Close()
 		require.NoError(t, err)
-		r := resultOf(t, rep, "B.aggregatedAttendance.list-walk")
-		assert.Equal(t, report.StatusSkip, r.Status, "%d: %s %v", status, r.Reason, r.Failures)
-		assert.Contains(t, r.Reason, "does not serve", "%d", status)
+		for _, r := range rep.Results {
+			assert.Equal(t, report.StatusSkip, r.Status, "%d %s: %s %v", status, r.ID, r.Reason, r.Failures)
+		}
+		assert.Contains(t, resultOf(t, rep, "contract.B.response").Reason, "does not offer", "%d", status)
 	}
 }
 

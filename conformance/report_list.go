@@ -175,6 +175,7 @@ decision (` + "`docs/decisions.md`" + `) and names it.
 		}
 	}
 	writeRulesMarkdown(&b)
+	writeCoverageMarkdown(&b)
 	b.WriteString("\n## Deviations and the checks that catch them\n\n" +
 		"The mock's deviations (switched on by a scenario's `behaviours.deviations`), each with exactly the checks that fail " +
 		"when the whole suite runs against the mock with it on (the kill matrix of `cmd/skolkit` asserts it):\n\n")

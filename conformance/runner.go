@@ -172,6 +172,7 @@ type env struct {
 	red      *report.Redactor
 	judge    *rules.Judge
 	user     *userSpec
+	walks    walkLedger
 	mu       sync.Mutex
 	waits    []report.Wait
 	created  map[string]string // record path → check id, while the record exists
@@ -456,6 +457,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 			progressMu.Unlock()
 		}
 	}
+	e.runTraffic(ctx)
 	for _, ph := range []phase{phaseRead, phaseWrite, phaseQuota, phaseLedger} {
 		var idx []int
 		for i, c := range checks {

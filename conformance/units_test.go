@@ -5,10 +5,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -68,24 +66,6 @@ func TestGuardRefusesToLeakTheSecret(t *testing.T) {
 	e.cfg.LegacyAuth = true
 	assert.NoError(t, e.guardSecret(&Request{Surface: SurfaceA}, "http://a/", http.Header{headerClientSecret: {"top-secret"}}, nil))
 	assert.NoError(t, e.guardSecret(&Request{Surface: SurfaceAuth}, "http://auth/oauth/token", nil, []byte("client_secret=top-secret")))
-}
-
-func TestResetProblems(t *testing.T) {
-	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	ms := strconv.FormatInt(now.Add(20*time.Minute).UnixMilli(), 10)
-	assert.Empty(t, resetProblems(ms, now))
-	secs := strconv.FormatInt(now.Add(20*time.Minute).Unix(), 10)
-	p := resetProblems(secs, now)
-	require.Len(t, p, 1)
-	assert.Contains(t, p[0], "epoch seconds instead of milliseconds")
-	assert.NotEmpty(t, resetProblems(strconv.FormatInt(now.Add(3*time.Hour).UnixMilli(), 10), now), "beyond the hour")
-	assert.NotEmpty(t, resetProblems("soon", now))
-	h := http.Header{}
-	h.Set(headerRLLimit, "10")
-	h.Set(headerRLRemaining, "11")
-	h.Set(headerRLReset, ms)
-	assert.Equal(t, []string{"RateLimit-Remaining 11 exceeds RateLimit-Limit 10"}, rateLimitProblems(h, now))
-	assert.Len(t, rateLimitProblems(http.Header{}, now), 3)
 }
 
 func TestMatchFilter(t *testing.T) {

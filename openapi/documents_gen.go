@@ -6369,7 +6369,7 @@ func (v *docRegisterValues) f131() *openapi3.Operation {
 	return &openapi3.Operation{Tags: []string{"activities"}, Summary: "List activities, one page at a time.", OperationID: "listActivities", Parameters: openapi3.Parameters{{Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
 			"compare": "none",
-			"why":     "membership is through the activitys groups, which the record does not list person by person",
+			"why":     "membership is through the activity's groups, which the record does not list person by person",
 		},
 	}, Name: "member", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uuid"}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{

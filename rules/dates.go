@@ -25,6 +25,38 @@ func init() {
 		Concurrent: true,
 		Check:      checkDates,
 	})
+	register(&Rule{
+		ID: "dates.modified-not-before-created", Family: FamilyDates, Side: SideServer,
+		Title:        "no record was modified before it was created (meta.modified, meta.updatedAt at or after meta.created, meta.createdAt, compared as instants)",
+		Spec:         SpecRef{Section: "Resources: Conventions", Quote: "`modified` is the last time an attribute directly belonging to the entity changed."},
+		StandardSpec: &SpecRef{Section: "SS 12000 2.1.0: Meta.modified", Quote: "Tidpunkten avser den senaste tidpunkt när något av de attribut som direkt tillhör entiteten har ändrats."},
+		Severity:     SHOULD, Standard: SHOULD, Applies: readsRecords, Concurrent: true, Check: checkModifiedAfterCreated,
+	})
+}
+
+func checkModifiedAfterCreated(c *Context, o *Observation) {
+	if !o.OK() {
+		return
+	}
+	judged := 0
+	for _, rec := range o.Records() {
+		meta, _ := rec["meta"].(map[string]any)
+		created, modified := Str(meta, "created"), Str(meta, "modified")
+		if created == "" {
+			created, modified = Str(meta, "createdAt"), Str(meta, "updatedAt")
+		}
+		tc, ok1 := Instant(created)
+		tm, ok2 := Instant(modified)
+		if !ok1 || !ok2 {
+			continue
+		}
+		judged++
+		if tm.Before(tc) {
+			c.Fail(o, "modified at or after created", "%s: record %v was modified (%s) before it was created (%s)", o.Label(), rec["id"], modified, created)
+			return
+		}
+	}
+	c.JudgedN(o, judged)
 }
 
 // Instant parses an RFC 3339 date-time: any offset (Z, +01:00), any number

@@ -36,6 +36,10 @@ func init() {
 			Title:    "RateLimit-Limit and RateLimit-Remaining are integers with 0 ≤ Remaining ≤ Limit, and RateLimit-Reset is epoch milliseconds after the answer's Date and within the hour",
 			Spec:     specRLValues,
 			Severity: MUST, Standard: Off, Applies: rateLimited, Concurrent: true, Check: checkRateLimitValues},
+		&Rule{ID: "headers.ratelimit-present", Family: FamilyHeaders, Side: SideServer,
+			Title:    "every answer of an operation whose contract declares the RateLimit headers carries all three (the 204 of a deletion, errors and 429 included)",
+			Spec:     SpecRef{Section: "Limits", Quote: "Rate limit: a maximum number of requests per hour. A 204 response of interface A carries three headers.", Decision: "A19"},
+			Severity: MUST, Standard: Off, Applies: rateLimited, Concurrent: true, Check: checkRateLimitPresent},
 		&Rule{ID: "headers.ratelimit-window", Family: FamilyHeaders, Side: SideServer,
 			Title:    "over the sequence of answers to one client, RateLimit-Remaining never grows within a window, and RateLimit-Reset stays while Remaining falls (the window's end does not move)",
 			Spec:     specRLWindow,
@@ -127,12 +131,32 @@ func serverNow(o *Observation) time.Time {
 	return o.End()
 }
 
+func checkRateLimitPresent(c *Context, o *Observation) {
+	if o.Status == 0 {
+		return
+	}
+	c.Judged(o)
+	var missing []string
+	for _, h := range []string{headerRLLimit, headerRLRemaining, headerRLReset} {
+		if o.ResponseHeader.Get(h) == "" {
+			missing = append(missing, h)
+		}
+	}
+	if len(missing) > 0 {
+		c.Fail(o, "RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset", "%s carries no %s", o.Label(), strings.Join(missing, ", "))
+	}
+}
+
 func checkRateLimitValues(c *Context, o *Observation) {
 	if o.Status == 0 || o.ResponseHeader.Get(headerRLRemaining) == "" && o.ResponseHeader.Get(headerRLReset) == "" {
 		return
 	}
 	c.Judged(o)
-	if p := RateLimitProblems(o.ResponseHeader, serverNow(o)); len(p) > 0 {
+	now := serverNow(o)
+	if skew := o.End().Sub(now); skew > time.Minute || skew < -time.Minute {
+		c.Note(o, "the server's Date is %s, %s from the driver's clock: RateLimit-Reset is judged by the server's clock", now.UTC().Format(time.RFC3339), skew.Round(time.Minute))
+	}
+	if p := RateLimitProblems(o.ResponseHeader, now); len(p) > 0 {
 		c.Fail(o, "RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (epoch ms within the hour)", "%s: %s", o.Label(), strings.Join(p, "; "))
 	}
 }

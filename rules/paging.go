@@ -88,6 +88,9 @@ func checkWalkWithoutRepeats(c *Context, o *Observation) {
 	if w.TokenAgain {
 		c.Fail(o, "a pageToken never given twice in a walk", "%s answered a pageToken the walk had already followed: the walk loops", o.Label())
 	}
+	if w.Complete && w.First().Query.Get("limit") == "" && len(w.Pages) > 1 {
+		c.Note(o, "%s without limit: page sizes %v (the server's choice)", w.Op.ID(), w.Sizes)
+	}
 }
 
 func checkWalksAgree(c *Context, o *Observation) {

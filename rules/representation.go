@@ -47,11 +47,27 @@ func init() {
 			Spec:  specExpand, StandardSpec: specExpandStd,
 			Severity: SHOULD, Standard: SHOULD,
 			Applies: func(op *Operation) bool { return readsRecords(op) && len(op.Expand) > 0 }, Concurrent: true, Check: checkEmbedsOnlyAsked},
-		&Rule{ID: "representation.reference-names-honoured", Family: FamilyRepresentation, Side: SideServer,
-			Title: "references carry displayName exactly when expandReferenceNames=true: on every reference then, on none otherwise",
+		&Rule{ID: "representation.reference-names-only-when-asked", Family: FamilyRepresentation, Side: SideServer,
+			Title: "no reference carries displayName unless expandReferenceNames=true",
 			Spec:  specRefName, StandardSpec: specNamesStd,
 			Severity: MUST, Standard: MUST,
-			Applies: func(op *Operation) bool { return readsRecords(op) && op.ReferenceNames && len(op.References) > 0 }, Concurrent: true, Check: checkReferenceNames},
+			Applies: func(op *Operation) bool { return readsRecords(op) && len(op.References) > 0 }, Concurrent: true, Check: checkNamesOnlyWhenAsked},
+		&Rule{ID: "representation.reference-names-when-asked", Family: FamilyRepresentation, Side: SideServer,
+			Title: "with expandReferenceNames=true every reference carries displayName (under --profile ss12000 SHOULD: the standard says only when they may)",
+			Spec:  specRefName, StandardSpec: specNamesStd,
+			Severity: MUST, Standard: SHOULD,
+			Applies: func(op *Operation) bool { return readsRecords(op) && op.ReferenceNames && len(op.References) > 0 }, Concurrent: true, Check: checkNamesWhenAsked},
+		&Rule{ID: "representation.listed-records-readable", Family: FamilyRepresentation, Side: SideServer,
+			Title: "a record a list, search or lookup showed is readable by id (not 404) while nothing has deleted it",
+			Spec:  specSameRecord, StandardSpec: &SpecRef{Section: "SS 12000 2.1.0: GET /{resource}/{id}", Quote: "200: Anropet lyckades. … 404: Posten hittades inte."},
+			Severity: MUST, Standard: MUST,
+			Applies: func(op *Operation) bool { return op != nil && op.Kind == KindGet }, Check: checkListedReadable},
+		&Rule{ID: "representation.lookup-exact", Family: FamilyRepresentation, Side: SideServer,
+			Title:        "a lookup returns exactly the records asked for that exist: none that was not asked for, every one seen elsewhere",
+			Spec:         SpecRef{Section: "Endpoints (interface B)", Quote: "POST | /groups/lookup | JSON body `ids` (array of uuid); query `expand`, `expandReferenceNames` as for /groups/{id} | 200, array of Group", Decision: "B6"},
+			StandardSpec: specSameStd,
+			Severity:     MUST, Standard: MUST,
+			Applies: func(op *Operation) bool { return op != nil && op.Kind == KindLookup }, Check: checkLookupExact},
 	)
 }
 
@@ -324,27 +340,121 @@ func checkEmbedsOnlyAsked(c *Context, o *Observation) {
 	c.JudgedN(o, len(o.Records()))
 }
 
-func checkReferenceNames(c *Context, o *Observation) {
+// referenceNames judges the displayName of every reference of an answer
+// with a presentation that is known.
+func referenceNames(c *Context, o *Observation, applies func(Presentation) bool, bad func(Presentation, bool) bool, expected, wrong string) {
 	if !o.OK() {
 		return
 	}
 	pres, known := o.Presentation()
-	if !known || laterPageUnderStandard(c, o) {
+	if !known || !applies(pres) || laterPageUnderStandard(c, o) {
 		return
 	}
 	judged := 0
 	for _, rec := range o.Records() {
 		for _, r := range ReferencesIn(rec, o.Op.References) {
 			judged++
-			_, has := r.Object["displayName"]
-			switch {
-			case pres.ReferenceNames && !has:
-				c.Fail(o, "displayName on every reference", "%s: record %v's %s has no displayName with expandReferenceNames=true", o.Label(), rec["id"], r.Path)
-				return
-			case !pres.ReferenceNames && has:
-				c.Fail(o, "no displayName without expandReferenceNames=true", "%s: record %v's %s carries displayName", o.Label(), rec["id"], r.Path)
+			if _, has := r.Object["displayName"]; bad(pres, has) {
+				c.Fail(o, expected, "%s: record %v's %s %s", o.Label(), rec["id"], r.Path, wrong)
 				return
 			}
+		}
+	}
+	c.JudgedN(o, judged)
+}
+
+func checkNamesOnlyWhenAsked(c *Context, o *Observation) {
+	referenceNames(c, o, func(p Presentation) bool { return !p.ReferenceNames }, func(_ Presentation, has bool) bool { return has },
+		"no displayName without expandReferenceNames=true", "carries displayName")
+}
+
+func checkNamesWhenAsked(c *Context, o *Observation) {
+	referenceNames(c, o, func(p Presentation) bool { return p.ReferenceNames }, func(_ Presentation, has bool) bool { return !has },
+		"displayName on every reference", "has no displayName with expandReferenceNames=true")
+}
+
+func checkListedReadable(c *Context, o *Observation) {
+	id := o.PathParams["id"]
+	if id == "" || (o.Status != 404 && !o.OK()) {
+		return
+	}
+	ref := RecordRef{Surface: o.Surface, Resource: o.Op.Resource, ID: strings.ToLower(id)}
+	var listed *Sighting
+	for _, s := range earlierSightings(c, ref, o) {
+		if s.Op != nil && s.Op.Kind != KindGet {
+			listed = s
+		}
+	}
+	if listed == nil {
+		return
+	}
+	now := &Sighting{Ex: o.Exchange, From: o.Start}
+	if c.History.Changed(listed, now, ref) {
+		return
+	}
+	c.Judged(o)
+	if o.Status == 404 {
+		c.FailRelated(o, []*Exchange{listed.Ex}, "the record "+viewOf(listed)+" showed", "%s answered 404 for a record %s showed", o.Label(), viewOf(listed))
+	}
+}
+
+// earlierSightings are the readings of a record before an observation's,
+// under every presentation.
+func earlierSightings(c *Context, ref RecordRef, o *Observation) []*Sighting {
+	var out []*Sighting
+	for _, s := range c.History.SightingsOf(ref) {
+		if s.Ex == o.Exchange {
+			s = s.Prev
+		}
+		if s != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func checkLookupExact(c *Context, o *Observation) {
+	if !o.OK() {
+		return
+	}
+	v, err := o.RequestJSON()
+	body, _ := v.(map[string]any)
+	if err != nil || body == nil {
+		return
+	}
+	asked := map[string]bool{}
+	for _, x := range Arr(body, "ids") {
+		if s, ok := x.(string); ok {
+			asked[strings.ToLower(s)] = true
+		}
+	}
+	if len(asked) == 0 || len(body) != 1 {
+		return // a lookup by other keys (civic numbers, codes)
+	}
+	got := map[string]bool{}
+	for _, rec := range o.Records() {
+		id := strings.ToLower(fmt.Sprint(rec["id"]))
+		got[id] = true
+		if !asked[id] {
+			c.Fail(o, "only the records asked for", "%s returned %s, which was not asked for", o.Label(), id)
+			return
+		}
+	}
+	judged := 0
+	now := &Sighting{Ex: o.Exchange, From: o.Start}
+	for id := range asked {
+		ref := RecordRef{Surface: o.Surface, Resource: o.Op.Resource, ID: id}
+		var seen *Sighting
+		for _, s := range earlierSightings(c, ref, o) {
+			seen = s
+		}
+		if seen == nil || c.History.Changed(seen, now, ref) {
+			continue
+		}
+		judged++
+		if !got[id] {
+			c.FailRelated(o, []*Exchange{seen.Ex}, "every record asked for that exists", "%s left out %s, which %s showed", o.Label(), id, viewOf(seen))
+			return
 		}
 	}
 	c.JudgedN(o, judged)

@@ -2,6 +2,8 @@ package rules
 
 import (
 	"regexp"
+
+	"github.com/getkin/kin-openapi/openapi3"
 	"slices"
 	"strings"
 )
@@ -174,4 +176,60 @@ func likePattern(p string) *regexp.Regexp {
 	}
 	b.WriteString("$")
 	return regexp.MustCompile(b.String())
+}
+
+// SearchEqualsFields are the members a search's equals operator takes (the
+// filter language's scalar fields), from the contract's request schema.
+func SearchEqualsFields(op *Operation) []string {
+	s := requestSchema(op)
+	if s == nil {
+		return nil
+	}
+	eq := schemaAt(s, "filter.equals")
+	if eq == nil {
+		return nil
+	}
+	props := map[string]bool{}
+	var collect func(s *openapi3.Schema)
+	collect = func(s *openapi3.Schema) {
+		for k, v := range s.Properties {
+			if v != nil && v.Value != nil && (v.Value.Type.Is("string") || v.Value.Type.Is("boolean") || v.Value.Type.Is("integer")) && k != "id" {
+				props[k] = true
+			}
+		}
+		for _, a := range s.AllOf {
+			if a != nil && a.Value != nil {
+				collect(a.Value)
+			}
+		}
+	}
+	collect(eq)
+	out := make([]string, 0, len(props))
+	for k := range props {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// plainSearchOperators are the operators whose meaning the vendor's
+// language states plainly; the others (like, contains, null) follow
+// skolkit's reading (decision A14), which a rule must not impose.
+var plainSearchOperators = []string{"equals", "notEquals", "greaterThan", "smallerThan", "greaterOrEqual", "smallerOrEqual", "orCondition", "nestedFilters"}
+
+// PlainSearch reports whether a search filter uses only plain operators.
+func PlainSearch(f map[string]any) bool {
+	for k, v := range f {
+		if !slices.Contains(plainSearchOperators, k) {
+			return false
+		}
+		if k == "nestedFilters" {
+			for _, n := range Objects(asArray(v)) {
+				if !PlainSearch(n) {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }

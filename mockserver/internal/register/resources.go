@@ -64,8 +64,8 @@ func organisationsResource() *Resource {
 	meta := func(o any) *model.Meta { return &asOrg(o).Meta }
 	f := []Filter{
 		AnyOf(IDFilter("parent", store.IndexParent, func(o any) []string { return oneID(asOrg(o).ParentOrganisation.OptionalID()) })),
-		{param: "schoolUnitCode", index: store.IndexSchoolUnitCode, match: func(o any, v string) bool { return asOrg(o).SchoolUnitCode == v }},
-		{param: "organisationCode", index: store.IndexOrganisationCode, match: func(o any, v string) bool { return asOrg(o).OrganisationCode == v }},
+		{param: "schoolUnitCode", index: store.IndexSchoolUnitCode, anyOf: true, match: func(o any, v string) bool { return asOrg(o).SchoolUnitCode == v }},
+		{param: "organisationCode", index: store.IndexOrganisationCode, anyOf: true, match: func(o any, v string) bool { return asOrg(o).OrganisationCode == v }},
 		{param: "type", index: store.IndexOrganisationType, anyOf: true, match: func(o any, v string) bool { return string(asOrg(o).OrganisationType) == v }},
 		EvalFilter("municipalityCode", func(o any, v string) bool { return asOrg(o).MunicipalityCode == v }),
 		{param: "schoolTypes", anyOf: true, match: func(o any, v string) bool { return slices.Contains(asOrg(o).SchoolTypes, model.SchoolType(v)) }},
@@ -692,7 +692,7 @@ func studyPlansResource() *Resource {
 		Name: "studyplans", Noun: "study plan", Scope: ScopeStudyPlansRead, Table: store.TableStudyPlans,
 		Type: model.ResourceStudyPlan, DeletedKey: "studyPlans",
 		Meta: func(p *model.StudyPlan) *model.Meta { return &p.Meta },
-		Filters: append([]Filter{IDFilter("student", store.IndexStudent, func(o any) []string { return oneID(sp(o).Student.ID) })},
+		Filters: append([]Filter{AnyOf(IDFilter("student", store.IndexStudent, func(o any) []string { return oneID(sp(o).Student.ID) }))},
 			dateFilters(func(o any) model.Date { return sp(o).StartDate }, func(o any) model.Date { return sp(o).EndDate })...),
 		Sorts: dateOrders(),
 	}.Resource()
@@ -1089,7 +1089,7 @@ func attendanceEventsResource() *Resource {
 		Meta: func(e *model.AttendanceEvent) *model.Meta { return &e.Meta },
 		Filters: []Filter{
 			IDFilter("person", store.IndexPerson, func(o any) []string { return oneID(ae(o).Person.ID) }),
-			IDFilter(paramGroup, store.IndexGroup, func(o any) []string { return oneID(ae(o).Group.ID) }),
+			AnyOf(IDFilter(paramGroup, store.IndexGroup, func(o any) []string { return oneID(ae(o).Group.ID) })),
 		},
 		Lookups: map[string]LookupKey{
 			"person": ByIndex(store.TableAttendanceEvents, store.IndexPerson, true),
