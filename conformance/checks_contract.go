@@ -22,7 +22,7 @@ func ledgerChecks() []*Check {
 		{ID: "all.user-spec", Title: "every answer matches the --spec document, where it documents the operation", Area: "contract",
 			Severity: MUST, Standard: MUST, Spec: SpecRef{Section: "What the service does", Quote: specJSON}, Run: ledgerUserSpec, phase: phaseLedger},
 		{ID: "all.walks-end", Title: "every walk the run made ends (a null pageToken, an offset at pagination.total) within --max-pages and --max-walk-bytes, without looping", Area: "contract",
-			Severity: MUST, Standard: MUST, Spec: SpecRef{Section: "Endpoints (interface B)", Quote: "When the response `pageToken` is null, nothing more can be fetched.", Decision: "B5"},
+			Severity: MUST, Standard: MUST, Spec: SpecRef{Section: "Endpoints (interface B)", Quote: "When the response `pageToken` is null, nothing more can be fetched.", Decision: "interface-b-paging"},
 			StandardSpec: &SpecRef{Section: "SS 12000 2.1.0: list operations, pageToken", Quote: "Om värdet är null finns inget mer att hämta."}, Run: ledgerWalks, phase: phaseLedger},
 	}
 }

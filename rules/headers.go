@@ -14,7 +14,7 @@ import (
 
 var (
 	specRLValues = SpecRef{Section: "Limits", Quote: "`RateLimit-Limit`: integer, the maximum number of requests permitted per hour. `RateLimit-Remaining`: integer, requests left in the current window. `RateLimit-Reset`: string, the time the window resets, as UTC epoch milliseconds."}
-	specRLWindow = SpecRef{Section: "Limits", Quote: "Rate limit: a maximum number of requests per hour. … `RateLimit-Remaining`: integer, requests left in the current window.", Decision: "A19"}
+	specRLWindow = SpecRef{Section: "Limits", Quote: "Rate limit: a maximum number of requests per hour. … `RateLimit-Remaining`: integer, requests left in the current window.", Decision: "rate-limit-headers"}
 	specJSONUTF8 = SpecRef{Section: "RFC 8259 §8.1", Quote: "JSON text exchanged between systems that are not part of a closed ecosystem MUST be encoded using UTF-8."}
 	specAccept   = SpecRef{Section: "RFC 9110 §12.5.1", Quote: "A request without any Accept header field implies that the user agent will accept any media type in response. … media-range = ( \"*/*\" / ( type \"/\" \"*\" ) / ( type \"/\" subtype ) ) parameters"}
 )
@@ -38,7 +38,7 @@ func init() {
 			Severity: MUST, Standard: Off, Applies: rateLimited, Concurrent: true, Check: checkRateLimitValues},
 		&Rule{ID: "headers.ratelimit-present", Family: FamilyHeaders, Side: SideServer,
 			Title:    "every answer of an operation whose contract declares the RateLimit headers carries all three (the 204 of a deletion, errors and 429 included)",
-			Spec:     SpecRef{Section: "Limits", Quote: "Rate limit: a maximum number of requests per hour. A 204 response of interface A carries three headers.", Decision: "A19"},
+			Spec:     SpecRef{Section: "Limits", Quote: "Rate limit: a maximum number of requests per hour. A 204 response of interface A carries three headers.", Decision: "rate-limit-headers"},
 			Severity: MUST, Standard: Off, Applies: rateLimited, Concurrent: true, Check: checkRateLimitPresent},
 		&Rule{ID: "headers.ratelimit-window", Family: FamilyHeaders, Side: SideServer,
 			Title:    "over the sequence of answers to one client, RateLimit-Remaining never grows within a window, and RateLimit-Reset stays while Remaining falls (the window's end does not move)",

@@ -11,13 +11,13 @@ import (
 // the order a sortkey asks for, on every operation that pages.
 
 var (
-	specLimitParam = SpecRef{Section: "Endpoints (interface B): placement list query parameters", Quote: "`limit` | integer, at least 1 | number of records; when omitted the server returns as many as it chooses, continued through `pageToken`", Decision: "B5"}
+	specLimitParam = SpecRef{Section: "Endpoints (interface B): placement list query parameters", Quote: "`limit` | integer, at least 1 | number of records; when omitted the server returns as many as it chooses, continued through `pageToken`", Decision: "interface-b-paging"}
 	specLimitStd   = &SpecRef{Section: "SS 12000 2.1.0: list operations, parameter limit", Quote: "Antal poster som ska visas i resultatet. Utelämnas det så returnas så många poster som möjligt av servern, se `pageToken`."}
-	specPageToken  = SpecRef{Section: "Endpoints (interface B)", Quote: "When the response `pageToken` is null, nothing more can be fetched.", Decision: "B5"}
+	specPageToken  = SpecRef{Section: "Endpoints (interface B)", Quote: "When the response `pageToken` is null, nothing more can be fetched.", Decision: "interface-b-paging"}
 	specTokenStd   = &SpecRef{Section: "SS 12000 2.1.0: list operations, pageToken", Quote: "Ett opakt värde som servern givit som svar på en tidigare ställd fråga. … Om värdet är null finns inget mer att hämta."}
 	specAPaging    = SpecRef{Section: "Endpoints (interface A)", Quote: "Pagination on list and search: query `limit` (integer, default 50) and `offset` (integer, default 0); both optional."}
 	specATotal     = SpecRef{Section: "Endpoints (interface A)", Quote: "A list response has the shape `data` plus `pagination`, where `pagination` holds integers `offset`, `limit`, `total`. `total` is the number of items that exist."}
-	specSortKey    = SpecRef{Section: "Endpoints (interface B)", Quote: "Name of the sort parameter: not shown. Its allowed values are `StartDateAsc`, `StartDateDesc`, `EndDateAsc`, `EndDateDesc`, `ModifiedDesc`.", Decision: "B3"}
+	specSortKey    = SpecRef{Section: "Endpoints (interface B)", Quote: "Name of the sort parameter: not shown. Its allowed values are `StartDateAsc`, `StartDateDesc`, `EndDateAsc`, `EndDateDesc`, `ModifiedDesc`.", Decision: "placement-parameter-names"}
 	specSortStd    = &SpecRef{Section: "SS 12000 2.1.0: list operations, parameter sortkey", Quote: "Anger hur resultatet ska sorteras."}
 )
 

@@ -64,7 +64,7 @@ func init() {
 			Applies: func(op *Operation) bool { return op != nil && op.Kind == KindGet }, Check: checkListedReadable},
 		&Rule{ID: "representation.lookup-exact", Family: FamilyRepresentation, Side: SideServer,
 			Title:        "a lookup returns exactly the records asked for that exist: none that was not asked for, every one seen elsewhere",
-			Spec:         SpecRef{Section: "Endpoints (interface B)", Quote: "POST | /groups/lookup | JSON body `ids` (array of uuid); query `expand`, `expandReferenceNames` as for /groups/{id} | 200, array of Group", Decision: "B6"},
+			Spec:         SpecRef{Section: "Endpoints (interface B)", Quote: "POST | /groups/lookup | JSON body `ids` (array of uuid); query `expand`, `expandReferenceNames` as for /groups/{id} | 200, array of Group", Decision: "lookup-limits"},
 			StandardSpec: specSameStd,
 			Severity:     MUST, Standard: MUST,
 			Applies: func(op *Operation) bool { return op != nil && op.Kind == KindLookup }, Check: checkLookupExact},
@@ -250,7 +250,7 @@ func checkPresentationOnlyAdds(c *Context, o *Observation) {
 }
 
 // laterPageUnderStandard: the standard does not say whether expand and
-// expandReferenceNames may accompany a pageToken (decision B5 lets them).
+// expandReferenceNames may accompany a pageToken (docs/decisions.md#pagetoken-companions lets them).
 func laterPageUnderStandard(c *Context, o *Observation) bool {
 	if c.Standard() && o.Op.Paging == PagingPageToken && o.Query.Get("pageToken") != "" {
 		c.Undecided(o, "the standard does not say whether expand and expandReferenceNames may accompany a pageToken")

@@ -9,7 +9,7 @@ import (
 )
 
 // MatchSearch is interface A's _search filter language evaluated on a
-// record (the vendor's operators, with the semantics of decision A14):
+// record (the vendor's operators, with the semantics of docs/decisions.md#search-semantics):
 // every field of every operator and every nested filter is one condition;
 // orCondition joins them with OR, else AND; no condition matches
 // everything. Nested objects are walked ({"meta": {"updatedAt": T}} reads
@@ -214,7 +214,7 @@ func SearchEqualsFields(op *Operation) []string {
 
 // plainSearchOperators are the operators whose meaning the vendor's
 // language states plainly; the others (like, contains, null) follow
-// skolkit's reading (decision A14), which a rule must not impose.
+// skolkit's reading (docs/decisions.md#search-semantics), which a rule must not impose.
 var plainSearchOperators = []string{"equals", "notEquals", "greaterThan", "smallerThan", "greaterOrEqual", "smallerOrEqual", "orCondition", "nestedFilters"}
 
 // PlainSearch reports whether a search filter uses only plain operators.

@@ -17,10 +17,10 @@ import (
 // is accepted.
 
 var (
-	specReadBack   = SpecRef{Section: "Endpoints (interface A)", Quote: "POST | /group | Group body (required) | 201, the created Group … PATCH | /group/{id} | path id (uuid, required); update body (required) | 200, the updated Group", Decision: "A23"}
+	specReadBack   = SpecRef{Section: "Endpoints (interface A)", Quote: "POST | /group | Group body (required) | 201, the created Group … PATCH | /group/{id} | path id (uuid, required); update body (required) | 200, the updated Group", Decision: "patch-merges"}
 	specReadStd    = &SpecRef{Section: "SS 12000 2.1.0: POST /{resource}", Quote: "200: Anropet lyckades. (the created record)"}
 	specMediaParam = SpecRef{Section: "RFC 9110 §8.3.1, RFC 8259 §11", Quote: "The type/subtype MAY be followed by semicolon-delimited parameters (Section 5.6.6) in the form of name/value pairs."}
-	specEnums      = SpecRef{Section: "Endpoints (interface A)", Quote: "Grade fields stated: grade values `A`, `B`, `C`, `D`, `E`, `F`, `MISSING`; … EmployeePlacement has a role value `MealPlanner`.", Decision: "A1"}
+	specEnums      = SpecRef{Section: "Endpoints (interface A)", Quote: "Grade fields stated: grade values `A`, `B`, `C`, `D`, `E`, `F`, `MISSING`; … EmployeePlacement has a role value `MealPlanner`.", Decision: "vendor-field-table"}
 )
 
 func writes(op *Operation) bool {

@@ -101,7 +101,9 @@ func TestKillMatrix(t *testing.T) {
 			args = append(args, recordIDs(srv)...)
 			whole := !raceEnabled && (fullMatrix || slices.Contains(sample, d.Name))
 			if !whole {
-				write := slices.ContainsFunc(d.CaughtBy, func(id string) bool { return catalogue[id] != nil && catalogue[id].Level == conformance.LevelWrite })
+				write := slices.ContainsFunc(slices.Concat(d.CaughtBy, setup.include), func(id string) bool {
+					return catalogue[id] != nil && catalogue[id].Level == conformance.LevelWrite
+				})
 				if write {
 					args = append(args, "--level", "write")
 				}
