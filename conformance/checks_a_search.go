@@ -72,7 +72,7 @@ func operatorFilters(r aResource, items []map[string]any) []map[string]any {
 		rs := []rune(name)
 		out = append(out,
 			map[string]any{"like": map[string]any{r.nameField: string(rs[:2]) + "%"}, "orCondition": false},
-			map[string]any{"contains": map[string]any{r.nameField: []any{name, "skolkit-no-such-name"}}, "orCondition": false},
+			map[string]any{"contains": map[string]any{r.nameField: []any{"skolkit-no-such-name", name}}, "orCondition": false},
 			map[string]any{"notContains": map[string]any{r.nameField: []any{name}}, "orCondition": false},
 		)
 	}

@@ -149,7 +149,7 @@ func (e *env) walkListOnce(do doer, path string, query url.Values, limit int, re
 		fresh := 0
 		for _, o := range objects(data) {
 			id := str(o, "id")
-			if seenID[id] {
+			if id != "" && seenID[id] {
 				w.dups = append(w.dups, id)
 				continue
 			}

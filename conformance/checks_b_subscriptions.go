@@ -126,6 +126,9 @@ func (t *T) subscribe(target string, types ...string) map[string]any {
 	}
 	t.RequireStatus(resp, http.StatusCreated)
 	sub := t.RequireObject(resp)
+	if len(types) == 1 && types[0] == "Person" {
+		t.sweepEnums("/subscriptions", body, "/subscriptions/")
+	}
 	if !isUUID(str(sub, "id")) {
 		t.Fatalf(resp, "a Subscription with a uuid id", "the 201 body has no uuid id")
 	}

@@ -2,9 +2,14 @@ package conformance
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
 	"time"
+
+	"github.com/skolkit/skolkit/rules"
 )
 
 // The SS 12000 writes of interface B. Attendance records the runner makes
@@ -181,6 +186,7 @@ func checkReport(path string, body map[string]any) func(*T) {
 	return func(t *T) {
 		t.requireAuth(SurfaceB)
 		t.ExpectStatus(t.Do(Request{Surface: SurfaceB, Method: http.MethodPost, Path: path, JSON: body}), http.StatusCreated)
+		t.sweepEnums(path, body, "")
 	}
 }
 
@@ -234,6 +240,7 @@ func (t *T) createReadDelete(path string, body map[string]any) {
 	t.RequireObject(got)
 	del := t.Do(Request{Surface: SurfaceB, Method: http.MethodDelete, Path: path + "/" + id})
 	t.RequireStatus(del, http.StatusNoContent)
+	t.sweepEnums(path, body, path+"/")
 	t.ExpectStatus(t.Get(SurfaceB, path+"/"+id, nil), http.StatusNotFound)
 }
 
@@ -272,4 +279,57 @@ func checkAttendanceScheduleCreateDelete(t *T) {
 		"state":         []any{},
 		"scheduleDays":  []any{map[string]any{"weekOffset": 0.0, "dayOfWeek": "Måndag", "startTime": "08:00", "endTime": endTime}},
 	})
+}
+
+// sweepEnums writes the body again with every other value the contract
+// lists for each of its enumerated members, one member at a time, and
+// deletes what it made (under deletePath, when the resource has a delete).
+// The rules judge the answers (writes.enum-values-accepted: a value the
+// contract lists is not refused; writes.read-back: what was written reads
+// back).
+func (t *T) sweepEnums(path string, body map[string]any, deletePath string) {
+	c, err := rules.LoadContract(t.env.cfg.Profile)
+	if err != nil {
+		return
+	}
+	op, _ := c.Match(SurfaceB, http.MethodPost, path)
+	if op == nil {
+		return
+	}
+	raw, _ := json.Marshal(body)
+	for _, m := range rules.EnumMembers(op, body) {
+		for _, v := range m.Values {
+			var variant map[string]any
+			_ = json.Unmarshal(raw, &variant)
+			var current any
+			_ = json.Unmarshal(raw, &current)
+			if rules.Compact(valueAtPointer(current, m.Pointer)) == rules.Compact(v) {
+				continue
+			}
+			rules.SetPointer(variant, m.Pointer, v)
+			resp := t.Do(Request{Surface: SurfaceB, Method: http.MethodPost, Path: path, JSON: variant})
+			if deletePath != "" {
+				t.cleanupCreated(resp, deletePath)
+			}
+		}
+	}
+}
+
+// valueAtPointer reads a JSON pointer of a decoded value.
+func valueAtPointer(v any, ptr string) any {
+	for _, part := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[part]
+		case []any:
+			n, err := strconv.Atoi(part)
+			if err != nil || n >= len(x) {
+				return nil
+			}
+			v = x[n]
+		default:
+			return nil
+		}
+	}
+	return v
 }

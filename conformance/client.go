@@ -220,10 +220,10 @@ type tokenSource struct {
 	red *report.Redactor
 }
 
-func newTokenSource(ctx context.Context, cfg *Config, client *http.Client, tokenURL string, red *report.Redactor) *tokenSource {
+func newTokenSource(ctx context.Context, clientID, clientSecret string, client *http.Client, tokenURL string, red *report.Redactor) *tokenSource {
 	cc := &clientcredentials.Config{
-		ClientID:     cfg.ClientID,
-		ClientSecret: cfg.ClientSecret,
+		ClientID:     clientID,
+		ClientSecret: clientSecret,
 		TokenURL:     tokenURL,
 		// The spec sends the credentials as form fields (Authentication, 1).
 		AuthStyle: oauth2.AuthStyleInParams,
@@ -447,8 +447,14 @@ func sleep(ctx context.Context, d time.Duration) error {
 // guardSecret refuses to send the client secret anywhere but the token
 // endpoint, and, with --legacy-auth, interface A's Client-Secret header.
 func (e *env) guardSecret(req *Request, target string, header http.Header, body []byte) error {
+	if req.Surface == SurfaceAuth {
+		return nil
+	}
+	if l := e.cfg.LimitedClientSecret; l != "" && (strings.Contains(target, l) || bytes.Contains(body, []byte(l))) {
+		return fmt.Errorf("internal: refusing to send the limited client's secret to %s (%s)", req.Surface, flagOf(req.Surface))
+	}
 	secret := e.cfg.ClientSecret
-	if secret == "" || req.Surface == SurfaceAuth {
+	if secret == "" {
 		return nil
 	}
 	leak := strings.Contains(target, secret) || bytes.Contains(body, []byte(secret))

@@ -62,6 +62,9 @@ func (e *env) observe(check string, wire *rules.Exchange, ex *report.Exchange) {
 	if e.user != nil && ex != nil {
 		e.user.record(check, wire, ex)
 	}
+	if e.cfg.Observe != nil {
+		e.cfg.Observe(wire)
+	}
 }
 
 // ruleResults turns what each rule judged into a result.

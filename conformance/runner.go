@@ -29,6 +29,11 @@ type Config struct {
 	// ClientID and ClientSecret are the client credentials. The secret is
 	// sent to the token endpoint only, and with LegacyAuth to interface A.
 	ClientID, ClientSecret string
+	// LimitedClientID and LimitedClientSecret are a second client that may
+	// read and not write (auth.insufficient-permission-403): every write
+	// operation must answer it 403. Its secret, like the first's, goes to the
+	// token endpoint only.
+	LimitedClientID, LimitedClientSecret string
 	// Token, when set, is a bearer token obtained elsewhere, sent as is to
 	// the interfaces instead of one from the token endpoint: the SS 12000
 	// document requires a bearer token ("security: BearerAuth") but defines
@@ -82,6 +87,9 @@ type Config struct {
 	MaxTokenWait time.Duration
 	// Notes are remarks to carry into the report (how --spec was loaded).
 	Notes []string
+	// Observe, when set, is given every exchange the run makes, after the
+	// rules have judged it (tests: which operations a run reaches).
+	Observe func(*rules.Exchange)
 	// Progress, when set, is called as each check ends.
 	Progress func(done, total int, r report.Result)
 	// Transport replaces the HTTP transport (tests).
@@ -169,6 +177,7 @@ type env struct {
 	urls     map[Surface]*url.URL
 	http     *http.Client
 	tokens   *tokenSource
+	limited  *tokenSource // the second, read-only client's
 	red      *report.Redactor
 	judge    *rules.Judge
 	user     *userSpec
@@ -251,6 +260,10 @@ func newEnv(ctx context.Context, cfg Config) (*env, error) {
 		return nil, &UsageError{"--token replaces the token endpoint: give --token or --auth-url, not both"}
 	}
 	e.red.AddToken(cfg.Token)
+	e.red.AddSecret(cfg.LimitedClientSecret, "$LIMITED_CLIENT_SECRET")
+	if (cfg.LimitedClientID == "") != (cfg.LimitedClientSecret == "") {
+		return nil, &UsageError{"--limited-client-id and --limited-client-secret go together: give both or neither"}
+	}
 	if cfg.LegacyAuth && !e.has(SurfaceA) {
 		return nil, &UsageError{"--legacy-auth applies to interface A: give --base-url"}
 	}
@@ -271,7 +284,10 @@ func newEnv(ctx context.Context, cfg Config) (*env, error) {
 	}
 	e.http = newHTTPClient(&e.cfg)
 	if u, ok := e.urls[SurfaceAuth]; ok {
-		e.tokens = newTokenSource(ctx, &e.cfg, e.http, u.String()+pathToken, e.red)
+		e.tokens = newTokenSource(ctx, e.cfg.ClientID, e.cfg.ClientSecret, e.http, u.String()+pathToken, e.red)
+		if cfg.LimitedClientID != "" {
+			e.limited = newTokenSource(ctx, cfg.LimitedClientID, cfg.LimitedClientSecret, e.http, u.String()+pathToken, e.red)
+		}
 	}
 	if _, err := ParseProfile(string(e.cfg.Profile)); err != nil {
 		return nil, &UsageError{"--profile: " + err.Error()}

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
 	"net/http"
 	"net/url"
@@ -9,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/skolkit/skolkit/report"
 	"github.com/skolkit/skolkit/rules"
@@ -225,10 +227,11 @@ func first3(items []map[string]any) []map[string]any {
 	return []map[string]any{items[0], items[len(items)/2], items[len(items)-1]}
 }
 
-// walkChangingLimit walks a list with limit k on the first page and k+1,
-// k, k+1, … on the pages after it.
+// walkChangingLimit walks a list with limit k+1 on the first page and k,
+// k+1, k, … on the pages after it: a later page that keeps the first
+// request's limit is one record too large.
 func (t *T) walkChangingLimit(path string, req url.Values, k int) {
-	q := merged(req, url.Values{"limit": {strconv.Itoa(k)}})
+	q := merged(req, url.Values{"limit": {strconv.Itoa(k + 1)}})
 	for page := 0; page < t.env.cfg.MaxPages; page++ {
 		resp := t.getStd(path, q)
 		if resp.Status != http.StatusOK {
@@ -238,7 +241,7 @@ func (t *T) walkChangingLimit(path string, req url.Values, k int) {
 		if tok == "" {
 			return
 		}
-		q = url.Values{"pageToken": {tok}, "limit": {strconv.Itoa(k + (page+1)%2)}}
+		q = url.Values{"pageToken": {tok}, "limit": {strconv.Itoa(k + page%2)}}
 	}
 }
 
@@ -277,13 +280,22 @@ func filterValues(f rules.Filter, records []map[string]any) url.Values {
 		}
 		return url.Values{f.Param: values[:n]}
 	}
-	// A bound: the median value (compared as dates or instants).
+	// A bound: the median value (compared as dates or instants). A
+	// date-time is sent as the same instant in another offset (+01:00),
+	// so that a server comparing text instead of instants is told apart.
 	sort.Slice(values, func(i, j int) bool {
 		c, ok := rules.CompareValues(values[i], values[j], f.Format)
 		return ok && c < 0
 	})
-	return url.Values{f.Param: {values[len(values)/2]}}
+	v := values[len(values)/2]
+	if at, ok := rules.Instant(v); ok && f.Format == "date-time" {
+		v = at.In(plusOne).Format(time.RFC3339Nano)
+	}
+	return url.Values{f.Param: {v}}
 }
+
+// plusOne is the offset date-time bounds are sent in.
+var plusOne = time.FixedZone("+01:00", 3600)
 
 func flattenAny(v any) []any {
 	if a, ok := v.([]any); ok {
@@ -336,8 +348,17 @@ func (t *T) exerciseOffsetList(op *rules.Operation) {
 		}
 	}
 	if search := t.env.sibling(op, rules.KindSearch); search != nil && len(records) > 0 && len(records) <= maxOwnFiltering {
-		for _, f := range searchFilters(search, records) {
-			t.env.walkOffsets(t.doer(), op.Surface, http.MethodPost, search.Path, map[string]any{"filter": f}, aListPageSize)
+		for i, f := range searchFilters(search, records) {
+			do := t.doer()
+			if i == 0 {
+				// The first search is sent as application/json; charset=utf-8.
+				do = func(r Request) (*Response, error) {
+					b, _ := json.Marshal(r.JSON)
+					r.JSON, r.Body, r.ContentType = nil, b, "application/json; charset=utf-8"
+					return t.Do(r), nil
+				}
+			}
+			t.env.walkOffsets(do, op.Surface, http.MethodPost, search.Path, map[string]any{"filter": f}, aListPageSize)
 		}
 	}
 }

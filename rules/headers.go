@@ -111,13 +111,15 @@ func ResetProblems(v string, now time.Time) []string {
 		return []string{fmt.Sprintf("%s %q is not an integer number of epoch milliseconds", headerRLReset, v)}
 	}
 	at := time.UnixMilli(n)
-	lo, hi := now.Add(-resetSlack), now.Add(time.Hour+resetSlack)
+	// The window ends after the answer was made (Date has a second's
+	// resolution), and within the hour.
+	lo, hi := now.Add(-time.Second), now.Add(time.Hour+resetSlack)
 	if at.Before(lo) || at.After(hi) {
 		hint := ""
 		if s := time.Unix(n, 0); !s.Before(lo) && !s.After(hi) {
 			hint = " (read as seconds it would be " + s.UTC().Format(time.RFC3339) + ": epoch seconds instead of milliseconds?)"
 		}
-		return []string{fmt.Sprintf("%s %s is %s as epoch milliseconds, not within the hour after the answer's Date %s%s", headerRLReset, v, at.UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339), hint)}
+		return []string{fmt.Sprintf("%s %s is %s as epoch milliseconds, not within the hour after the answer's Date %s%s", headerRLReset, v, at.UTC().Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339), hint)}
 	}
 	return nil
 }

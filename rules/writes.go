@@ -38,9 +38,9 @@ func init() {
 			Spec:     specMediaParam,
 			Severity: MUST, Standard: MUST, Applies: func(op *Operation) bool { return op != nil && op.Body }, Concurrent: true, Check: checkMediaTypeParameters},
 		&Rule{ID: "writes.enum-values-accepted", Family: FamilyWrites, Side: SideServer,
-			Title:    "a write is not refused (422) for a member whose value is one of the values the contract lists for it",
+			Title:    "a write is not refused for a member whose value is one of the values the contract lists for it: not by a 422 pointing at it, nor by a 400 or 422 to a write that differs from an accepted one only in such values",
 			Spec:     specEnums,
-			Severity: MUST, Standard: MUST, Applies: writes, Concurrent: true, Check: checkEnumValuesAccepted},
+			Severity: MUST, Standard: MUST, Applies: writes, NewState: func() any { return map[*Operation]map[string]any{} }, Check: checkEnumValuesAccepted},
 	)
 }
 
@@ -249,21 +249,25 @@ func enumOf(s *openapi3.Schema) []string {
 }
 
 func checkEnumValuesAccepted(c *Context, o *Observation) {
-	body, err := o.RequestJSON()
-	if err != nil || o.Status == 0 {
+	v, err := o.RequestJSON()
+	body, _ := v.(map[string]any)
+	if err != nil || body == nil || o.Status == 0 {
 		return
 	}
 	schema := requestSchema(o.Op)
 	if schema == nil {
 		return
 	}
+	accepted := c.State().(map[*Operation]map[string]any)
 	if o.OK() {
+		accepted[o.Op] = body
 		c.Judged(o)
 		return
 	}
-	if o.Status != http.StatusUnprocessableEntity {
+	if o.Status != http.StatusUnprocessableEntity && o.Status != http.StatusBadRequest {
 		return
 	}
+	// A 422 that points at a member holding a listed value.
 	inner, _ := o.Object()["error"].(map[string]any)
 	for _, d := range Objects(Arr(inner, "details")) {
 		ptr, _ := d["field"].(string)
@@ -279,6 +283,157 @@ func checkEnumValuesAccepted(c *Context, o *Observation) {
 		if ok && len(enum) > 0 && slices.Contains(enum, v) {
 			c.Judged(o)
 			c.Fail(o, "a write holding "+v+", a value the contract lists for "+ptr, "%s refused %s = %q, one of the values %v the contract lists for it: %v", o.Label(), ptr, v, enum, d["message"])
+			return
+		}
+	}
+	// A refusal of a write that differs from an accepted one only in
+	// members that hold listed values.
+	ok := accepted[o.Op]
+	if ok == nil {
+		return
+	}
+	diffs := leafDifferences("", ok, body)
+	if len(diffs) == 0 {
+		return
+	}
+	var shown []string
+	for _, ptr := range diffs {
+		s := schemaAtPointer(schema, ptr)
+		v, isString := valueAtPointer(body, ptr).(string)
+		if s == nil || !isString || !slices.Contains(enumOf(s), v) {
+			return // something other than a listed value differs: the refusal may be for it
+		}
+		shown = append(shown, fmt.Sprintf("%s = %q", ptr, v))
+	}
+	c.Judged(o)
+	c.Fail(o, "the write accepted with these values too", "%s was refused (%d) with %s, values the contract lists; the same write with %s was accepted", o.Label(), o.Status, strings.Join(shown, ", "), describeValues(ok, diffs))
+}
+
+// describeValues names the values an accepted write had at pointers.
+func describeValues(body map[string]any, ptrs []string) string {
+	var out []string
+	for _, p := range ptrs {
+		out = append(out, fmt.Sprintf("%s = %s", p, Compact(valueAtPointer(body, p))))
+	}
+	return strings.Join(out, ", ")
+}
+
+// leafDifferences lists the JSON pointers of the scalar members in which
+// two decoded bodies differ (a member only one holds counts).
+func leafDifferences(ptr string, a, b any) []string {
+	am, aok := a.(map[string]any)
+	bm, bok := b.(map[string]any)
+	if aok && bok {
+		var out []string
+		keys := map[string]bool{}
+		for k := range am {
+			keys[k] = true
+		}
+		for k := range bm {
+			keys[k] = true
+		}
+		for _, k := range slices.Sorted(mapsKeysBool(keys)) {
+			out = append(out, leafDifferences(ptr+"/"+k, am[k], bm[k])...)
+		}
+		return out
+	}
+	aa, aok := a.([]any)
+	ba, bok := b.([]any)
+	if aok && bok && len(aa) == len(ba) {
+		var out []string
+		for i := range aa {
+			out = append(out, leafDifferences(ptr+"/"+strconv.Itoa(i), aa[i], ba[i])...)
+		}
+		return out
+	}
+	if SameValue(a, b) {
+		return nil
+	}
+	return []string{ptr}
+}
+
+func mapsKeysBool(m map[string]bool) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// EnumMember is a member of a write's body whose schema lists its values.
+type EnumMember struct {
+	Pointer string   // "/eventType", "/resourceTypes/0/resource"
+	Values  []string // what the contract lists
+}
+
+// EnumMembers lists the members of a write's body (at the top level, and
+// in the first object of an array member) that hold one of the values the
+// operation's request schema lists.
+func EnumMembers(op *Operation, body map[string]any) []EnumMember {
+	schema := requestSchema(op)
+	if schema == nil {
+		return nil
+	}
+	var out []EnumMember
+	add := func(ptr string) {
+		if s := schemaAtPointer(schema, ptr); s != nil {
+			if enum := enumOf(s); len(enum) > 1 {
+				if _, ok := valueAtPointer(body, ptr).(string); ok {
+					out = append(out, EnumMember{Pointer: ptr, Values: enum})
+				}
+			}
+		}
+	}
+	for _, k := range slices.Sorted(mapsKeys(body)) {
+		switch v := body[k].(type) {
+		case string:
+			add("/" + k)
+		case []any:
+			if m, ok := firstObject(v); ok {
+				for _, kk := range slices.Sorted(mapsKeys(m)) {
+					add("/" + k + "/0/" + kk)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func firstObject(a []any) (map[string]any, bool) {
+	if len(a) == 0 {
+		return nil, false
+	}
+	m, ok := a[0].(map[string]any)
+	return m, ok
+}
+
+// SetPointer sets a member of a decoded body at a JSON pointer of
+// EnumMembers (an object member, or one in an array's element).
+func SetPointer(body any, ptr string, v any) {
+	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	cur := body
+	for i, part := range parts {
+		last := i == len(parts)-1
+		switch x := cur.(type) {
+		case map[string]any:
+			if last {
+				x[part] = v
+				return
+			}
+			cur = x[part]
+		case []any:
+			n, err := strconv.Atoi(part)
+			if err != nil || n >= len(x) {
+				return
+			}
+			if last {
+				x[n] = v
+				return
+			}
+			cur = x[n]
+		default:
 			return
 		}
 	}

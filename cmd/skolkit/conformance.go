@@ -123,6 +123,8 @@ func conformanceCmd(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.ExportURL, "export-url", "", "data export URL, e.g. http://host/data-export/v1")
 	fs.StringVar(&cfg.ClientID, "client-id", "", "client id (default: env SKOLKIT_CLIENT_ID)")
 	fs.StringVar(&cfg.ClientSecret, "client-secret", "", "client secret (default: env SKOLKIT_CLIENT_SECRET; prefer the environment, command lines are visible to other users)")
+	fs.StringVar(&cfg.LimitedClientID, "limited-client-id", "", "a second client that may read and not write: every write operation must answer it 403 (auth.insufficient-permission-403; default: env SKOLKIT_LIMITED_CLIENT_ID)")
+	fs.StringVar(&cfg.LimitedClientSecret, "limited-client-secret", "", "the second client's secret (default: env SKOLKIT_LIMITED_CLIENT_SECRET; prefer the environment)")
 	fs.StringVar(&cfg.Token, "token", "", "a bearer token to send as is instead of one from the token endpoint (excludes --auth-url; default: env SKOLKIT_TOKEN; prefer the environment)")
 	fs.BoolVar(&cfg.LegacyAuth, "legacy-auth", false, "authenticate interface A with the Client-ID and Client-Secret headers instead of a bearer token")
 	profile := fs.String("profile", string(conformance.ProfileService), "what to judge by: service (the service's spec, every surface) or ss12000 (interface B and the token endpoint by the SS 12000 2.1.0 standard and its RFCs only)")
@@ -182,6 +184,12 @@ func conformanceCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	if cfg.Token == "" {
 		cfg.Token = os.Getenv("SKOLKIT_TOKEN")
+	}
+	if cfg.LimitedClientID == "" {
+		cfg.LimitedClientID = os.Getenv("SKOLKIT_LIMITED_CLIENT_ID")
+	}
+	if cfg.LimitedClientSecret == "" {
+		cfg.LimitedClientSecret = os.Getenv("SKOLKIT_LIMITED_CLIENT_SECRET")
 	}
 	var err error
 	if cfg.Level, err = conformance.ParseLevel(*level); err != nil {

@@ -36,6 +36,9 @@ func mockUnderTest(t *testing.T, opts mockserver.Options) (*mockserver.Server, [
 	// --timeout: a bound against a hang, never a speed target (a busy
 	// machine may take long to answer).
 	args := []string{"-q", "--timeout", "2m", "--auth-url", hs.URL, "--register-url", hs.URL + "/api/v1", "--client-id", id, "--client-secret", secret}
+	if lid, lsecret, ok := srv.ReadOnlyClient(); ok {
+		args = append(args, "--limited-client-id", lid, "--limited-client-secret", lsecret)
+	}
 	if serves(t, hs.URL+"/directory/v1/openapi.json") {
 		args = append(args, "--base-url", hs.URL+"/directory/v1")
 	}
