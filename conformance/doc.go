@@ -17,16 +17,22 @@
 //     OAuth 2.0 client credentials (golang.org/x/oauth2/clientcredentials) and
 //     a client secret that only ever travels to the token endpoint (and, with
 //     legacy authentication, to interface A);
-//   - contract validation of every response (validate.go) against the
-//     embedded contract (package openapi) and, optionally, a user-supplied
-//     OpenAPI document;
-//   - the reporters: console, JUnit XML, JSON, self-contained HTML, and the
-//     Markdown catalogue that docs/conformance.md is generated from.
+//   - the judging of every exchange the run makes by the server rules of
+//     package rules (judge.go: each selected rule is a result of the run;
+//     all.user-spec validates against a user-supplied OpenAPI document too),
+//     and the traffic those rules need on every operation of the contract
+//     (traffic.go: walks with a changing limit, filtered and sorted walks,
+//     pages, reads by id, lookups and searches, derived from the contract);
+//   - the second, read-only client of auth.insufficient-permission-403;
+//   - the Markdown catalogue that docs/conformance.md is generated from, with
+//     the coverage table of the contract (coverage_table.go). The reports
+//     themselves are package report's.
 //
 // The package is built from the spec independently of the mock, so that each
-// catches the other's mistakes: it imports openapi and libraries only, and
-// must never import mockserver, fixtures, model or scenarios (its tests do
-// not either; end-to-end runs against the mock live in cmd/skolkit).
+// catches the other's mistakes: it imports openapi, rules, report and
+// libraries only, and must never import mockserver, fixtures, model or
+// scenarios (its tests do not either; end-to-end runs against the mock live in
+// cmd/skolkit).
 package conformance
 
 //go:generate sh -c "cd .. && go run ./cmd/skolkit conformance --list --format markdown > docs/conformance.md"

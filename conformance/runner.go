@@ -473,7 +473,6 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 			progressMu.Unlock()
 		}
 	}
-	e.runTraffic(ctx)
 	for _, ph := range []phase{phaseRead, phaseWrite, phaseQuota, phaseLedger} {
 		var idx []int
 		for i, c := range checks {
@@ -487,6 +486,11 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 			idx = append(idx, i)
 		}
 		e.runPhase(ctx, checks, idx, finish)
+		if ph == phaseRead {
+			// The rules' traffic: after the read checks (which it must not
+			// starve of a small quota), before anything is written.
+			e.runTraffic(ctx)
+		}
 	}
 	e.listLeftovers()
 	e.callbacks.close()

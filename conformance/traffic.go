@@ -27,19 +27,13 @@ import (
 // run's concurrency, and only when rules are selected.
 
 // trafficTasks are the traffic of every operation the configured surfaces
-// have that a selected rule of a family over traffic concerns, one task per
-// list (its reads by id, lookups and searches go with it).
+// have that a selected rule concerns, one task per list (its reads by id,
+// lookups and searches go with it).
 func (e *env) trafficTasks() []*Check {
 	if e.judge == nil {
 		return nil
 	}
-	var needing []*rules.Rule
-	for _, r := range e.judge.Rules() {
-		switch r.Family {
-		case rules.FamilyPaging, rules.FamilyFilters, rules.FamilyRepresentation, rules.FamilyReferences, rules.FamilyWrites, rules.FamilyHeaders:
-			needing = append(needing, r)
-		}
-	}
+	needing := e.judge.Rules()
 	concerned := func(list *rules.Operation) bool {
 		for _, r := range needing {
 			for _, op := range []*rules.Operation{list, e.sibling(list, rules.KindGet), e.sibling(list, rules.KindLookup), e.sibling(list, rules.KindSearch)} {
@@ -101,7 +95,15 @@ func requiredQuery(op *rules.Operation) url.Values {
 		if p.In != "query" || !p.Required {
 			continue
 		}
-		low := strings.HasSuffix(p.Name, ".onOrAfter") || strings.HasPrefix(strings.ToLower(p.Name), "start")
+		var low bool
+		switch {
+		case strings.HasSuffix(p.Name, ".onOrAfter"), strings.HasSuffix(p.Name, ".after"):
+			low = true
+		case strings.HasSuffix(p.Name, ".onOrBefore"), strings.HasSuffix(p.Name, ".before"):
+			low = false
+		default: // a period's start or end (aggregatedAttendance's startDate, endDate)
+			low = strings.HasPrefix(strings.ToLower(p.Name), "start")
+		}
 		switch {
 		case p.Format == "date-time" && low:
 			q.Set(p.Name, "1900-01-01T00:00:00Z")
