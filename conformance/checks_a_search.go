@@ -1,13 +1,12 @@
 package conformance
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
-	"strings"
+
+	"github.com/skolkit/skolkit/rules"
 )
 
 var (
@@ -162,7 +161,7 @@ func checkSearchOwnFiltering(r aResource, build filterSet) func(*T) {
 		for _, f := range filters {
 			want := map[string]bool{}
 			for _, it := range w.items {
-				if matchFilter(f, it) {
+				if rules.MatchSearch(f, it) {
 					want[str(it, "id")] = true
 				}
 			}
@@ -208,201 +207,4 @@ func checkSearchBadParams(r aResource) func(*T) {
 		body := map[string]any{"filter": map[string]any{"orCondition": false}}
 		t.ExpectStatus(t.Do(Request{Surface: SurfaceA, Method: http.MethodPost, Path: r.path + "/_search", Query: url.Values{"limit": {"abc"}}, JSON: body}), http.StatusBadRequest)
 	}
-}
-
-// matchFilter is the runner's own evaluation of a search filter on a record
-// (the vendor's operators, docs/decisions.md#search-semantics): every field of every
-// operator and every nested filter is one condition; orCondition joins them
-// with OR, else AND; no condition matches everything.
-func matchFilter(f map[string]any, item map[string]any) bool {
-	var conds []bool
-	for op, arg := range f {
-		if op == "orCondition" || op == "nestedFilters" {
-			continue
-		}
-		fields, _ := arg.(map[string]any)
-		conds = append(conds, fieldConds(op, fields, item)...)
-	}
-	for _, n := range arr(f, "nestedFilters") {
-		if nf, ok := n.(map[string]any); ok {
-			conds = append(conds, matchFilter(nf, item))
-		}
-	}
-	if len(conds) == 0 {
-		return true
-	}
-	if or, _ := f["orCondition"].(bool); or {
-		return slices.Contains(conds, true)
-	}
-	return !slices.Contains(conds, false)
-}
-
-// fieldConds evaluates one operator's fields on a record (or on a nested
-// object of it: {"meta": {"updatedAt": ...}} reads item.meta.updatedAt).
-func fieldConds(op string, fields, item map[string]any) []bool {
-	var conds []bool
-	for field, want := range fields {
-		got, present := item[field]
-		if !present {
-			got = nil
-		}
-		if group, ok := want.(map[string]any); ok {
-			sub, _ := got.(map[string]any)
-			conds = append(conds, fieldConds(op, group, sub)...)
-			continue
-		}
-		if want == nil && op != "equals" && op != "notEquals" {
-			continue // a null value adds no condition
-		}
-		switch op {
-		case "null", "notNull":
-			if b, _ := want.(bool); b {
-				conds = append(conds, isNull(got) == (op == "null"))
-			}
-		default:
-			conds = append(conds, evalOp(op, got, want))
-		}
-	}
-	return conds
-}
-
-// isNull: null, and an empty list (the vendor's null on a list field).
-func isNull(v any) bool {
-	if l, ok := v.([]any); ok {
-		return len(l) == 0
-	}
-	return v == nil
-}
-
-// equalValue is the vendor's equality: on a list field, an element equals
-// the value.
-func equalValue(got, want any) bool {
-	if l, ok := got.([]any); ok {
-		for _, e := range l {
-			if jsonEqual(e, want) || isStringFold(e, want) {
-				return true
-			}
-		}
-		return false
-	}
-	return got != nil && (jsonEqual(got, want) || isUUIDFold(got, want))
-}
-
-func isStringFold(a, b any) bool { return isUUIDFold(a, b) }
-
-// isUUIDFold compares two UUIDs ignoring case.
-func isUUIDFold(a, b any) bool {
-	x, ok1 := a.(string)
-	y, ok2 := b.(string)
-	return ok1 && ok2 && isUUID(x) && strings.EqualFold(x, y)
-}
-
-func evalOp(op string, got, want any) bool {
-	switch op {
-	case "equals":
-		if want == nil {
-			return isNull(got)
-		}
-		return equalValue(got, want)
-	case "notEquals":
-		if want == nil {
-			return !isNull(got)
-		}
-		return !equalValue(got, want)
-	case "greaterThan", "smallerThan", "greaterOrEqual", "smallerOrEqual":
-		c, ok := compareValues(got, want)
-		if !ok {
-			return false
-		}
-		switch op {
-		case "greaterThan":
-			return c > 0
-		case "smallerThan":
-			return c < 0
-		case "greaterOrEqual":
-			return c >= 0
-		default:
-			return c <= 0
-		}
-	case "contains", "notContains":
-		// The vendor's contains: the value (on a list field an element) is
-		// one of the array's values.
-		values, _ := want.([]any)
-		has := false
-		for _, v := range values {
-			if equalValue(got, v) {
-				has = true
-				break
-			}
-		}
-		if op == "contains" {
-			return has
-		}
-		return !has
-	case "like", "notLike":
-		s, ok := got.(string)
-		w, _ := want.(string)
-		m := ok && likePattern(w).MatchString(s)
-		if op == "like" {
-			return m
-		}
-		return !m
-	}
-	return false
-}
-
-// compareValues orders numbers numerically and strings lexically; null and
-// mixed types do not compare.
-func compareValues(a, b any) (int, bool) {
-	if as, ok := a.(string); ok {
-		bs, ok := b.(string)
-		// Date-times compare as instants (fractions of a second may be
-		// written with any number of digits).
-		if ta, tb := parseTime(as), parseTime(bs); ok && !ta.IsZero() && !tb.IsZero() {
-			return ta.Compare(tb), true
-		}
-		return strings.Compare(as, bs), ok
-	}
-	af, ok1 := toFloat(a)
-	bf, ok2 := toFloat(b)
-	if !ok1 || !ok2 {
-		return 0, false
-	}
-	switch {
-	case af < bf:
-		return -1, true
-	case af > bf:
-		return 1, true
-	}
-	return 0, true
-}
-
-func toFloat(v any) (float64, bool) {
-	switch n := v.(type) {
-	case json.Number:
-		f, err := n.Float64()
-		return f, err == nil
-	case float64:
-		return n, true
-	}
-	return 0, false
-}
-
-// likePattern turns a LIKE pattern (% any run, _ one character) into a
-// case-insensitive regular expression.
-func likePattern(p string) *regexp.Regexp {
-	var b strings.Builder
-	b.WriteString("(?is)^")
-	for _, r := range p {
-		switch r {
-		case '%':
-			b.WriteString(".*")
-		case '_':
-			b.WriteString(".")
-		default:
-			b.WriteString(regexp.QuoteMeta(string(r)))
-		}
-	}
-	b.WriteString("$")
-	return regexp.MustCompile(b.String())
 }

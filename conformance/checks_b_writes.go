@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/skolkit/skolkit/rules"
@@ -303,7 +301,7 @@ func (t *T) sweepEnums(path string, body map[string]any, deletePath string) {
 			_ = json.Unmarshal(raw, &variant)
 			var current any
 			_ = json.Unmarshal(raw, &current)
-			if rules.Compact(valueAtPointer(current, m.Pointer)) == rules.Compact(v) {
+			if rules.Compact(rules.ValueAtPointer(current, m.Pointer)) == rules.Compact(v) {
 				continue
 			}
 			rules.SetPointer(variant, m.Pointer, v)
@@ -313,23 +311,4 @@ func (t *T) sweepEnums(path string, body map[string]any, deletePath string) {
 			}
 		}
 	}
-}
-
-// valueAtPointer reads a JSON pointer of a decoded value.
-func valueAtPointer(v any, ptr string) any {
-	for _, part := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[part]
-		case []any:
-			n, err := strconv.Atoi(part)
-			if err != nil || n >= len(x) {
-				return nil
-			}
-			v = x[n]
-		default:
-			return nil
-		}
-	}
-	return v
 }

@@ -615,7 +615,7 @@ func (f *fake) serveA(w http.ResponseWriter, r *http.Request, path string) {
 		}
 		var sel []map[string]any
 		for _, it := range *coll {
-			if matchFilter(filter, it) {
+			if rules.MatchSearch(filter, it) {
 				sel = append(sel, it)
 			}
 		}

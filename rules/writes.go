@@ -216,8 +216,8 @@ func schemaAtPointer(s *openapi3.Schema, ptr string) *openapi3.Schema {
 	return s
 }
 
-// valueAtPointer reads a JSON pointer in a decoded value.
-func valueAtPointer(v any, ptr string) any {
+// ValueAtPointer reads a JSON pointer in a decoded value.
+func ValueAtPointer(v any, ptr string) any {
 	for _, part := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
 		switch x := v.(type) {
 		case map[string]any:
@@ -279,7 +279,7 @@ func checkEnumValuesAccepted(c *Context, o *Observation) {
 			continue
 		}
 		enum := enumOf(s)
-		v, ok := valueAtPointer(body, ptr).(string)
+		v, ok := ValueAtPointer(body, ptr).(string)
 		if ok && len(enum) > 0 && slices.Contains(enum, v) {
 			c.Judged(o)
 			c.Fail(o, "a write holding "+v+", a value the contract lists for "+ptr, "%s refused %s = %q, one of the values %v the contract lists for it: %v", o.Label(), ptr, v, enum, d["message"])
@@ -299,7 +299,7 @@ func checkEnumValuesAccepted(c *Context, o *Observation) {
 	var shown []string
 	for _, ptr := range diffs {
 		s := schemaAtPointer(schema, ptr)
-		v, isString := valueAtPointer(body, ptr).(string)
+		v, isString := ValueAtPointer(body, ptr).(string)
 		if s == nil || !isString || !slices.Contains(enumOf(s), v) {
 			return // something other than a listed value differs: the refusal may be for it
 		}
@@ -313,7 +313,7 @@ func checkEnumValuesAccepted(c *Context, o *Observation) {
 func describeValues(body map[string]any, ptrs []string) string {
 	var out []string
 	for _, p := range ptrs {
-		out = append(out, fmt.Sprintf("%s = %s", p, Compact(valueAtPointer(body, p))))
+		out = append(out, fmt.Sprintf("%s = %s", p, Compact(ValueAtPointer(body, p))))
 	}
 	return strings.Join(out, ", ")
 }
@@ -380,7 +380,7 @@ func EnumMembers(op *Operation, body map[string]any) []EnumMember {
 	add := func(ptr string) {
 		if s := schemaAtPointer(schema, ptr); s != nil {
 			if enum := enumOf(s); len(enum) > 1 {
-				if _, ok := valueAtPointer(body, ptr).(string); ok {
+				if _, ok := ValueAtPointer(body, ptr).(string); ok {
 					out = append(out, EnumMember{Pointer: ptr, Values: enum})
 				}
 			}
