@@ -32,9 +32,8 @@ func init() {
 // refusal is a 429 and the time, in the driver's clock, before which the
 // client was asked not to come back.
 type refusal struct {
-	ex       *Exchange
-	until    time.Time
-	reported bool
+	ex    *Exchange
+	until time.Time
 }
 
 // announcedReset reads when a 429 asks the client to come back, in the
@@ -86,13 +85,13 @@ func checkRateReset(c *Context, o *Observation) {
 		}
 		c.Judged(o)
 		if o.Start.Before(r.until.Add(-resetTolerance)) {
-			if !r.reported {
-				r.reported = true
-				c.FailRelated(o, []*Exchange{r.ex}, "no request before "+r.until.Format(time.RFC3339Nano),
-					"%s was sent %s before the reset the 429 at %s announced (%s)", o.Label(), r.until.Sub(o.Start).Round(time.Millisecond),
-					r.ex.Start.Format(time.RFC3339Nano), resetHeaders(r.ex))
-			}
-			keep = append(keep, r)
+			// A refusal is reported once, by the first request that did
+			// not wait for it, and then forgotten: a client that ignores
+			// every 429 would otherwise make each request weigh all the
+			// refusals of the window.
+			c.FailRelated(o, []*Exchange{r.ex}, "no request before "+r.until.Format(time.RFC3339Nano),
+				"%s was sent %s before the reset the 429 at %s announced (%s)", o.Label(), r.until.Sub(o.Start).Round(time.Millisecond),
+				r.ex.Start.Format(time.RFC3339Nano), resetHeaders(r.ex))
 		}
 	}
 	state[key] = keep
