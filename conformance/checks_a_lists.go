@@ -9,7 +9,6 @@ import (
 // Sentences of the spec about interface A lists.
 var (
 	specAPaging   = SpecRef{Section: "Endpoints (interface A)", Quote: "Pagination on list and search: query `limit` (integer, default 50) and `offset` (integer, default 0); both optional."}
-	specATotal    = SpecRef{Section: "Endpoints (interface A)", Quote: "A list response has the shape `data` plus `pagination`, where `pagination` holds integers `offset`, `limit`, `total`. `total` is the number of items that exist."}
 	specAShape    = SpecRef{Section: "Endpoints (interface A)", Quote: "The nesting of the items inside `data` is stated in two ways (as an array in `data`, and as `data.resultArray`): not shown which one applies.", Decision: "list-data-flat"}
 	specA400      = SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 400: request contains invalid parameters", Decision: "bad-request-or-unprocessable"}
 	specA404      = SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 404: resource does not exist"}

@@ -4,16 +4,10 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
 )
 
 var (
-	specRL204       = SpecRef{Section: "Endpoints (interface A)", Quote: "The 204 response of group deletion carries the headers `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (see Limits)."}
-	specRLHeaders   = SpecRef{Section: "Limits", Quote: "Rate limit: a maximum number of requests per hour. A 204 response of interface A carries three headers.", Decision: "rate-limit-headers"}
-	specRLValues    = SpecRef{Section: "Limits", Quote: "`RateLimit-Limit`: integer, the maximum number of requests permitted per hour. `RateLimit-Remaining`: integer, requests left in the current window."}
-	specRLReset     = SpecRef{Section: "Limits", Quote: "`RateLimit-Reset`: string, the time the window resets, as UTC epoch milliseconds."}
-	specRLRemaining = SpecRef{Section: "Limits", Quote: "`RateLimit-Remaining`: integer, requests left in the current window."}
-	specRL429       = SpecRef{Section: "Limits", Quote: "Exceeding the rate limit yields 429."}
+	specRL429 = SpecRef{Section: "Limits", Quote: "Exceeding the rate limit yields 429."}
 )
 
 func aRateLimitChecks() []*Check {
@@ -22,23 +16,6 @@ func aRateLimitChecks() []*Check {
 		{ID: "A.ratelimit.exhaust-429", Title: "requests beyond the quota are answered 429", Area: "A.ratelimit", Severity: MUST, Needs: a, Spec: specRL429,
 			OptIn: "spends the client's whole hourly quota", Run: checkRL429, phase: phaseQuota},
 	}
-}
-
-// serverNow is the instant an answer was made by the server's clock: its
-// Date header (RFC 9110 §6.6.1), else the runner's clock. RateLimit-Reset is
-// a time of the server's: a server whose clock differs from the runner's (a
-// mock whose clock stands still, a host out of sync) is judged by its own,
-// and the run says so.
-func (t *T) serverNow(resp *Response) time.Time {
-	at, err := http.ParseTime(resp.Header.Get("Date"))
-	if err != nil {
-		return time.Now()
-	}
-	if skew := time.Since(at); skew > time.Minute || skew < -time.Minute {
-		t.Notef("the server's Date is %s, %s from this host's clock: RateLimit-Reset is judged by the server's clock",
-			at.UTC().Format(time.RFC3339), skew.Round(time.Second))
-	}
-	return at
 }
 
 // rlProbe is one cheap request whose answer carries the headers.

@@ -10,9 +10,8 @@ import (
 )
 
 var (
-	specASearch    = SpecRef{Section: "Endpoints (interface A)", Quote: "POST | /school/_search | filter body (required); query limit, offset | 200, filtered list of School", Decision: "search-body"}
-	specVendorSync = SpecRef{Section: "Interface A (vendor document)", Quote: `the usual sync query is {"filter": {"greaterThan": {"meta": {"updatedAt": "2024-01-15T10:30:00Z"}}, "orCondition": false}}`, Decision: "search-body"}
-	specA422       = SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 422: request data failed validation; only on create, search and update operations", Decision: "bad-request-or-unprocessable"}
+	specASearch = SpecRef{Section: "Endpoints (interface A)", Quote: "POST | /school/_search | filter body (required); query limit, offset | 200, filtered list of School", Decision: "search-body"}
+	specA422    = SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 422: request data failed validation; only on create, search and update operations", Decision: "bad-request-or-unprocessable"}
 )
 
 // maxOwnFiltering is the largest list the runner filters itself to compare
@@ -38,23 +37,6 @@ func aSearchChecks() []*Check {
 
 // filterSet builds the filters a check sends, from the records that exist.
 type filterSet func(r aResource, items []map[string]any) []map[string]any
-
-// mostCommon returns the most common string value of a field.
-func mostCommon(items []map[string]any, field string) string {
-	count := map[string]int{}
-	best := ""
-	for _, it := range items {
-		v := str(it, field)
-		if v == "" {
-			continue
-		}
-		count[v]++
-		if best == "" || count[v] > count[best] || (count[v] == count[best] && v < best) {
-			best = v
-		}
-	}
-	return best
-}
 
 // operatorFilters exercise the other operators
 // (docs/decisions.md#search-semantics).

@@ -3,13 +3,10 @@ package conformance
 import (
 	"context"
 	"fmt"
-	"maps"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/skolkit/skolkit/openapi"
 )
@@ -67,14 +64,6 @@ type listWalk struct {
 	// endless: the walk was stopped without an end (the bounds, a loop, no
 	// progress), not by an answer that was no page.
 	endless bool
-}
-
-func (w *listWalk) ids() map[string]bool {
-	out := make(map[string]bool, len(w.items))
-	for _, it := range w.items {
-		out[str(it, "id")] = true
-	}
-	return out
 }
 
 // walkList follows pageToken from a first request with query (and limit,
@@ -199,15 +188,6 @@ func baseQuery(res openapi.StandardResource) url.Values {
 	return q
 }
 
-// with returns the resource's base query with more parameters.
-func with(res openapi.StandardResource, more url.Values) url.Values {
-	q := baseQuery(res)
-	for k, v := range more {
-		q[k] = v
-	}
-	return q
-}
-
 // fullList is the unpaged walk of a list, once per run.
 func (e *env) fullList(ctx context.Context, res openapi.StandardResource) *listWalk {
 	return e.data.lists.get(res.Path, func() *listWalk {
@@ -245,13 +225,6 @@ func (t *T) checkListWalk(w *listWalk) {
 	}
 }
 
-// compareIDs fails when a walk's ids differ from want.
-func (t *T) compareIDs(resp *Response, what string, want map[string]bool, got *listWalk) {
-	walked := slices.Sorted(maps.Keys(got.ids()))
-	self := func(id string) string { return id }
-	compareSets(t, resp, what, want, walked, slices.Sorted(maps.Keys(want)), self, self)
-}
-
 func genericUnknownID(res openapi.StandardResource) func(*T) {
 	return func(t *T) {
 		items := t.requireList(res)
@@ -262,13 +235,6 @@ func genericUnknownID(res openapi.StandardResource) func(*T) {
 		t.ExpectStatus(t.getStd(res.Path+"/"+unknownID, nil), http.StatusNotFound)
 		t.ExpectStatus(t.getStd(res.Path+"/"+malformedID, nil), http.StatusBadRequest)
 	}
-}
-
-// modifiedOf returns a record's meta.modified, parsed and raw.
-func modifiedOf(it map[string]any) (time.Time, string) {
-	raw := str(obj(it, "meta"), "modified")
-	tm, _ := time.Parse(time.RFC3339Nano, raw)
-	return tm, raw
 }
 
 // standardResource returns the table entry of a list path.

@@ -1,12 +1,10 @@
 package conformance
 
 import (
-	"fmt"
 	"maps"
 	"net/http"
 	"net/url"
 	"slices"
-	"strings"
 )
 
 // Sentences of the spec about the placement list of interface B.
@@ -28,9 +26,7 @@ var (
 )
 
 var (
-	securityMarkings     = []string{"Ingen", "Sekretessmarkering", "Skyddad folkbokföring"}
 	placementSchoolTypes = []string{"FS", "FTH", "OPPFTH"}
-	sortKeys             = []string{"StartDateAsc", "StartDateDesc", "EndDateAsc", "EndDateDesc", "ModifiedDesc"}
 )
 
 func bPlacementChecks() []*Check {
@@ -148,75 +144,12 @@ func checkPageTokenUnknown(t *T) {
 	t.ExpectStatus(resp, http.StatusBadRequest)
 }
 
-func idsOf(ps []placement) map[string]bool {
-	out := make(map[string]bool, len(ps))
-	for _, p := range ps {
-		out[p.ID] = true
-	}
-	return out
-}
-
-// compareSets fails when the records walked differ from want (a set of
-// ids): the records of all that want holds and the walk lacks, and the
-// records walked that want does not hold, each named by describe.
-func compareSets[R any](t *T, resp *Response, what string, want map[string]bool, walked, all []R, id, describe func(R) string) {
-	got := make(map[string]bool, len(walked))
-	for _, r := range walked {
-		got[id(r)] = true
-	}
-	var missing, extra []string
-	for _, r := range all {
-		if want[id(r)] && !got[id(r)] {
-			missing = append(missing, describe(r))
-		}
-	}
-	for _, r := range walked {
-		if !want[id(r)] {
-			extra = append(extra, describe(r))
-		}
-	}
-	if len(missing) > 0 {
-		t.Failf(resp, fmt.Sprintf("the %d records of %s", len(want), what), "%d records are missing, e.g. %s", len(missing), strings.Join(first(missing, 3), "; "))
-	}
-	if len(extra) > 0 {
-		t.Failf(resp, fmt.Sprintf("only the %d records of %s", len(want), what), "%d records should not be there, e.g. %s", len(extra), strings.Join(first(extra, 3), "; "))
-	}
-}
-
-// comparePlacements is compareSets over a walk of placements.
-func (t *T) comparePlacements(resp *Response, what string, want map[string]bool, w *bWalk, all []placement, describe func(placement) string) {
-	compareSets(t, resp, what, want, w.items, all, func(p placement) string { return p.ID }, describe)
-}
-
-// sortKeyOf returns what a sortkey orders by, and whether the record has it.
-func sortKeyOf(key string, p placement) (string, bool) {
-	switch key {
-	case "StartDateAsc", "StartDateDesc":
-		return p.StartDate, p.StartDate != ""
-	case "EndDateAsc", "EndDateDesc":
-		return p.EndDate, p.EndDate != ""
-	default:
-		return p.Modified.UTC().Format("2006-01-02T15:04:05.000000000Z"), !p.Modified.IsZero()
-	}
-}
-
 // sortWalk walks the list with a sortkey, or ends the check.
 func (t *T) sortWalk(key string) (*bWalk, []placement) {
 	all := t.requirePlacements()
 	w := t.env.walkPlacements(t.doer(), url.Values{"sortkey": {key}}, 0)
 	t.checkListWalk(w.listWalk)
 	return w, all
-}
-
-// contiguousAtEnd reports whether the positions form one run at the start
-// or the end of n.
-func contiguousAtEnd(pos []int, n int) bool {
-	for i := 1; i < len(pos); i++ {
-		if pos[i] != pos[i-1]+1 {
-			return false
-		}
-	}
-	return pos[0] == 0 || pos[len(pos)-1] == n-1
 }
 
 func checkSortOpenEnded(t *T) {

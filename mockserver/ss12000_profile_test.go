@@ -93,14 +93,6 @@ func officialBody(s *openapi3.Schema, full bool, value func(name string, s *open
 	return "x"
 }
 
-// officialCall is one request of the sweep, with what it was answered.
-type officialCall struct {
-	op     string // "METHOD /path" of the official document
-	res    *result
-	req    *http.Request
-	reqErr error
-}
-
 // officialSweep sends the operations of the official document that the read
 // sweep leaves out — the writes, subscriptions, deletedEntities, log and
 // statistics, each with the members the document requires and with every

@@ -319,9 +319,7 @@ func operationsOf(s Surface, doc *openapi3.T) ([]*Operation, error) {
 					o.RateLimited = true
 				}
 			}
-			for _, code := range sortedKeys(op.Responses.Map()) {
-				o.Statuses = append(o.Statuses, code)
-			}
+			o.Statuses = append(o.Statuses, sortedKeys(op.Responses.Map())...)
 			if op.RequestBody != nil && op.RequestBody.Value != nil {
 				o.Body = true
 				o.BodyTypes = sortedKeys(op.RequestBody.Value.Content)

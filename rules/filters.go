@@ -15,7 +15,6 @@ import (
 var (
 	specFilters    = SpecRef{Section: "Endpoints (interface B)", Quote: "The date filters can be combined to select active placements.", Decision: "filter-bounds"}
 	specFiltersStd = &SpecRef{Section: "SS 12000 2.1.0: list operations, filter parameters", Quote: "Begränsa urvalet till … (each filter parameter limits the selection to the records it names; startDate/endDate bounds are inclusive, meta.*.before inclusive, meta.*.after exclusive; records without endDate are always included by the endDate filters)"}
-	specSearch     = SpecRef{Section: "Endpoints (interface A)", Quote: "POST | /school/_search | filter body (required); query limit, offset | 200, filtered list of School", Decision: "search-semantics"}
 )
 
 func filters(op *Operation) bool {

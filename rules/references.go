@@ -21,8 +21,6 @@ var (
 // SecurityMarkings are the values of a person's securityMarking.
 var SecurityMarkings = []string{"Ingen", "Sekretessmarkering", "Skyddad folkbokföring"}
 
-func hasReferences(op *Operation) bool { return op != nil && len(op.References) > 0 }
-
 func hasPersonReferences(op *Operation) bool {
 	return op != nil && slices.ContainsFunc(op.References, func(r RefPath) bool { return r.Person })
 }

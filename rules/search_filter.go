@@ -3,9 +3,10 @@ package rules
 import (
 	"regexp"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"slices"
 	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // MatchSearch is interface A's _search filter language evaluated on a
