@@ -365,12 +365,12 @@ func (t *T) exerciseOffsetList(op *rules.Operation) {
 	}
 }
 
-// searchFilters are searches built from the records listed, with the
-// operators whose meaning is plain: equals on a field the filter language
-// has, two conditions joined with AND, the same field's two values joined
-// with OR, and the incremental-sync bound on meta.updatedAt.
+// searchFilters are searches built from the records listed: equals on a
+// field the filter language has, two conditions joined with AND, the same
+// field's two values joined with OR, the two values at once with contains,
+// and the incremental-sync bound on meta.updatedAt.
 func searchFilters(search *rules.Operation, records []map[string]any) []map[string]any {
-	fields := rules.SearchEqualsFields(search)
+	fields := rules.SearchFields(search, "equals")
 	type pick struct{ field, a, b string }
 	var picks []pick
 	for _, f := range fields {
@@ -397,6 +397,14 @@ func searchFilters(search *rules.Operation, records []map[string]any) []map[stri
 	}
 	if len(picks) > 1 {
 		out = append(out, map[string]any{"equals": map[string]any{picks[0].field: picks[0].a, picks[1].field: picks[1].a}, "orCondition": false})
+	}
+	contains := rules.SearchFields(search, "contains")
+	for _, p := range picks {
+		if slices.Contains(contains, p.field) {
+			// Several values at once: every one of them is asked for.
+			out = append(out, map[string]any{"contains": map[string]any{p.field: []any{p.a, p.b}}, "orCondition": false})
+			break
+		}
 	}
 	if t := mostCommonTime(records); t != "" {
 		out = append(out, map[string]any{"greaterThan": map[string]any{"meta": map[string]any{"updatedAt": t}}, "orCondition": false})

@@ -159,17 +159,21 @@ func checkRecordsMatch(c *Context, o *Observation) {
 		if !ok {
 			return
 		}
-		if !PlainSearch(f) {
-			c.Undecided(o, "a search with operators whose meaning is skolkit's reading (like, contains, null): judged by the A.*.search.operators checks")
-			return
-		}
+		judged := 0
 		for _, rec := range records {
-			if !MatchSearch(f, rec) {
-				c.Fail(o, "only records that satisfy "+Compact(f), "%s: record %v does not satisfy the filter: %s", o.Label(), rec["id"], Compact(rec))
+			switch SearchTri(f, rec) {
+			case No:
+				c.Fail(o, "only records that satisfy "+Compact(f), "%s: record %v does not satisfy the filter by any reading of its operators: %s", o.Label(), rec["id"], Compact(rec))
 				return
+			case Yes:
+				judged++
 			}
 		}
-		c.JudgedN(o, len(records))
+		if judged == 0 && len(records) > 0 {
+			c.Undecided(o, "every record's match depends on how the vendor's operators (contains, like, null) are read")
+			return
+		}
+		c.JudgedN(o, judged)
 		return
 	}
 	q, ok := walkQuery(c, o)
@@ -259,7 +263,7 @@ func checkKeepsEveryMatch(c *Context, o *Observation) {
 	var search map[string]any
 	if w.Op.Kind == KindSearch {
 		var ok bool
-		if search, ok = searchBody(NewObservation(nil, w.First())); !ok || !PlainSearch(search) {
+		if search, ok = searchBody(NewObservation(nil, w.First())); !ok {
 			return
 		}
 	}
@@ -273,7 +277,7 @@ func checkKeepsEveryMatch(c *Context, o *Observation) {
 		}
 		match := Yes
 		if search != nil {
-			match = triOf(MatchSearch(search, s.Record))
+			match = SearchTri(search, s.Record)
 		} else {
 			for _, f := range added {
 				switch MatchFilter(f, FilterValues(wq, f), s.Record) {

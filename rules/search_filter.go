@@ -1,8 +1,8 @@
 package rules
 
 import (
+	"maps"
 	"regexp"
-
 	"slices"
 	"strings"
 
@@ -162,9 +162,16 @@ func orderSearch(a, b any) (int, bool) {
 
 // likePattern turns a LIKE pattern (% any run, _ one character) into a
 // case-insensitive regular expression.
-func likePattern(p string) *regexp.Regexp {
+func likePattern(p string) *regexp.Regexp { return likePatternCase(p, false) }
+
+// likePatternCase is likePattern, keeping case when asked.
+func likePatternCase(p string, keepCase bool) *regexp.Regexp {
 	var b strings.Builder
-	b.WriteString("(?is)^")
+	if keepCase {
+		b.WriteString("(?s)^")
+	} else {
+		b.WriteString("(?is)^")
+	}
 	for _, r := range p {
 		switch r {
 		case '%':
@@ -179,22 +186,38 @@ func likePattern(p string) *regexp.Regexp {
 	return regexp.MustCompile(b.String())
 }
 
-// SearchEqualsFields are the members a search's equals operator takes (the
-// filter language's scalar fields), from the contract's request schema.
-func SearchEqualsFields(op *Operation) []string {
+// SearchFields are the scalar members (other than id) a search's operator
+// takes ("equals", "contains", …), from the contract's request schema: for
+// contains and notContains, members that take an array of scalars.
+func SearchFields(op *Operation, operator string) []string {
 	s := requestSchema(op)
 	if s == nil {
 		return nil
 	}
-	eq := schemaAt(s, "filter.equals")
-	if eq == nil {
+	sch := schemaAt(s, "filter."+operator)
+	if sch == nil {
 		return nil
+	}
+	var scalar func(v *openapi3.Schema) bool
+	scalar = func(v *openapi3.Schema) bool {
+		if v.Type.Is("string") || v.Type.Is("boolean") || v.Type.Is("integer") {
+			return true
+		}
+		// A nullable reference to an enumeration: {allOf: [$ref]}.
+		return len(v.AllOf) == 1 && v.AllOf[0].Value != nil && scalar(v.AllOf[0].Value)
 	}
 	props := map[string]bool{}
 	var collect func(s *openapi3.Schema)
 	collect = func(s *openapi3.Schema) {
 		for k, v := range s.Properties {
-			if v != nil && v.Value != nil && (v.Value.Type.Is("string") || v.Value.Type.Is("boolean") || v.Value.Type.Is("integer")) && k != "id" {
+			if v == nil || v.Value == nil || k == "id" {
+				continue
+			}
+			if operator == "contains" || operator == "notContains" {
+				if v.Value.Type.Is("array") && v.Value.Items != nil && v.Value.Items.Value != nil && scalar(v.Value.Items.Value) {
+					props[k] = true
+				}
+			} else if scalar(v.Value) {
 				props[k] = true
 			}
 		}
@@ -204,33 +227,150 @@ func SearchEqualsFields(op *Operation) []string {
 			}
 		}
 	}
-	collect(eq)
-	out := make([]string, 0, len(props))
-	for k := range props {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
+	collect(sch)
+	return slices.Sorted(maps.Keys(props))
 }
 
-// plainSearchOperators are the operators whose meaning the vendor's
-// language states plainly; the others (like, contains, null) follow
-// skolkit's reading (docs/decisions.md#search-semantics), which a rule must not impose.
-var plainSearchOperators = []string{"equals", "notEquals", "greaterThan", "smallerThan", "greaterOrEqual", "smallerOrEqual", "orCondition", "nestedFilters"}
-
-// PlainSearch reports whether a search filter uses only plain operators.
-func PlainSearch(f map[string]any) bool {
-	for k, v := range f {
-		if !slices.Contains(plainSearchOperators, k) {
-			return false
+// SearchTri is a search filter evaluated on a record by every reading the
+// vendor's language leaves open: Yes when the record satisfies the filter
+// however the open operators are read, No when it satisfies it by none,
+// Unknown between. The order operators, equals and notEquals are plain.
+// The others are named by the vendor's document without a meaning
+// (docs/decisions.md#search-semantics is skolkit's reading, which a rule
+// must not impose): contains with several values is read as "one of them"
+// (an exact value, or an element of a list field, is Yes; a value that
+// only holds one as a substring, or differs in case, Unknown); like is Yes
+// when its pattern matches with the case kept, Unknown when only without
+// it; null is Yes on null, Unknown on an empty list.
+func SearchTri(f map[string]any, item map[string]any) Tri {
+	var conds []Tri
+	for op, arg := range f {
+		if op == "orCondition" || op == "nestedFilters" {
+			continue
 		}
-		if k == "nestedFilters" {
-			for _, n := range Objects(asArray(v)) {
-				if !PlainSearch(n) {
-					return false
-				}
+		fields, _ := arg.(map[string]any)
+		conds = append(conds, searchTriConds(op, fields, item)...)
+	}
+	for _, n := range Arr(f, "nestedFilters") {
+		if nf, ok := n.(map[string]any); ok {
+			conds = append(conds, SearchTri(nf, item))
+		}
+	}
+	if len(conds) == 0 {
+		return Yes
+	}
+	or, _ := f["orCondition"].(bool)
+	return joinTri(conds, or)
+}
+
+// joinTri joins conditions with AND (or OR).
+func joinTri(conds []Tri, or bool) Tri {
+	// AND: any No is No, all Yes is Yes; OR: any Yes is Yes, all No is No.
+	decisive, other := No, Yes
+	if or {
+		decisive, other = Yes, No
+	}
+	if slices.Contains(conds, decisive) {
+		return decisive
+	}
+	if slices.Contains(conds, Unknown) {
+		return Unknown
+	}
+	return other
+}
+
+func searchTriConds(op string, fields, item map[string]any) []Tri {
+	var conds []Tri
+	for field, want := range fields {
+		got := item[field]
+		if group, ok := want.(map[string]any); ok {
+			sub, _ := got.(map[string]any)
+			conds = append(conds, searchTriConds(op, group, sub)...)
+			continue
+		}
+		if want == nil && op != "equals" && op != "notEquals" {
+			continue
+		}
+		var t Tri
+		switch op {
+		case "equals", "notEquals", "greaterThan", "smallerThan", "greaterOrEqual", "smallerOrEqual":
+			t = triOf(evalSearchOp(op, got, want))
+		case "contains", "notContains":
+			t = containsTri(got, want)
+			if op == "notContains" {
+				t = notTri(t)
+			}
+		case "like", "notLike":
+			w, _ := want.(string)
+			s, ok := got.(string)
+			switch {
+			case !ok:
+				t = No
+			case likePatternCase(w, true).MatchString(s):
+				t = Yes
+			case likePattern(w).MatchString(s):
+				t = Unknown
+			default:
+				t = No
+			}
+			if op == "notLike" {
+				t = notTri(t)
+			}
+		case "null", "notNull":
+			b, _ := want.(bool)
+			if !b {
+				continue
+			}
+			switch l, isList := got.([]any); {
+			case got == nil:
+				t = Yes
+			case isList && len(l) == 0:
+				t = Unknown
+			default:
+				t = No
+			}
+			if op == "notNull" {
+				t = notTri(t)
+			}
+		default:
+			t = Unknown
+		}
+		conds = append(conds, t)
+	}
+	return conds
+}
+
+// containsTri: a value (or an element of a list value) that is one of the
+// values is Yes; one that holds one of them as a substring, or equals one
+// but for case, Unknown; else No.
+func containsTri(got, want any) Tri {
+	values, _ := want.([]any)
+	elems := []any{got}
+	if l, ok := got.([]any); ok {
+		elems = l
+	}
+	t := No
+	for _, e := range elems {
+		for _, v := range values {
+			if e != nil && SameValue(e, v) {
+				return Yes
+			}
+			es, ok1 := e.(string)
+			vs, ok2 := v.(string)
+			if ok1 && ok2 && strings.Contains(strings.ToLower(es), strings.ToLower(vs)) {
+				t = Unknown
 			}
 		}
 	}
-	return true
+	return t
+}
+
+func notTri(t Tri) Tri {
+	switch t {
+	case Yes:
+		return No
+	case No:
+		return Yes
+	}
+	return Unknown
 }
