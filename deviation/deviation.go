@@ -460,13 +460,13 @@ var all = []Deviation{
 	},
 	{
 		Name: SearchContainsFirstOnly, Surface: SurfaceA,
-		Description: "interface A's _search reads only the first value of each contains and notContains array",
+		Description: "the _search of interface A's students, employees, guardians and placements reads only the first value of each contains and notContains array",
 		How:         "contains and notContains are sent with several values, and every item is compared with every value",
-		CaughtBy:    []string{"A.school.search.operators", "A.group.search.operators", "A.unit.search.operators"},
+		CaughtBy:    []string{"filters.keeps-every-match"},
 	},
 	{
 		Name: SearchDropsLastCondition, Surface: SurfaceA,
-		Description: "interface A's _search ignores the last condition of a filter that has several (orCondition false or true)",
+		Description: "the _search of interface A's students, employees, guardians and placements ignores the last condition of a filter that has several (orCondition false or true)",
 		How:         "the rules' traffic searches with two conditions joined by AND and by OR; every item must satisfy the filter (filters.records-match) and the search must hold every listed record that does (filters.keeps-every-match)",
 		CaughtBy:    []string{"filters.keeps-every-match", "filters.records-match"},
 	},

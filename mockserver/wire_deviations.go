@@ -187,7 +187,7 @@ var wireDeviations = []wireDeviation{
 		})
 	}},
 	{name: deviation.SearchContainsFirstOnly, request: func(_ *Server, _ http.ResponseWriter, r *http.Request) bool {
-		if isASearch(r) {
+		if isPersonOrPlacementSearch(r) {
 			rewriteBody(r, func(v any) {
 				eachFilter(v, func(f *wire.Object) {
 					for _, op := range []string{"contains", "notContains"} {
@@ -206,7 +206,7 @@ var wireDeviations = []wireDeviation{
 		return true
 	}},
 	{name: deviation.SearchDropsLastCondition, request: func(_ *Server, _ http.ResponseWriter, r *http.Request) bool {
-		if isASearch(r) {
+		if isPersonOrPlacementSearch(r) {
 			rewriteBody(r, func(v any) {
 				if root, ok := v.(*wire.Object); ok {
 					if f, ok := root.Get("filter"); ok {
@@ -444,9 +444,12 @@ func isBLookup(r *http.Request) bool {
 	return r.Method == http.MethodPost && surfaceOf(r.URL.Path) == "B" && strings.HasSuffix(r.URL.Path, "/lookup")
 }
 
-// isASearch reports whether a request is a _search of interface A.
-func isASearch(r *http.Request) bool {
-	return r.Method == http.MethodPost && surfaceOf(r.URL.Path) == "A" && strings.HasSuffix(r.URL.Path, "/_search")
+// isPersonOrPlacementSearch reports whether a request is a _search of
+// interface A's persons or placements (not of its schools, groups and units,
+// whose searches the per-resource search checks look at).
+func isPersonOrPlacementSearch(r *http.Request) bool {
+	list, ok := strings.CutSuffix(strings.TrimPrefix(r.URL.Path, PrefixA), "/_search")
+	return ok && r.Method == http.MethodPost && surfaceOf(r.URL.Path) == "A" && slices.Contains(personAndPlacementLists, list)
 }
 
 // rewriteBody decodes a JSON request body, lets change change it and puts
