@@ -21,6 +21,16 @@ import (
 
 func TestVariantCataloguesAgree(t *testing.T) {
 	assert.Equal(t, slices.Sorted(slices.Values(mockserver.Variants)), slices.Sorted(maps.Keys(scenarios.KnownVariants)))
+	checks := map[string]bool{}
+	for _, c := range conformance.Catalogue() {
+		checks[c.ID] = true
+	}
+	for v, alarms := range knownFalseAlarms {
+		assert.Contains(t, mockserver.Variants, v)
+		for id := range alarms {
+			assert.True(t, checks[id], "knownFalseAlarms names %s, which is no check any more: remove it", id)
+		}
+	}
 }
 
 // serviceRejects are the variants that --profile service fails, with the
