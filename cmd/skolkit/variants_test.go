@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skolkit/skolkit/conformance"
 	"github.com/skolkit/skolkit/mockserver"
 	"github.com/skolkit/skolkit/report"
 	"github.com/skolkit/skolkit/scenarios"
