@@ -10,7 +10,8 @@
 #   bash docs/tap-bench.sh          # the figures in docs/performance.md come from this
 #
 # Environment: DURATION (10s a measurement), ROUNDS (3), CONNS (16),
-# THREADS (1), LONG (60s; 0 skips the long run), PORT (18090: serve,
+# THREADS (1), LONG (60s; 0 skips the long run), TAP_ARGS (more flags for
+# skolkit tap, e.g. "--judge-share 1"), PORT (18090: serve,
 # +1 the plain proxy, +2 the tap), BIN (a directory holding skolkit and
 # plainproxy already built: go build -o BIN/skolkit ./cmd/skolkit; go
 # build -o BIN/plainproxy ./docs/plainproxy).
@@ -76,7 +77,7 @@ wait_for "http://127.0.0.1:$serve_port/healthz" $serve_pid
 plain_pid=$!
 pids+=($plain_pid)
 "$work/skolkit" tap --listen "127.0.0.1:$tap_port" --target "http://127.0.0.1:$serve_port" \
-  --report "json=$work/tap.json" >"$work/tap.log" 2>&1 &
+  --report "json=$work/tap.json" ${TAP_ARGS:-} >"$work/tap.log" 2>&1 &
 tap_pid=$!
 pids+=($tap_pid)
 wait_for "http://127.0.0.1:$plain_port/healthz" $plain_pid
