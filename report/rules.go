@@ -53,6 +53,10 @@ func RuleResult(c rules.RuleCoverage, p rules.Profile, red *Redactor, nothing st
 	default:
 		res.Status = StatusPass
 	}
+	res.Requests = 0
+	for _, n := range c.Operations {
+		res.Requests += n
+	}
 	if n := len(c.Operations); n > 0 {
 		ops := slices.Sorted(maps.Keys(c.Operations))
 		shown := ops[:min(len(ops), 12)]
@@ -60,14 +64,10 @@ func RuleResult(c rules.RuleCoverage, p rules.Profile, red *Redactor, nothing st
 		if len(ops) > len(shown) {
 			more = fmt.Sprintf(" and %d more", len(ops)-len(shown))
 		}
-		res.Notes = append(res.Notes, fmt.Sprintf("%d judged across %d operations: %s", c.Judged, n, strings.Join(shown, ", ")+more))
+		res.Notes = append(res.Notes, fmt.Sprintf("%d judged, in %d exchanges of the %d operations it concerns that were seen: %s", c.Judged, res.Requests, n, strings.Join(shown, ", ")+more))
 	}
 	for n, reason := range undecided(c) {
 		res.Notes = append(res.Notes, fmt.Sprintf("could not judge %d times: %s", n, red.Text(reason)))
-	}
-	res.Requests = 0
-	for _, n := range c.Operations {
-		res.Requests += n
 	}
 	return res
 }
