@@ -40,7 +40,12 @@ func runScenarios(t *testing.T, cases []scenario) {
 	}
 }
 
-func page(token any, items ...any) obj { return obj{"data": items, "pageToken": token} }
+func page(token any, items ...any) obj {
+	if items == nil {
+		items = []any{}
+	}
+	return obj{"data": items, "pageToken": token}
+}
 
 func ps(ids ...int) []any {
 	var out []any
@@ -79,6 +84,9 @@ func TestPagingRules(t *testing.T) {
 		}},
 		{name: "pages smaller than asked are legal", rule: "paging.page-within-limit", exs: func(t *testing.T) []*Exchange {
 			return []*Exchange{mkEx(t, "GET /api/v1/groups?limit=50", 200, page(nil))}
+		}},
+		{name: "an answer that is not a page is not judged as one", rule: "paging.page-within-limit", nothing: true, exs: func(t *testing.T) []*Exchange {
+			return []*Exchange{mkEx(t, "GET /api/v1/placements?limit=1", 200, ps(1, 2, 3))}
 		}},
 		{name: "a later page repeats a record", rule: "paging.walk-without-repeats", fails: "repeats 1 records", exs: func(t *testing.T) []*Exchange {
 			return []*Exchange{

@@ -160,6 +160,29 @@ func (o *Observation) Records() []map[string]any {
 	return nil
 }
 
+// IsPage reports whether a 2xx answer of a list has the page shape its
+// contract gives: an object whose data is an array (or, on interface A,
+// holds resultArray). A body of another shape has no page to judge; the
+// contract rules judge its shape.
+func (o *Observation) IsPage() bool {
+	if o.Op == nil || !o.OK() || o.Op.Records != "data" {
+		return false
+	}
+	v, err := o.JSON()
+	if err != nil {
+		return false
+	}
+	m, _ := v.(map[string]any)
+	switch d := m["data"].(type) {
+	case []any:
+		return true
+	case map[string]any:
+		_, ok := d["resultArray"].([]any)
+		return ok
+	}
+	return false
+}
+
 // Objects returns the members of an array that are objects.
 func Objects(a []any) []map[string]any {
 	out := make([]map[string]any, 0, len(a))

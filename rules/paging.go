@@ -65,6 +65,10 @@ func checkPageWithinLimit(c *Context, o *Observation) {
 	if !ok || limit < 1 {
 		return
 	}
+	if !o.IsPage() {
+		c.Undecided(o, "the answer is not a page of the contract's shape (the contract rules judge its shape)")
+		return
+	}
 	n := len(o.Records())
 	c.Judged(o)
 	if n > limit {
