@@ -20,13 +20,14 @@ var (
 // start: clocks and the rounding of headers.
 const resetTolerance = 50 * time.Millisecond
 
-func init() {
-	register(&Rule{ID: "client.ratelimit-before-reset", Family: FamilyRateLimit, Side: SideClient,
+// clientRateLimitRules returns the client rate-limit rule.
+func clientRateLimitRules() []*Rule {
+	return []*Rule{{ID: "client.ratelimit-before-reset", Family: FamilyRateLimit, Side: SideClient,
 		Title: "after a 429, a client sends no request to that surface before the reset the answer announced (Retry-After, RateLimit-Reset)",
 		Spec:  specRateReset, StandardSpec: &specRateResetStandard,
 		Severity: SHOULD, Standard: SHOULD,
 		NewState: func() any { return map[string][]*refusal{} },
-		Check:    checkRateReset})
+		Check:    checkRateReset}}
 }
 
 // refusal is a 429 and the time, in the driver's clock, before which the

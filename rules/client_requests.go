@@ -29,21 +29,22 @@ var (
 		Quote: "The parameters can only be transmitted in the request-body and MUST NOT be included in the request URI. … Clients SHOULD make authenticated requests with a bearer token using the \"Authorization\" request header field with the \"Bearer\" HTTP authorization scheme."}
 )
 
-func init() {
-	register(
-		&Rule{ID: "client.pagetoken-with-filters", Family: FamilyRequests, Side: SideClient,
+// clientRequestRules returns the rules over what a client's requests carry.
+func clientRequestRules() []*Rule {
+	return []*Rule{
+		{ID: "client.pagetoken-with-filters", Family: FamilyRequests, Side: SideClient,
 			Title: "a request with a pageToken carries nothing else but limit, expand and expandReferenceNames",
 			Spec:  specPageTokenAlone, StandardSpec: &specPageTokenAloneStandard,
 			Severity: MUST, Standard: MUST, Concurrent: true,
 			Applies: func(op *Operation) bool { return op != nil && op.Paging == PagingPageToken },
 			Check:   checkPageTokenAlone},
-		&Rule{ID: "client.secret-where-it-does-not-belong", Family: FamilyRequests, Side: SideClient,
+		{ID: "client.secret-where-it-does-not-belong", Family: FamilyRequests, Side: SideClient,
 			Title: "the client secret goes only to the token endpoint (in its form or Basic credentials) and, on interface A, in the Client-Secret header: never in a URL, never to interface B or the export",
 			Spec:  specSecretPlace, StandardSpec: &specSecretPlaceStandard,
 			Severity: MUST, Standard: MUST,
 			NewState: func() any { return map[string][]string{} },
 			Check:    checkSecretPlace},
-	)
+	}
 }
 
 func checkPageTokenAlone(c *Context, o *Observation) {

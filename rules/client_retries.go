@@ -32,21 +32,22 @@ const (
 	stormRepeats = 3
 )
 
-func init() {
-	register(
-		&Rule{ID: "client.retry-storm", Family: FamilyRetries, Side: SideClient,
+// clientRetryRules returns the rules over how a client repeats failed requests.
+func clientRetryRules() []*Rule {
+	return []*Rule{
+		{ID: "client.retry-storm", Family: FamilyRetries, Side: SideClient,
 			Title: "after a 5xx a client waits before sending the request again (as Retry-After says, when it says), instead of repeating it at once, again and again",
 			Spec:  specRetryStorm, StandardSpec: &specRetryStormStandard,
 			Severity: SHOULD, Standard: SHOULD,
 			NewState: func() any { return map[string]*failing{} },
 			Check:    checkRetryStorm},
-		&Rule{ID: "client.write-repeated-unchecked", Family: FamilyRetries, Side: SideClient,
+		{ID: "client.write-repeated-unchecked", Family: FamilyRetries, Side: SideClient,
 			Title: "a create whose outcome the client does not know (no answer, 408, 500, 502, 504) is not sent again before the client has read whether it was applied",
 			Spec:  specWriteRepeat, StandardSpec: &specWriteRepeat,
 			Severity: SHOULD, Standard: SHOULD,
 			NewState: func() any { return map[string]*unknownWrite{} },
 			Check:    checkWriteRepeat},
-	)
+	}
 }
 
 // requestKey identifies a request for the retry rules: the client, the

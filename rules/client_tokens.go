@@ -74,21 +74,22 @@ func (ct *clientTokens) add(tok string, u *tokenUse) {
 	ct.last = tok
 }
 
-func init() {
-	register(
-		&Rule{ID: "client.token-per-request", Family: FamilyTokens, Side: SideClient,
+// clientTokenRules returns the rules over how a client uses its access tokens.
+func clientTokenRules() []*Rule {
+	return []*Rule{
+		{ID: "client.token-per-request", Family: FamilyTokens, Side: SideClient,
 			Title: "a client keeps its access token for as long as it is good, instead of asking for a new one for every request",
 			Spec:  specTokenReuse, StandardSpec: &specTokenReuseStandard,
 			Severity: NOTE, Standard: NOTE,
 			NewState: func() any { return tokensState{} },
 			Check:    checkTokenPerRequest},
-		&Rule{ID: "client.token-after-refusal", Family: FamilyTokens, Side: SideClient,
+		{ID: "client.token-after-refusal", Family: FamilyTokens, Side: SideClient,
 			Title: "after a 401 refusing its access token, a client asks for a new token instead of sending the refused one again",
 			Spec:  specTokenRefused, StandardSpec: &specTokenRefusedStandard,
 			Severity: MUST, Standard: SHOULD,
 			NewState: func() any { return tokensState{} },
 			Check:    checkTokenAfterRefusal},
-	)
+	}
 }
 
 // bearerOf returns the bearer token a request carries.

@@ -18,14 +18,15 @@ var (
 		Quote: "Om värdet är null finns inget mer att hämta på det token som skickades in som query parameter."}
 )
 
-func init() {
-	register(&Rule{ID: "client.walk-abandoned", Family: FamilyWalks, Side: SideClient,
+// clientWalkRules returns the rule that a client follows its walks to their end.
+func clientWalkRules() []*Rule {
+	return []*Rule{{ID: "client.walk-abandoned", Family: FamilyWalks, Side: SideClient,
 		Title: "a walk of a list the client starts is followed to its end: to a null pageToken (interface B), to pagination.total (interface A, the export)",
 		Spec:  specWalkEnd, StandardSpec: &specWalkEndStandard,
 		Severity: SHOULD, Standard: SHOULD,
 		Applies: func(op *Operation) bool { return op != nil && op.Paging != PagingNone },
 		Check:   checkWalkEnd,
-		Finish:  finishWalks})
+		Finish:  finishWalks}}
 }
 
 // checkWalkEnd counts the walks that reach their end.

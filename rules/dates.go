@@ -10,11 +10,11 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// The dates family: every date and date-time in every body is valid RFC
-// 3339; rules that compare them compare instants (Instant), never text.
-
-func init() {
-	register(&Rule{
+// dateRules returns the dates family: every date and date-time in every
+// body is valid RFC 3339; rules that compare them compare instants
+// (Instant), never text.
+func dateRules() []*Rule {
+	return []*Rule{{
 		ID: "dates.rfc3339", Family: FamilyDates, Side: SideServer,
 		Title: "every date in an answer is an RFC 3339 full-date and every date-time an RFC 3339 date-time (any offset, any fraction of a second)",
 		Spec:  SpecRef{Section: "Resources: Conventions", Quote: "`meta`: object with `created` and `modified`, both date-time (RFC 3339). … Date fields: string, format date (RFC 3339 full-date)."},
@@ -24,14 +24,13 @@ func init() {
 		Applies:    func(op *Operation) bool { return op != nil && op.Kind != KindOther },
 		Concurrent: true,
 		Check:      checkDates,
-	})
-	register(&Rule{
+	}, {
 		ID: "dates.modified-not-before-created", Family: FamilyDates, Side: SideServer,
 		Title:        "no record was modified before it was created (meta.modified, meta.updatedAt at or after meta.created, meta.createdAt, compared as instants)",
 		Spec:         SpecRef{Section: "Resources: Conventions", Quote: "`modified` is the last time an attribute directly belonging to the entity changed."},
 		StandardSpec: &SpecRef{Section: "SS 12000 2.1.0: Meta.modified", Quote: "Tidpunkten avser den senaste tidpunkt när något av de attribut som direkt tillhör entiteten har ändrats."},
 		Severity:     SHOULD, Standard: SHOULD, Applies: readsRecords, Concurrent: true, Check: checkModifiedAfterCreated,
-	})
+	}}
 }
 
 func checkModifiedAfterCreated(c *Context, o *Observation) {

@@ -23,13 +23,13 @@
 //     derived from the documents (and their x-skolkit-filter extensions)
 //     under a profile, never from a list of paths;
 //   - Rule, Context, History, Judge, Finding and Coverage (rule.go,
-//     context.go, history.go, judge.go): rules are registered by the file
-//     of their family from an init function, and Catalogue lists them; a
-//     Judge applies them to a stream of exchanges, safe for concurrent use,
-//     keeps a bounded History (walks, records seen per presentation,
-//     referents, writes, clients) that says when it dropped, and reports
-//     findings and, per rule, what it could judge (nothing seen is never a
-//     pass);
+//     context.go, history.go, judge.go): each family's file has one
+//     function that returns its rules, rule.go lists those functions, and
+//     Catalogue lists the rules; a Judge applies them to a stream of
+//     exchanges, safe for concurrent use, keeps a bounded History (walks,
+//     records seen per presentation, referents, writes, clients) that says
+//     when it dropped, and reports findings and, per rule, what it could
+//     judge (nothing seen is never a pass);
 //   - the families of server rules: contract (answers the contract
 //     describes), errors (error bodies), dates (RFC 3339 everywhere,
 //     compared as instants), and, over every operation they concern,

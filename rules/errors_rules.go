@@ -13,7 +13,9 @@ var errorCodeA = map[int]string{
 	409: "Conflict", 422: "UnprocessableEntity", 429: "RateLimited", 500: "Internal",
 }
 
-func init() {
+// errorRules returns the errors family: the error body of each surface.
+func errorRules() []*Rule {
+	var rs []*Rule
 	errorsOn := func(s Surface) func(*Operation) bool {
 		return func(op *Operation) bool { return op != nil && op.Surface == s }
 	}
@@ -35,13 +37,14 @@ func init() {
 		{SurfaceExport, "every data-export error has the body {error: {code, message, requestID}}",
 			SpecRef{Section: notShown.Section, Quote: notShown.Quote, Decision: "export-conventions"}, "", SHOULD, Off},
 	} {
-		register(&Rule{ID: "errors." + string(c.s) + ".body", Family: FamilyErrors, Side: SideServer, Title: c.title, Spec: c.spec, Choice: c.choice,
+		rs = append(rs, &Rule{ID: "errors." + string(c.s) + ".body", Family: FamilyErrors, Side: SideServer, Title: c.title, Spec: c.spec, Choice: c.choice,
 			Severity: c.severity, Standard: c.standard, Applies: errorsOn(c.s), Concurrent: true, Check: checkErrorBody})
 	}
-	register(&Rule{ID: "errors.A.422-only-on-writes", Family: FamilyErrors, Side: SideServer,
+	rs = append(rs, &Rule{ID: "errors.A.422-only-on-writes", Family: FamilyErrors, Side: SideServer,
 		Title:    "interface A answers 422 only to creates, searches and updates",
 		Spec:     SpecRef{Section: "Errors", Quote: "Every operation of interface A lists these statuses: … 422: request data failed validation; only on create, search and update operations", Decision: "bad-request-or-unprocessable"},
 		Severity: MUST, Standard: Off, Applies: errorsOn(SurfaceA), Concurrent: true, Check: checkA422})
+	return rs
 }
 
 func checkErrorBody(c *Context, o *Observation) {

@@ -21,17 +21,18 @@ func filters(op *Operation) bool {
 	return op != nil && (op.Kind == KindList || op.Kind == KindSearch) && len(op.Filters) > 0
 }
 
-func init() {
-	register(
-		&Rule{ID: "filters.records-match", Family: FamilyFilters, Side: SideServer,
+// filterRules returns the filters family.
+func filterRules() []*Rule {
+	return []*Rule{
+		{ID: "filters.records-match", Family: FamilyFilters, Side: SideServer,
 			Title: "every record of a filtered answer satisfies every filter its request sent (on a later page: the walk's first request): every value of a multi-valued filter, every bound as worded (inclusive, exclusive, open ends), date-times as instants, every condition of a search",
 			Spec:  specFilters, StandardSpec: specFiltersStd,
 			Severity: MUST, Standard: MUST, Applies: filters, Check: checkRecordsMatch},
-		&Rule{ID: "filters.keeps-every-match", Family: FamilyFilters, Side: SideServer,
+		{ID: "filters.keeps-every-match", Family: FamilyFilters, Side: SideServer,
 			Title: "a complete filtered walk holds every record of a complete walk with fewer filters (or none) that satisfies the filters it adds",
 			Spec:  specFilters, StandardSpec: specFiltersStd,
 			Severity: MUST, Standard: MUST, Applies: filters, Check: checkKeepsEveryMatch},
-	)
+	}
 }
 
 // FilterValues are the values a request sends for a filter: every

@@ -30,33 +30,34 @@ const (
 
 func rateLimited(op *Operation) bool { return op != nil && op.RateLimited }
 
-func init() {
-	register(
-		&Rule{ID: "headers.ratelimit-values", Family: FamilyHeaders, Side: SideServer,
+// headerRules returns the headers family.
+func headerRules() []*Rule {
+	return []*Rule{
+		{ID: "headers.ratelimit-values", Family: FamilyHeaders, Side: SideServer,
 			Title:    "RateLimit-Limit and RateLimit-Remaining are integers with 0 ≤ Remaining ≤ Limit, and RateLimit-Reset is epoch milliseconds after the answer's Date and within the hour",
 			Spec:     specRLValues,
 			Severity: MUST, Standard: Off, Applies: rateLimited, Concurrent: true, Check: checkRateLimitValues},
-		&Rule{ID: "headers.ratelimit-present", Family: FamilyHeaders, Side: SideServer,
+		{ID: "headers.ratelimit-present", Family: FamilyHeaders, Side: SideServer,
 			Title:    "every answer of an operation whose contract declares the RateLimit headers carries all three (the 204 of a deletion, errors and 429 included)",
 			Spec:     SpecRef{Section: "Limits", Quote: "Rate limit: a maximum number of requests per hour. A 204 response of interface A carries three headers.", Decision: "rate-limit-headers"},
 			Severity: MUST, Standard: Off, Applies: rateLimited, Concurrent: true, Check: checkRateLimitPresent},
-		&Rule{ID: "headers.ratelimit-window", Family: FamilyHeaders, Side: SideServer,
+		{ID: "headers.ratelimit-window", Family: FamilyHeaders, Side: SideServer,
 			Title:    "over the sequence of answers to one client, RateLimit-Remaining never grows within a window, and RateLimit-Reset stays while Remaining falls (the window's end does not move)",
 			Spec:     specRLWindow,
 			Severity: MUST, Standard: Off, Applies: rateLimited, NewState: newRateLimitState, Check: checkRateLimitWindow},
-		&Rule{ID: "headers.ratelimit-remaining-falls", Family: FamilyHeaders, Side: SideServer,
+		{ID: "headers.ratelimit-remaining-falls", Family: FamilyHeaders, Side: SideServer,
 			Title:    "RateLimit-Remaining goes down with each successful request of a client in one window",
 			Spec:     specRLWindow,
 			Severity: SHOULD, Standard: Off, Applies: rateLimited, NewState: newRateLimitState, Check: checkRateLimitFalls},
-		&Rule{ID: "headers.json-utf8", Family: FamilyHeaders, Side: SideServer,
+		{ID: "headers.json-utf8", Family: FamilyHeaders, Side: SideServer,
 			Title:    "every JSON answer is UTF-8: its Content-Type names no other charset and its body is valid UTF-8",
 			Spec:     specJSONUTF8,
 			Severity: MUST, Standard: MUST, Applies: func(op *Operation) bool { return op != nil }, Concurrent: true, Check: checkJSONUTF8},
-		&Rule{ID: "headers.accept-parameters", Family: FamilyHeaders, Side: SideServer,
+		{ID: "headers.accept-parameters", Family: FamilyHeaders, Side: SideServer,
 			Title:    "a request whose Accept admits JSON (with parameters such as charset, or among several media ranges) is never answered 406",
 			Spec:     specAccept,
 			Severity: MUST, Standard: MUST, Applies: func(op *Operation) bool { return op != nil }, Concurrent: true, Check: checkAcceptParameters},
-	)
+	}
 }
 
 // rateLimit is what one answer says of its window.

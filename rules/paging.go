@@ -27,34 +27,35 @@ func tokenWalks(op *Operation) bool { return op != nil && op.Paging == PagingPag
 
 func offsetWalks(op *Operation) bool { return op != nil && op.Paging == PagingOffset }
 
-func init() {
-	register(
-		&Rule{ID: "paging.page-within-limit", Family: FamilyPaging, Side: SideServer,
+// pagingRules returns the paging family.
+func pagingRules() []*Rule {
+	return []*Rule{
+		{ID: "paging.page-within-limit", Family: FamilyPaging, Side: SideServer,
 			Title: "every page holds at most the limit sent with that request (first pages, later pages, and a limit that changes during a walk)",
 			Spec:  specLimitParam, StandardSpec: specLimitStd,
 			Severity: MUST, Standard: MUST, Applies: pages, Concurrent: true, Check: checkPageWithinLimit},
-		&Rule{ID: "paging.walk-without-repeats", Family: FamilyPaging, Side: SideServer,
+		{ID: "paging.walk-without-repeats", Family: FamilyPaging, Side: SideServer,
 			Title: "a walk returns each record once and ends: no record on two pages, no pageToken twice",
 			Spec:  specPageToken, StandardSpec: specTokenStd,
 			Severity: MUST, Standard: MUST, Applies: pages, Check: checkWalkWithoutRepeats},
-		&Rule{ID: "paging.walks-agree", Family: FamilyPaging, Side: SideServer,
+		{ID: "paging.walks-agree", Family: FamilyPaging, Side: SideServer,
 			Title: "two complete walks of the same query (with different limits, or none) yield the same records: no gaps",
 			Spec:  specPageToken, StandardSpec: specTokenStd,
 			Severity: MUST, Standard: MUST, Applies: pages, Check: checkWalksAgree},
-		&Rule{ID: "paging.total-matches-walk", Family: FamilyPaging, Side: SideServer,
+		{ID: "paging.total-matches-walk", Family: FamilyPaging, Side: SideServer,
 			Title:    "pagination.total is what a complete offset walk yields, the same on every page",
 			Spec:     specATotal,
 			Severity: MUST, Standard: Off, Applies: offsetWalks, Check: checkTotalMatchesWalk},
-		&Rule{ID: "paging.offset-page-full", Family: FamilyPaging, Side: SideServer,
+		{ID: "paging.offset-page-full", Family: FamilyPaging, Side: SideServer,
 			Title:    "an offset page starts at the offset asked for and holds min(limit, total − offset) items, so that the next offset leaves no gap",
 			Spec:     specAPaging,
 			Severity: MUST, Standard: Off, Applies: offsetWalks, Concurrent: true, Check: checkOffsetPageFull},
-		&Rule{ID: "paging.sort-order", Family: FamilyPaging, Side: SideServer,
+		{ID: "paging.sort-order", Family: FamilyPaging, Side: SideServer,
 			Title: "a walk with a date or date-time sortkey is in that order across all its pages, records without the key together at one end",
 			Spec:  specSortKey, StandardSpec: specSortStd,
 			Severity: MUST, Standard: MUST, Applies: func(op *Operation) bool { return tokenWalks(op) && len(op.SortKeys) > 0 },
 			NewState: func() any { return map[*Walk]*sortState{} }, Check: checkSortOrder},
-	)
+	}
 }
 
 func checkPageWithinLimit(c *Context, o *Observation) {

@@ -25,33 +25,34 @@ func hasPersonReferences(op *Operation) bool {
 	return op != nil && slices.ContainsFunc(op.References, func(r RefPath) bool { return r.Person })
 }
 
-func init() {
-	register(
-		&Rule{ID: "references.security-marking-agrees", Family: FamilyReferences, Side: SideServer,
+// referenceRules returns the references family.
+func referenceRules() []*Rule {
+	return []*Rule{
+		{ID: "references.security-marking-agrees", Family: FamilyReferences, Side: SideServer,
 			Title: "a person reference's securityMarking is the person's own, wherever both the reference and the person (by id, in a list, embedded) have been seen",
 			Spec:  SpecRef{Section: specMarking.Section, Quote: "`securityMarking` reflects the population register."}, StandardSpec: specMarkingStd,
 			Severity: MUST, Standard: SHOULD,
 			Applies: func(op *Operation) bool { return op != nil && op.Surface == SurfaceB && op.ReadsRecords() },
 			Check:   checkMarkingAgrees},
-		&Rule{ID: "references.display-name-agrees", Family: FamilyReferences, Side: SideServer,
+		{ID: "references.display-name-agrees", Family: FamilyReferences, Side: SideServer,
 			Title: "a reference's displayName is the displayName of the record it points to, wherever both have been seen",
 			Spec:  specRefName, StandardSpec: specRefNameStd,
 			Choice:   "that a reference's displayName is the referenced record's own displayName; the standard says only that it is a name for display",
 			Severity: SHOULD, Standard: SHOULD,
 			Applies: func(op *Operation) bool { return op != nil && op.Surface == SurfaceB && op.ReadsRecords() },
 			Check:   checkNameAgrees},
-		&Rule{ID: "references.person-marking-present", Family: FamilyReferences, Side: SideServer,
+		{ID: "references.person-marking-present", Family: FamilyReferences, Side: SideServer,
 			Title:    "every person reference carries a securityMarking of the allowed values",
 			Spec:     specMarking,
 			Severity: MUST, Standard: Off, Applies: hasPersonReferences, Concurrent: true, Check: checkPersonMarking},
-		&Rule{ID: "references.resolve", Family: FamilyReferences, Side: SideServer,
+		{ID: "references.resolve", Family: FamilyReferences, Side: SideServer,
 			Title:    "a record a reference points to exists: its by-id read is not 404 while the reference stands",
 			Spec:     SpecRef{Section: "SS 12000 2.1.0: ObjectReference", Quote: "displayName: Namn för visningsyfte för det refererade objektet."},
 			Choice:   "that a reference resolves on the same server; a server may refer to records a client cannot read",
 			Severity: SHOULD, Standard: SHOULD,
 			Applies: func(op *Operation) bool { return op != nil && op.Surface == SurfaceB && op.Kind == KindGet },
 			Check:   checkResolves},
-	)
+	}
 }
 
 // FoundReference is a reference object in a record.

@@ -25,50 +25,51 @@ var (
 
 func readsRecords(op *Operation) bool { return op != nil && op.ReadsRecords() }
 
-func init() {
-	register(
-		&Rule{ID: "representation.same-everywhere", Family: FamilyRepresentation, Side: SideServer,
+// representationRules returns the representation family.
+func representationRules() []*Rule {
+	return []*Rule{
+		{ID: "representation.same-everywhere", Family: FamilyRepresentation, Side: SideServer,
 			Title: "a record reads the same by id, in a list, in a search, through a lookup and in a write's answer, with the same expand and expandReferenceNames (members shown in one reading only are noted, values that differ fail)",
 			Spec:  specSameRecord, StandardSpec: specSameStd,
 			Severity: MUST, Standard: MUST, Applies: readsRecords, Check: checkSameEverywhere},
-		&Rule{ID: "representation.presentation-only-adds", Family: FamilyRepresentation, Side: SideServer,
+		{ID: "representation.presentation-only-adds", Family: FamilyRepresentation, Side: SideServer,
 			Title: "expand and expandReferenceNames change only _embedded and the references' displayName: every other member (meta.modified included) reads the same with and without them",
 			Spec:  specModifiedPre, StandardSpec: specModifiedStd,
 			Severity: MUST, Standard: MUST,
 			Applies: func(op *Operation) bool { return readsRecords(op) && (len(op.Expand) > 0 || op.ReferenceNames) },
 			Check:   checkPresentationOnlyAdds},
-		&Rule{ID: "representation.expand-honoured", Family: FamilyRepresentation, Side: SideServer,
+		{ID: "representation.expand-honoured", Family: FamilyRepresentation, Side: SideServer,
 			Title: "every record of an answer to expand=X embeds X (_embedded.X), and the embedded records are the ones its references name",
 			Spec:  specExpand, StandardSpec: specExpandStd,
 			Severity: MUST, Standard: MUST,
 			Applies: func(op *Operation) bool { return readsRecords(op) && len(op.Expand) > 0 }, Concurrent: true, Check: checkExpandHonoured},
-		&Rule{ID: "representation.embeds-only-what-was-asked", Family: FamilyRepresentation, Side: SideServer,
+		{ID: "representation.embeds-only-what-was-asked", Family: FamilyRepresentation, Side: SideServer,
 			Title: "a record embeds only what expand asked for: no _embedded without expand, no member expand did not name",
 			Spec:  specExpand, StandardSpec: specExpandStd,
 			Severity: SHOULD, Standard: SHOULD,
 			Applies: func(op *Operation) bool { return readsRecords(op) && len(op.Expand) > 0 }, Concurrent: true, Check: checkEmbedsOnlyAsked},
-		&Rule{ID: "representation.reference-names-only-when-asked", Family: FamilyRepresentation, Side: SideServer,
+		{ID: "representation.reference-names-only-when-asked", Family: FamilyRepresentation, Side: SideServer,
 			Title: "no reference carries displayName unless expandReferenceNames=true",
 			Spec:  specRefName, StandardSpec: specNamesStd,
 			Severity: MUST, Standard: MUST,
 			Applies: func(op *Operation) bool { return readsRecords(op) && len(op.References) > 0 }, Concurrent: true, Check: checkNamesOnlyWhenAsked},
-		&Rule{ID: "representation.reference-names-when-asked", Family: FamilyRepresentation, Side: SideServer,
+		{ID: "representation.reference-names-when-asked", Family: FamilyRepresentation, Side: SideServer,
 			Title: "with expandReferenceNames=true every reference carries displayName (under --profile ss12000 SHOULD: the standard says only when they may)",
 			Spec:  specRefName, StandardSpec: specNamesStd,
 			Severity: MUST, Standard: SHOULD,
 			Applies: func(op *Operation) bool { return readsRecords(op) && op.ReferenceNames && len(op.References) > 0 }, Concurrent: true, Check: checkNamesWhenAsked},
-		&Rule{ID: "representation.listed-records-readable", Family: FamilyRepresentation, Side: SideServer,
+		{ID: "representation.listed-records-readable", Family: FamilyRepresentation, Side: SideServer,
 			Title: "a record a list, search or lookup showed is readable by id (not 404) while nothing has deleted it",
 			Spec:  specSameRecord, StandardSpec: &SpecRef{Section: "SS 12000 2.1.0: GET /{resource}/{id}", Quote: "200: Anropet lyckades. … 404: Posten hittades inte."},
 			Severity: MUST, Standard: MUST,
 			Applies: func(op *Operation) bool { return op != nil && op.Kind == KindGet }, Check: checkListedReadable},
-		&Rule{ID: "representation.lookup-exact", Family: FamilyRepresentation, Side: SideServer,
+		{ID: "representation.lookup-exact", Family: FamilyRepresentation, Side: SideServer,
 			Title:        "a lookup returns exactly the records asked for that exist: none that was not asked for, every one seen elsewhere",
 			Spec:         SpecRef{Section: "Endpoints (interface B)", Quote: "POST | /groups/lookup | JSON body `ids` (array of uuid); query `expand`, `expandReferenceNames` as for /groups/{id} | 200, array of Group", Decision: "lookup-limits"},
 			StandardSpec: specSameStd,
 			Severity:     MUST, Standard: MUST,
 			Applies: func(op *Operation) bool { return op != nil && op.Kind == KindLookup }, Check: checkLookupExact},
-	)
+	}
 }
 
 // Differences compares two readings of a record: members whose values

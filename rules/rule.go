@@ -68,33 +68,22 @@ func (r *Rule) SpecIn(p Profile) SpecRef {
 // exchange that matched none).
 func (r *Rule) concerns(op *Operation) bool { return r.Applies == nil || r.Applies(op) }
 
-var (
-	registryMu sync.Mutex
-	registry   []*Rule
-	catalogue  []*Rule
-)
-
-// register adds rules to the catalogue. Each file of rules calls it from
-// an init function, so that a family is one file and nothing else to edit.
-func register(rs ...*Rule) {
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	if catalogue != nil {
-		panic("rules: register after the catalogue was built")
+// families lists every family's rules: one function per family, in the
+// family's file.
+func families() [][]*Rule {
+	return [][]*Rule{
+		clientRateLimitRules(), clientRequestRules(), clientRetryRules(), clientTokenRules(), clientWalkRules(),
+		contractRules(), dateRules(), errorRules(), filterRules(), headerRules(),
+		pagingRules(), referenceRules(), representationRules(), writeRules(),
 	}
-	registry = append(registry, rs...)
 }
+
+// catalogue is every rule sorted by id, built and validated once.
+var catalogue = sync.OnceValue(func() []*Rule { return buildCatalogue(slices.Concat(families()...)) })
 
 // Catalogue returns every rule, server and client, sorted by id. The rules
 // are shared: do not modify them.
-func Catalogue() []*Rule {
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	if catalogue == nil {
-		catalogue = buildCatalogue(registry)
-	}
-	return slices.Clone(catalogue)
-}
+func Catalogue() []*Rule { return slices.Clone(catalogue()) }
 
 // Lookup returns the rule with the id, or nil.
 func Lookup(id string) *Rule {

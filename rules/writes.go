@@ -27,21 +27,22 @@ func writes(op *Operation) bool {
 	return op != nil && (op.Kind == KindCreate || op.Kind == KindUpdate) && op.Body
 }
 
-func init() {
-	register(
-		&Rule{ID: "writes.read-back", Family: FamilyWrites, Side: SideServer,
+// writeRules returns the writes family.
+func writeRules() []*Rule {
+	return []*Rule{
+		{ID: "writes.read-back", Family: FamilyWrites, Side: SideServer,
 			Title: "every member a create or update sent reads back as sent (dates as dates, date-times as instants): in the write's answer and in every later reading of the record, by id, in a list, a search or a lookup",
 			Spec:  specReadBack, StandardSpec: specReadStd,
 			Severity: MUST, Standard: MUST, Applies: readsRecords, Check: checkReadBack},
-		&Rule{ID: "writes.media-type-parameters", Family: FamilyWrites, Side: SideServer,
+		{ID: "writes.media-type-parameters", Family: FamilyWrites, Side: SideServer,
 			Title:    "a request body whose Content-Type has parameters (application/json; charset=utf-8) is not refused for them (415)",
 			Spec:     specMediaParam,
 			Severity: MUST, Standard: MUST, Applies: func(op *Operation) bool { return op != nil && op.Body }, Concurrent: true, Check: checkMediaTypeParameters},
-		&Rule{ID: "writes.enum-values-accepted", Family: FamilyWrites, Side: SideServer,
+		{ID: "writes.enum-values-accepted", Family: FamilyWrites, Side: SideServer,
 			Title:    "a write is not refused for a member whose value is one of the values the contract lists for it: not by a 422 pointing at it, nor by a 400 or 422 to a write that differs from an accepted one only in such values",
 			Spec:     specEnums,
 			Severity: MUST, Standard: MUST, Applies: writes, NewState: func() any { return map[*Operation]map[string]any{} }, Check: checkEnumValuesAccepted},
-	)
+	}
 }
 
 // SentDifferences compares what a write sent with a reading of the
