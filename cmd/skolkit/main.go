@@ -239,30 +239,30 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	base := baseURL(ln.Addr())
 	id, secret := srv.Credentials()
-	fmt.Fprintf(stdout, `skolkit mock serving scenario %q on %s
-  auth_url      %s                  (POST %s)
-  base_url      %s%s     (interface A, directory API)
-  register_url  %s%s           (interface B, SS 12000)
-  export_url    %s%s   (data export)
-  contracts     %s/*/openapi.json, or: skolkit spec
-  client_id     %s
-  client_secret %s
-`, sc.Name, base, base, mockserver.PathToken, base, mockserver.PrefixA, base, mockserver.PrefixB, base, mockserver.PrefixExport,
-		base, id, secret)
+	fmt.Fprintf(stdout, "skolkit mock serving scenario %q on %s\n", sc.Name, base)
+	urls := newURLColumn(base, "", mockserver.PrefixA, mockserver.PrefixB, mockserver.PrefixExport, mockserver.PrefixAdmin)
+	bannerLine(stdout, "auth_url", urls.cell(base, "(POST "+mockserver.PathToken+")"))
+	bannerLine(stdout, "base_url", urls.cell(base+mockserver.PrefixA, "(interface A, directory API)"))
+	bannerLine(stdout, "register_url", urls.cell(base+mockserver.PrefixB, "(interface B, SS 12000)"))
+	bannerLine(stdout, "export_url", urls.cell(base+mockserver.PrefixExport, "(data export)"))
+	bannerLine(stdout, "contracts", base+"/*/openapi.json, or: skolkit spec")
+	bannerLine(stdout, "client_id", id)
+	bannerLine(stdout, "client_secret", secret)
 	if limitedID, limitedSecret, ok := srv.ReadOnlyClient(); ok {
-		fmt.Fprintf(stdout, "  limited_client_id     %s  (reads only: every write answers 403)\n  limited_client_secret %s\n", limitedID, limitedSecret)
+		bannerLine(stdout, "limited_client_id", limitedID+"   (reads only: every write answers 403)")
+		bannerLine(stdout, "limited_client_secret", limitedSecret)
 	}
-	fmt.Fprintf(stdout, "  admin         %s%s          (control plane)\n", base, mockserver.PrefixAdmin)
+	bannerLine(stdout, "admin", urls.cell(base+mockserver.PrefixAdmin, "(control plane)"))
 	printServing(stdout, srv.Serving())
 	if *stateFile != "" {
 		how := "new"
 		if stateExisted {
 			how = "loaded"
 		}
-		fmt.Fprintf(stdout, "  state_file    %s (%s)\n", *stateFile, how)
+		bannerLine(stdout, "state_file", *stateFile+" ("+how+")")
 	}
 	if base != "http://"+ln.Addr().String() {
-		fmt.Fprintf(stdout, "  listening on  %s (every interface)\n", ln.Addr())
+		bannerLine(stdout, "listening on", ln.Addr().String()+" (every interface)")
 	}
 	hs := newHTTPServer(withHealth(srv))
 	errc := make(chan error, 1)
@@ -300,13 +300,41 @@ func printServing(w io.Writer, sv mockserver.Serving) {
 	if sv.Profile == mockserver.ProfileSS12000 {
 		what = "interface B is the SS 12000 2.1.0 document alone where the service's spec differs"
 	}
-	fmt.Fprintf(w, "  profile       %s   (%s)\n", sv.Profile, what)
+	bannerLine(w, "profile", fmt.Sprintf("%s   (%s)", sv.Profile, what))
 	if len(sv.Deviations) > 0 {
-		fmt.Fprintf(w, "  deviations    %s   (switched on: the mock departs from the spec on purpose; skolkit scenarios list)\n", strings.Join(sv.Deviations, ", "))
+		bannerLine(w, "deviations", strings.Join(sv.Deviations, ", ")+"   (switched on: the mock departs from the spec on purpose; skolkit scenarios list)")
 	}
 	if len(sv.Variants) > 0 {
-		fmt.Fprintf(w, "  variants      %s   (switched on: legal behaviours the mock does not do by default; skolkit scenarios list)\n", strings.Join(sv.Variants, ", "))
+		bannerLine(w, "variants", strings.Join(sv.Variants, ", ")+"   (switched on: legal behaviours the mock does not do by default; skolkit scenarios list)")
 	}
+}
+
+// bannerLabelWidth is the width of the banner's column of labels: its
+// longest label and a space, so that every value starts in one column.
+const bannerLabelWidth = len("limited_client_secret ")
+
+// bannerLine prints one line of serve's banner: a label and its value, the
+// value in the column every other line's value starts in.
+func bannerLine(w io.Writer, label, value string) {
+	fmt.Fprintf(w, "  %-*s%s\n", bannerLabelWidth, label, value)
+}
+
+// urlColumn lines up the notes that follow the banner's URLs: each note
+// starts three spaces after the longest URL.
+type urlColumn int
+
+// newURLColumn is the column of notes after the URLs base+path.
+func newURLColumn(base string, paths ...string) urlColumn {
+	longest := 0
+	for _, p := range paths {
+		longest = max(longest, len(base+p))
+	}
+	return urlColumn(longest + 3)
+}
+
+// cell is url followed by its note, the note in the column.
+func (c urlColumn) cell(url, note string) string {
+	return fmt.Sprintf("%-*s%s", int(c), url, note)
 }
 
 // baseURL is the URL clients use for a listener: its address, or

@@ -267,19 +267,23 @@ behaviours: {deviations: [endDate-filter-drops-open-ended], variants: [empty-404
 		profile string
 		lines   []string
 	}{
-		{[]string{"--scenario", "empty"}, "service", nil},
+		{nil, "service", []string{ // the default scenario, which has a read-only client
+			"  limited_client_id     ", // the read-only client's lines in the column of the others
+			"  limited_client_secret ",
+		}},
 		{[]string{"--scenario", file, "--profile", "ss12000"}, "ss12000", []string{
-			"  deviations    endDate-filter-drops-open-ended ",
-			"  variants      clamped-limit, empty-404 ",
+			"  deviations            endDate-filter-drops-open-ended ",
+			"  variants              clamped-limit, empty-404 ",
 		}},
 	} {
 		t.Run(tc.profile, func(t *testing.T) {
 			p := startServe(t, append([]string{"--addr", "127.0.0.1:0"}, tc.args...)...)
-			p.waitFor(t, "  profile       "+tc.profile+" ")
+			p.waitFor(t, "  profile               "+tc.profile+" ")
+			assertBannerAligned(t, p.output())
 			for _, l := range tc.lines {
 				p.waitFor(t, l)
 			}
-			if tc.lines == nil {
+			if tc.profile == "service" {
 				assert.NotContains(t, p.output(), "deviations", "no deviations switched on, none named")
 				assert.NotContains(t, p.output(), "variants ")
 			}
@@ -296,6 +300,28 @@ behaviours: {deviations: [endDate-filter-drops-open-ended], variants: [empty-404
 		assert.Contains(t, errOut, `unknown profile "iso"; known: service, ss12000`)
 		assert.Empty(t, out)
 	})
+}
+
+// assertBannerAligned asserts that every line of serve's banner (the
+// indented lines of its standard output) has its value in one column, the
+// read-only client's lines included.
+func assertBannerAligned(t *testing.T, output string) {
+	t.Helper()
+	stdout, _, _ := strings.Cut(strings.TrimPrefix(output, "stdout:\n"), "stderr:\n")
+	label := regexp.MustCompile(`^  (listening on|[a-z_]+) +`)
+	column, lines := -1, 0
+	for line := range strings.Lines(stdout) {
+		m := label.FindString(line)
+		if m == "" {
+			continue
+		}
+		lines++
+		if column < 0 {
+			column = len(m)
+		}
+		assert.Equal(t, column, len(m), "the value of %q starts in another column than the others':\n%s", strings.TrimSpace(m), stdout)
+	}
+	assert.GreaterOrEqual(t, lines, 8, "the banner's lines:\n%s", stdout)
 }
 
 // `skolkit spec -profile ss12000 register` prints interface B's document as
