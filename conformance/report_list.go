@@ -182,6 +182,7 @@ decision (` + "`docs/decisions.md`" + `) and names it.
 	b.WriteString(deviation.Markdown(deviation.All(), true))
 	b.WriteString("\nOther kinds of wrong server, which the mock has no switch for, and the checks written to catch them:\n\n")
 	b.WriteString(deviation.Markdown(deviation.Others(), true))
+	writeFamilyProofsMarkdown(&b)
 	b.WriteString("\n## Spec statements no check covers yet\n\n")
 	for _, u := range Uncovered {
 		fmt.Fprintf(&b, "- “%s” (%s): %s.\n", u.Quote, u.Section, u.Why)

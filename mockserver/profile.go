@@ -124,7 +124,10 @@ func (s *Server) profiled(e surface.Endpoint, validate func(http.ResponseWriter,
 		return validate, handle
 	}
 	standard := sync.OnceValues(func() (*validator, error) {
-		doc, _ := openapi.RegisterSS12000()
+		doc, err := ss12000Requests()
+		if err != nil {
+			return nil, err
+		}
 		return newValidatorIn(doc, openapi.NameRegister, e.Method, e.Path)
 	})
 	tr := profileTranslations[e.Method+" "+e.Path]
@@ -151,6 +154,12 @@ func (s *Server) profiled(e surface.Endpoint, validate func(http.ResponseWriter,
 	}
 	return profiledValidate, profiledHandle
 }
+
+// ss12000Requests is the document the ss12000 profile validates requests
+// against: the profile's, with the writes' bodies closed, so that a member
+// the profile's schema does not define is 400 naming it rather than
+// dropped (openapi.RegisterSS12000Writes).
+var ss12000Requests = sync.OnceValues(openapi.RegisterSS12000Writes)
 
 // request turns a request the profile's contract has validated into the
 // service's form: an absence's type, the type filter, schedule end times.

@@ -96,6 +96,42 @@ func TestSS12000ProfileAbsences(t *testing.T) {
 	})
 }
 
+// TestSS12000ProfileRefusesUndefinedMembers: under the ss12000 profile a
+// write that sends a member the profile's schema does not define (the
+// spec's absenceReason and verified, which the service profile defines) is
+// 400 with an error body naming each such member, and nothing is stored;
+// the service profile takes the same members.
+func TestSS12000ProfileRefusesUndefinedMembers(t *testing.T) {
+	for _, tc := range []struct {
+		profile, typ, more string
+		status             int
+		named              []string
+	}{
+		{ProfileSS12000, "Beviljad ledighet", `,"absenceReason":"Sjuk","verified":true`, http.StatusBadRequest, []string{"/absenceReason", "/verified"}},
+		{ProfileSS12000, "Beviljad ledighet", `,"colour":"blue"`, http.StatusBadRequest, []string{"/colour"}},
+		{ProfileService, "Giltig", `,"registrationDate":"2026-11-03","absenceReason":"Sjuk","verified":true`, http.StatusOK, nil},
+	} {
+		t.Run(tc.profile+tc.more, func(t *testing.T) {
+			h := newHarness(t, withProfile(tc.profile))
+			ds := h.srv.store.Export()
+			pupil := enrolledPupil(t, ds)
+			before := len(ds.Absences)
+			res := h.postJSON(PrefixB+"/absences", fmt.Sprintf(`{"student":{"id":%q},"organisation":{"id":%q},"startTime":"2026-11-03T08:00:00+01:00","endTime":"2026-11-03T12:00:00+01:00","type":%q%s}`,
+				pupil.ID, pupil.Enrolments[0].EnroledAt.ID, tc.typ, tc.more))
+			require.Equal(t, tc.status, res.status, res)
+			if tc.status == http.StatusOK {
+				return
+			}
+			body := res.errorBody(t)
+			assert.Equal(t, "BadRequest", body.Code)
+			for _, member := range tc.named {
+				assert.Contains(t, body.Message, "at "+member+": ", "the error names the member %s", member)
+			}
+			assert.Len(t, h.srv.store.Export().Absences, before, "nothing is stored")
+		})
+	}
+}
+
 // enrolledPupil is a person with an enrolment that covers 2026-11-03.
 func enrolledPupil(t *testing.T, ds *store.Dataset) model.Person {
 	t.Helper()

@@ -241,20 +241,42 @@ func bodySchemaViolations(err error) ([]surface.FieldProblem, bool) {
 			}
 			walk(e.Err)
 		case *openapi3.SchemaError:
-			ptr := e.JSONPointer()
-			// kin-openapi points an unsupported member at its object; point at the member.
-			if name, ok := strings.CutPrefix(e.Reason, `property "`); ok {
-				if name, ok = strings.CutSuffix(name, `" is unsupported`); ok {
-					ptr = append(slices.Clone(ptr), name)
-				}
-			}
-			out = append(out, surface.FieldProblem{Field: surface.Pointer(ptr), Message: e.Reason})
+			out = append(out, schemaProblems(e, nil)...)
 		default:
 			ok = false
 		}
 	}
 	walk(err)
 	return out, ok && len(out) > 0
+}
+
+// schemaProblems returns the violations a schema error stands for, each
+// with the JSON Pointer of the value it concerns, under the pointer base. A
+// member the schema does not define is pointed at itself (kin-openapi
+// points at its object), and a value that fails an allOf (a reference
+// wrapped to carry a description) stands for the violations of its parts.
+func schemaProblems(e *openapi3.SchemaError, base []string) []surface.FieldProblem {
+	ptr := append(slices.Clone(base), e.JSONPointer()...)
+	var parts openapi3.MultiError
+	if e.SchemaField == "allOf" && errors.As(e.Origin, &parts) {
+		var out []surface.FieldProblem
+		for _, part := range parts {
+			var pe *openapi3.SchemaError
+			if !errors.As(part, &pe) {
+				return []surface.FieldProblem{{Field: surface.Pointer(ptr), Message: e.Reason}}
+			}
+			out = append(out, schemaProblems(pe, base)...)
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	if name, ok := strings.CutPrefix(e.Reason, `property "`); ok {
+		if name, ok = strings.CutSuffix(name, `" is unsupported`); ok {
+			ptr = append(ptr, name)
+		}
+	}
+	return []surface.FieldProblem{{Field: surface.Pointer(ptr), Message: e.Reason}}
 }
 
 // describe turns kin-openapi's validation errors into one message listing
@@ -281,11 +303,13 @@ func describe(err error) string {
 			}
 			walk(w, e.Err)
 		case *openapi3.SchemaError:
-			msg := e.Reason
-			if ptr := e.JSONPointer(); len(ptr) > 0 {
-				msg = "at /" + strings.Join(ptr, "/") + ": " + msg
+			for _, p := range schemaProblems(e, nil) {
+				msg := p.Message
+				if p.Field != "" {
+					msg = "at " + p.Field + ": " + msg
+				}
+				msgs = append(msgs, prefixed(where, msg))
 			}
-			msgs = append(msgs, prefixed(where, msg))
 		case *openapi3filter.ParseError:
 			msgs = append(msgs, prefixed(where, e.Error()))
 		default:

@@ -380,6 +380,61 @@ var wireDeviations = []wireDeviation{
 			})
 		})
 	}},
+	{name: deviation.DateTimeWithoutSeconds, answer: func(_ *Server, r *http.Request) wire.Rewrite {
+		rest := strings.TrimPrefix(r.URL.Path, PrefixA)
+		if surfaceOf(r.URL.Path) != "A" || !(strings.HasPrefix(rest, "/school") || strings.HasPrefix(rest, "/group")) {
+			return nil
+		}
+		return onJSON(func(v any) {
+			wire.Map(v, func(key string, v any) any {
+				if s, ok := v.(string); ok && (key == "createdAt" || key == "updatedAt") {
+					if t, ok := wire.ParseDateTime(s); ok {
+						return t.UTC().Format("2006-01-02T15:04Z07:00")
+					}
+				}
+				return v
+			})
+		})
+	}},
+	{name: deviation.DateInvalidDay, answer: func(_ *Server, r *http.Request) wire.Rewrite {
+		if !strings.HasPrefix(r.URL.Path, PrefixB+"/organisations") {
+			return nil
+		}
+		return onJSON(func(v any) {
+			wire.Map(v, func(key string, v any) any {
+				if s, ok := v.(string); ok && (key == "startDate" || key == "endDate") && len(s) == len("2006-01-02") {
+					return s[:len("2006-01-")] + "00"
+				}
+				return v
+			})
+		})
+	}},
+	{name: deviation.AErrorBodyWrongShape, answer: func(_ *Server, r *http.Request) wire.Rewrite {
+		if surfaceOf(r.URL.Path) != "A" {
+			return nil
+		}
+		return func(a *wire.Answer) {
+			if o, ok := a.Object(); ok && a.Status == http.StatusNotFound {
+				if e, ok := o.Get("error"); ok {
+					if eo, ok := e.(*wire.Object); ok {
+						msg, _ := eo.String("message")
+						o.Delete("error")
+						o.Set("message", msg)
+					}
+				}
+			}
+		}
+	}},
+	{name: deviation.ErrorBodyWithoutMessage, answer: func(_ *Server, r *http.Request) wire.Rewrite {
+		if surfaceOf(r.URL.Path) != "B" {
+			return nil
+		}
+		return func(a *wire.Answer) {
+			if o, ok := a.Object(); ok && a.Status == http.StatusBadRequest {
+				o.Delete("message")
+			}
+		}
+	}},
 }
 
 // deviationRewrites returns the rewrites of the answer to r that the wire

@@ -105,3 +105,79 @@ func standardEnum() []any {
 	}
 	return out
 }
+
+// RegisterSS12000Writes returns a copy of the ss12000 profile's document
+// (RegisterSS12000) in which the request body of every write (each POST,
+// PUT and PATCH but the lookups) is closed: every object schema it reaches
+// that defines members takes no other (`additionalProperties: false`), so
+// that validating a request against it refuses a member the profile's
+// schema does not define (docs/decisions.md#interface-b-profiles). An
+// object that is one part of an `allOf` of several parts with members stays
+// open, as the parts' members are one object's. The mock validates the
+// profile's writes against it; the document served and judged stays the
+// profile's, open like the standard's. Each call builds a fresh copy.
+func RegisterSS12000Writes() (*openapi3.T, error) {
+	_, js := RegisterSS12000()
+	doc, err := parse(NameRegister, js)
+	if err != nil {
+		return nil, err
+	}
+	type visit struct {
+		s        *openapi3.Schema
+		closable bool
+	}
+	seen := map[visit]bool{}
+	closable, open := map[*openapi3.Schema]bool{}, map[*openapi3.Schema]bool{}
+	var walk func(r *openapi3.SchemaRef, mayClose bool)
+	walk = func(r *openapi3.SchemaRef, mayClose bool) {
+		if r == nil || r.Value == nil || seen[visit{r.Value, mayClose}] {
+			return
+		}
+		s := r.Value
+		seen[visit{s, mayClose}] = true
+		if mayClose {
+			closable[s] = true
+		} else {
+			open[s] = true
+		}
+		for _, p := range s.Properties {
+			walk(p, true)
+		}
+		walk(s.Items, true)
+		walk(s.AdditionalProperties.Schema, true)
+		parts := 0
+		for _, a := range s.AllOf {
+			if a != nil && a.Value != nil && len(a.Value.Properties) > 0 {
+				parts++
+			}
+		}
+		for _, a := range s.AllOf {
+			walk(a, parts <= 1 && len(s.Properties) == 0)
+		}
+		for _, list := range []openapi3.SchemaRefs{s.AnyOf, s.OneOf} {
+			for _, a := range list {
+				walk(a, true)
+			}
+		}
+	}
+	for path, item := range doc.Paths.Map() {
+		if strings.HasSuffix(path, "/lookup") {
+			continue
+		}
+		for _, op := range []*openapi3.Operation{item.Post, item.Put, item.Patch} {
+			if op == nil || op.RequestBody == nil || op.RequestBody.Value == nil {
+				continue
+			}
+			for _, mt := range op.RequestBody.Value.Content {
+				walk(mt.Schema, true)
+			}
+		}
+	}
+	closed := false
+	for s := range closable {
+		if !open[s] && len(s.Properties) > 0 && len(s.AllOf) == 0 && s.AdditionalProperties.Has == nil && s.AdditionalProperties.Schema == nil {
+			s.AdditionalProperties.Has = &closed
+		}
+	}
+	return doc, nil
+}
