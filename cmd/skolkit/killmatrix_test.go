@@ -30,6 +30,7 @@ var killSetup = map[string]struct {
 	deviation.ExpiredTokenAccepted: {ttl: time.Second},
 	deviation.LegacyAuthRefused:    {args: []string{"--legacy-auth"}, include: []string{"auth.A.token-accepted"}},
 	deviation.ErrorBodyWrongShape:  {include: []string{"B.placements.unknown-id"}},
+	deviation.AErrorBodyWrongShape: {include: []string{"A.school.get.unknown-id"}},
 	// The rules judge what other checks send: a quick run includes a check
 	// that sends it.
 	deviation.RateLimitHeadersMissingOn204: {include: []string{"A.group.delete"}},

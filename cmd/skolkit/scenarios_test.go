@@ -299,6 +299,6 @@ func TestAScenarioNoClientCanLogInToIsAnError(t *testing.T) {
 
 	p := startServe(t, "--addr", "127.0.0.1:0", "--scenario", path, "--client-id", "mine", "--client-secret", "s3cret")
 	p.waitFor(t, "  client_secret         s3cret\n")
-	assert.Contains(t, p.output(), "  client_id     mine\n")
+	assert.Contains(t, p.output(), "  client_id             mine\n")
 	require.Equal(t, 0, p.stop(t), p.output())
 }

@@ -170,7 +170,7 @@ func TestServeStateFileSurvivesASIGTERMRestart(t *testing.T) {
 	args := []string{"--addr", "127.0.0.1:0", "--scenario", "edge-cases", "--state-file", file}
 
 	first := startServe(t, append(args, "--admin-token", "admin-secret")...)
-	first.waitFor(t, "state_file    "+file+" (new)")
+	first.waitFor(t, "state_file            "+file+" (new)")
 	var schools struct {
 		Data []struct {
 			ID string `json:"id"`
@@ -195,7 +195,7 @@ func TestServeStateFileSurvivesASIGTERMRestart(t *testing.T) {
 	require.NoError(t, err, "the state file is written on shutdown")
 
 	second := startServe(t, args...)
-	second.waitFor(t, "state_file    "+file+" (loaded)")
+	second.waitFor(t, "state_file            "+file+" (loaded)")
 	var again struct {
 		ID    string `json:"id"`
 		Title string `json:"title"`
