@@ -68,7 +68,7 @@ const (
 
 // Sentences the scenes rest on.
 var (
-	basisPlain = SpecRef{Section: "the scenario as the mock serves it",
+	basisPlain = SpecRef{Section: "the scenario with complete data",
 		Quote: "The baseline: every other scene differs from it by one behaviour, so a finding that plain does not have names that scene's behaviour as its cause."}
 	basisSparse = SpecRef{Section: "SS 12000 2.1.0: the schemas' required members; JSON Schema Validation §5.15 (required)",
 		Quote: "An object instance is valid against this keyword if every item in the array is the name of a property in the instance."}
@@ -95,7 +95,7 @@ const tokenExpirySceneTTL = time.Minute
 
 // catalogue is every scene, in the order an exam runs them.
 var catalogue = []Scene{
-	{Name: ScenePlain, Behaviour: "the scenario as the mock serves it by default", Basis: basisPlain},
+	{Name: ScenePlain, Behaviour: "the scenario with complete data: every optional member the store holds is present (unless it would contradict another), no empty collections", Basis: basisPlain},
 	{Name: SceneSparse, Behaviour: "every member the standard does not require is left out (interface B: persons without contact details or identifiers, groups without members, person references without securityMarking; interface A: the members that are null)",
 		Basis: basisSparse, Variants: []string{mockserver.VarAbsentOptionalMembers, mockserver.VarReferencesWithoutSecurityMarking}},
 	{Name: ScenePaging, Behaviour: "pages are smaller than the limit asked for (half of it; 7 records without one; placements 25 at most), and records are created and deleted between a client's first and second page of a list",

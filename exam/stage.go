@@ -90,6 +90,10 @@ type stageOptions struct {
 // serves the client.
 func newStage(ctx context.Context, scene Scene, o stageOptions) (*stage, error) {
 	sc := *o.scenario
+	// Every scene serves the scenario with complete data: plain is every
+	// optional member present, and the other scenes differ from it by their
+	// behaviour alone (sparse leaves the members out on the wire).
+	sc.Generate.Complete = true
 	sc.Clock = scenarios.Clock{}
 	secret := randomSecret()
 	sc.Clients = append(slices.Clone(o.scenario.Clients), scenarios.Client{ID: examClientID, Secret: secret, Scopes: []string{scenarios.ScopeAll}, RateLimit: 1 << 30})

@@ -197,7 +197,7 @@ func (s *Server) switchTo(sc *scenarios.Scenario) (Summary, error) {
 		return Summary{}, err
 	}
 	d := store.Dataset(*ds)
-	directory.PrepareGenerated(&d)
+	prepareDirectory(sc, &d, s.clock.startOf(sc.Clock.Now))
 	s.ctl.mu.Lock()
 	defer s.ctl.mu.Unlock()
 	// The clock goes first, so that records without timestamps are stamped

@@ -314,11 +314,21 @@ func buildData(sc *scenarios.Scenario, now time.Time, clock func() time.Time, sc
 	// The tables interface A's view leaves alone are loaded while it is
 	// derived: it runs on one core, the load on the other.
 	pre := st.Preload(&d, untouchedByDirectoryView...)
-	directory.PrepareGenerated(&d)
+	prepareDirectory(sc, &d, now)
 	if err := st.LoadPreloaded(&d, pre); err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	return st, nil
+}
+
+// prepareDirectory gives the scenario's data its interface-A view
+// (directory.PrepareGenerated) and, for a scenario with complete data, every
+// optional member of that view (directory.Fill).
+func prepareDirectory(sc *scenarios.Scenario, d *store.Dataset, now time.Time) {
+	directory.PrepareGenerated(d)
+	if sc.Generate.Complete {
+		directory.Fill(d, directory.FillEnd(sc.Clock.At(now)))
+	}
 }
 
 // untouchedByDirectoryView are the tables directory.PrepareGenerated neither

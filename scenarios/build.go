@@ -50,6 +50,9 @@ func (sc *Scenario) Build(now time.Time) (*fixtures.Dataset, error) {
 	// The SS 12000 records derived from the others, for generated and
 	// explicit records alike (activities of calendar events, rooms, ...).
 	fixtures.Complete(ds, now)
+	if sc.Generate.Complete {
+		fixtures.Fill(ds, sc.Seed, now)
+	}
 	normalise(ds)
 	return ds, nil
 }

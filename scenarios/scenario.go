@@ -186,6 +186,10 @@ type Generate struct {
 	// Units is the number of interface-A Units (administrative units,
 	// organisation elements of type Förvaltning).
 	Units int `yaml:"units" json:"units"`
+	// Complete fills every optional member of the records (fixtures.Fill),
+	// generated and explicit alike, that the store holds and no other
+	// member contradicts; the mock fills interface A's own members too.
+	Complete bool `yaml:"complete,omitempty" json:"complete,omitempty"`
 }
 
 // Behaviours are the ways the mock misbehaves on purpose.

@@ -809,5 +809,3 @@ func TestSearchAfterWrites(t *testing.T) {
 	require.Len(t, page.Data, 3)
 	assert.Equal(t, school, page.Data[2].ID, "the new school comes last: it was created last")
 }
-
-func ptr[T any](v T) *T { return &v }

@@ -84,7 +84,8 @@ func (r renderer) person(p *model.Person) model.Person {
 		for i := range out.Enrolments {
 			out.Enrolments[i].EnroledAt = r.orgRef(p.Enrolments[i].EnroledAt)
 			if prog := p.Enrolments[i].Programme; prog != nil {
-				out.Enrolments[i].Programme = &model.ObjectReference{ID: prog.ID}
+				ref := r.objRef(store.TableProgrammes, prog.ID)
+				out.Enrolments[i].Programme = &ref
 			}
 		}
 	}

@@ -511,6 +511,11 @@ var dutyRoles = map[string]string{
 	"Scheduler": "Annan personal", "MealPlanner": "Annan personal", "OtherPersonnel": "Annan personal",
 }
 
+// fullTimeHoursPerYear is a full-time employee's working hours a year
+// (1 767 for teachers under the Swedish collective agreement): a duty's
+// hoursPerYear is its employment rate of them.
+const fullTimeHoursPerYear = 1767
+
 // duty renders an interface-A employee placement as an SS 12000 duty.
 func (r renderer) duty(d *model.EmployeePlacement, expand []string) model.Duty {
 	role := "Annan personal"
@@ -529,6 +534,11 @@ func (r renderer) duty(d *model.EmployeePlacement, expand []string) model.Duty {
 	}
 	if d.Title != nil {
 		out.Description = *d.Title
+	}
+	if d.EmploymentPercent != nil {
+		// a full-time teacher's year: 1 767 hours (the teachers' collective agreement)
+		h := *d.EmploymentPercent * fullTimeHoursPerYear / 100
+		out.HoursPerYear = &h
 	}
 	_ = r.sn.Scan(store.TableGroups, store.IndexDuty, d.ID, func(o any) bool {
 		g := asGroup(o)
