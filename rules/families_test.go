@@ -88,6 +88,12 @@ func TestPagingRules(t *testing.T) {
 		{name: "an answer that is not a page is not judged as one", rule: "paging.page-within-limit", nothing: true, exs: func(t *testing.T) []*Exchange {
 			return []*Exchange{mkEx(t, "GET /api/v1/placements?limit=1", 200, ps(1, 2, 3))}
 		}},
+		{name: "answers that are not pages make no walk", rule: "paging.walk-without-repeats", nothing: true, exs: func(t *testing.T) []*Exchange {
+			return []*Exchange{mkEx(t, "GET /api/v1/placements?limit=1", 200, ps(1, 1))}
+		}},
+		{name: "answers that are not pages make no walks to compare", rule: "paging.walks-agree", nothing: true, exs: func(t *testing.T) []*Exchange {
+			return []*Exchange{mkEx(t, "GET /api/v1/placements?limit=1", 200, ps(1)), mkEx(t, "GET /api/v1/placements?limit=2", 200, ps(2))}
+		}},
 		{name: "a later page repeats a record", rule: "paging.walk-without-repeats", fails: "repeats 1 records", exs: func(t *testing.T) []*Exchange {
 			return []*Exchange{
 				mkEx(t, "GET /api/v1/placements?limit=2", 200, page("t1", ps(1, 2)...)),

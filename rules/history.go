@@ -538,8 +538,13 @@ func (h *History) client(id string) *ClientHistory {
 	return ch
 }
 
-// recordWalk follows pageToken and offset walks.
+// recordWalk follows pageToken and offset walks. An answer that is not a
+// page of the contract's shape is no step of a walk: a walk of it would be
+// judged on records it does not have.
 func (h *History) recordWalk(o *Observation, records []map[string]any) {
+	if o.Op.Paging != PagingNone && !o.IsPage() {
+		return
+	}
 	switch o.Op.Paging {
 	case PagingPageToken:
 		h.recordTokenPage(o, records)
