@@ -9,6 +9,8 @@ import (
 // and what the server does, and, with checks, how the conformance suite
 // looks for it and the checks that catch it. docs/scenarios.md and
 // docs/conformance.md hold tables rendered by it.
+//
+//go:generate go test -run ^TestScenariosDocListsEveryDeviation$ . -update
 func Markdown(ds []Deviation, checks bool) string {
 	var b strings.Builder
 	if checks {
