@@ -29,6 +29,7 @@ var (
 	citation   = regexp.MustCompile(`decisions\.md#([A-Za-z0-9_-]+)`)
 	specField  = regexp.MustCompile(`\bDecision:\s*"([^"]*)"`)
 	narration  = regexp.MustCompile(`(?i)\b(issue [0-9]+|revised (in|by)|revises)\b`)
+	history    = regexp.MustCompile(`(?i)\b(issue[ ][0-9]+|before[ ]the[ ]split|now[ ]that)\b`)
 )
 
 // heading is a section (level 2) or a decision (level 3) of decisions.md.
@@ -148,6 +149,41 @@ func TestCitedDecisionsExist(t *testing.T) {
 		}
 	}
 	cited := 0
+	eachLine(t, func(path string, n int, line string) {
+		for _, m := range citation.FindAllStringSubmatch(line, -1) {
+			cited++
+			if _, ok := anchors[m[1]]; !ok {
+				t.Errorf("%s:%d cites docs/decisions.md#%s, which does not exist", path, n, m[1])
+			}
+		}
+		if filepath.Ext(path) != ".go" {
+			return
+		}
+		for _, m := range specField.FindAllStringSubmatch(line, -1) {
+			cited++
+			if _, ok := anchors[m[1]]; !ok {
+				t.Errorf("%s:%d: Decision %q is not an anchor of docs/decisions.md", path, n, m[1])
+			}
+		}
+	})
+	t.Logf("%d citations of docs/decisions.md#… checked", cited)
+}
+
+// TestNothingNarratesHistory keeps code, comments and documents about what
+// is: no issue numbers, no account of how the code came to be (history is
+// in git).
+func TestNothingNarratesHistory(t *testing.T) {
+	eachLine(t, func(path string, n int, line string) {
+		if m := history.FindString(line); m != "" {
+			t.Errorf("%s:%d: %q: say what is and why; its history is in git", path, n, m)
+		}
+	})
+}
+
+// eachLine calls fn with every line of the repository's code and
+// documents, testdata and hidden directories (but .ci) aside.
+func eachLine(t *testing.T, fn func(path string, n int, line string)) {
+	t.Helper()
 	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -168,24 +204,9 @@ func TestCitedDecisionsExist(t *testing.T) {
 			return err
 		}
 		for i, line := range strings.Split(string(raw), "\n") {
-			for _, m := range citation.FindAllStringSubmatch(line, -1) {
-				cited++
-				if _, ok := anchors[m[1]]; !ok {
-					t.Errorf("%s:%d cites docs/decisions.md#%s, which does not exist", path, i+1, m[1])
-				}
-			}
-			if filepath.Ext(path) != ".go" {
-				continue
-			}
-			for _, m := range specField.FindAllStringSubmatch(line, -1) {
-				cited++
-				if _, ok := anchors[m[1]]; !ok {
-					t.Errorf("%s:%d: Decision %q is not an anchor of docs/decisions.md", path, i+1, m[1])
-				}
-			}
+			fn(path, i+1, line)
 		}
 		return nil
 	})
 	require.NoError(t, err)
-	t.Logf("%d citations of docs/decisions.md#… checked", cited)
 }
