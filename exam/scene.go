@@ -93,21 +93,25 @@ var rateLimitScene = RateWindow{Quota: 20, FirstQuota: 5, Pause: 2 * time.Second
 // tokenExpirySceneTTL is the token lifetime of the token-expiry scene.
 const tokenExpirySceneTTL = time.Minute
 
-// catalogue is every scene, in the order an exam runs them.
-var catalogue = []Scene{
-	{Name: ScenePlain, Behaviour: "the scenario with complete data: every optional member the store holds is present (unless it would contradict another), no empty collections", Basis: basisPlain},
-	{Name: SceneSparse, Behaviour: "every member the standard does not require is left out (interface B: persons without contact details or identifiers, groups without members, person references without securityMarking; interface A: the members that are null)",
-		Basis: basisSparse, Variants: []string{mockserver.VarAbsentOptionalMembers, mockserver.VarReferencesWithoutSecurityMarking}},
-	{Name: ScenePaging, Behaviour: "pages are smaller than the limit asked for (half of it; 7 records without one; placements 25 at most), and records are created and deleted between a client's first and second page of a list",
-		Basis: basisPaging, Variants: []string{mockserver.VarShortPages, mockserver.VarClampedLimit, mockserver.VarSmallDefaultPage}, ChangeBetweenPages: true},
-	{Name: SceneTokenExpiry, Behaviour: "access tokens live a minute, and every token expires when a client asks for the second page of a list",
-		Basis: basisTokenExpiry, TokenTTL: tokenExpirySceneTTL, ExpireTokensInWalks: true},
-	{Name: SceneRateLimit, Behaviour: fmt.Sprintf("a pause of %s after every %d requests (the first after %d), announced by RateLimit-Remaining 0 and RateLimit-Reset; requests before it ends are answered 429 with Retry-After", rateLimitScene.Pause, rateLimitScene.Quota, rateLimitScene.FirstQuota),
-		Basis: basisRateLimit, RateLimit: &rateLimitScene},
-	{Name: SceneFaults, Behaviour: "transient 500 and 503 answers (every sixth read of each interface, and the first two reads of groups) and slow answers (organisations and schools take a second)",
-		Basis: basisFaults, Rules: faultRules()},
-	{Name: SceneVariants, Behaviour: "every legal variant of the mock at once: " + strings.Join(mockserver.Variants, ", "),
-		Basis: basisVariants, Variants: slices.Clone(mockserver.Variants)},
+// Scenes returns every scene, in the order an exam runs them. Each call
+// builds them afresh, so a caller may change what it gets.
+func Scenes() []Scene {
+	rateLimit := rateLimitScene
+	return []Scene{
+		{Name: ScenePlain, Behaviour: "the scenario with complete data: every optional member the store holds is present (unless it would contradict another), no empty collections", Basis: basisPlain},
+		{Name: SceneSparse, Behaviour: "every member the standard does not require is left out (interface B: persons without contact details or identifiers, groups without members, person references without securityMarking; interface A: the members that are null)",
+			Basis: basisSparse, Variants: []string{mockserver.VarAbsentOptionalMembers, mockserver.VarReferencesWithoutSecurityMarking}},
+		{Name: ScenePaging, Behaviour: "pages are smaller than the limit asked for (half of it; 7 records without one; placements 25 at most), and records are created and deleted between a client's first and second page of a list",
+			Basis: basisPaging, Variants: []string{mockserver.VarShortPages, mockserver.VarClampedLimit, mockserver.VarSmallDefaultPage}, ChangeBetweenPages: true},
+		{Name: SceneTokenExpiry, Behaviour: "access tokens live a minute, and every token expires when a client asks for the second page of a list",
+			Basis: basisTokenExpiry, TokenTTL: tokenExpirySceneTTL, ExpireTokensInWalks: true},
+		{Name: SceneRateLimit, Behaviour: fmt.Sprintf("a pause of %s after every %d requests (the first after %d), announced by RateLimit-Remaining 0 and RateLimit-Reset; requests before it ends are answered 429 with Retry-After", rateLimitScene.Pause, rateLimitScene.Quota, rateLimitScene.FirstQuota),
+			Basis: basisRateLimit, RateLimit: &rateLimit},
+		{Name: SceneFaults, Behaviour: "transient 500 and 503 answers (every sixth read of each interface, and the first two reads of groups) and slow answers (organisations and schools take a second)",
+			Basis: basisFaults, Rules: faultRules()},
+		{Name: SceneVariants, Behaviour: "every legal variant of the mock at once: " + strings.Join(mockserver.Variants, ", "),
+			Basis: basisVariants, Variants: slices.Clone(mockserver.Variants)},
+	}
 }
 
 // faultRules are the faults scene's rules on the mock.
@@ -131,17 +135,11 @@ func faultRules() scenarios.Behaviours {
 	}
 }
 
-// Scenes returns every scene, in the order an exam runs them.
-func Scenes() []Scene {
-	out := make([]Scene, len(catalogue))
-	copy(out, catalogue)
-	return out
-}
-
 // SceneNames lists the scenes' names in order.
 func SceneNames() []string {
-	out := make([]string, len(catalogue))
-	for i, s := range catalogue {
+	scenes := Scenes()
+	out := make([]string, len(scenes))
+	for i, s := range scenes {
 		out[i] = s.Name
 	}
 	return out
@@ -159,7 +157,7 @@ func SelectScenes(names []string) ([]Scene, error) {
 		}
 	}
 	var out []Scene
-	for _, s := range catalogue {
+	for _, s := range Scenes() {
 		if slices.Contains(names, s.Name) {
 			out = append(out, s)
 		}
