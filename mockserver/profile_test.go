@@ -109,6 +109,7 @@ func TestSS12000ProfileRefusesUndefinedMembers(t *testing.T) {
 	}{
 		{ProfileSS12000, "Beviljad ledighet", `,"absenceReason":"Sjuk","verified":true`, http.StatusBadRequest, []string{"/absenceReason", "/verified"}},
 		{ProfileSS12000, "Beviljad ledighet", `,"colour":"blue"`, http.StatusBadRequest, []string{"/colour"}},
+		{ProfileSS12000, "Beviljad ledighet", `,"registeredBy":{"id":"00000000-0000-4000-8000-000000000001","securityMarking":"Ingen","nickname":"x"}`, http.StatusBadRequest, []string{"/registeredBy/nickname"}},
 		{ProfileService, "Giltig", `,"registrationDate":"2026-11-03","absenceReason":"Sjuk","verified":true`, http.StatusOK, nil},
 	} {
 		t.Run(tc.profile+tc.more, func(t *testing.T) {

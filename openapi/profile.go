@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -111,9 +112,9 @@ func standardEnum() []any {
 // PUT and PATCH but the lookups) is closed: every object schema it reaches
 // that defines members takes no other (`additionalProperties: false`), so
 // that validating a request against it refuses a member the profile's
-// schema does not define (docs/decisions.md#interface-b-profiles). An
-// object that is one part of an `allOf` of several parts with members stays
-// open, as the parts' members are one object's. The mock validates the
+// schema does not define (docs/decisions.md#ss12000-undefined-members). An
+// object that is an `allOf` of several parts with members (a person
+// reference) is first made one object with all their members. The mock validates the
 // profile's writes against it; the document served and judged stays the
 // profile's, open like the standard's. Each call builds a fresh copy.
 func RegisterSS12000Writes() (*openapi3.T, error) {
@@ -135,6 +136,7 @@ func RegisterSS12000Writes() (*openapi3.T, error) {
 		}
 		s := r.Value
 		seen[visit{s, mayClose}] = true
+		mergeParts(s)
 		if mayClose {
 			closable[s] = true
 		} else {
@@ -180,4 +182,42 @@ func RegisterSS12000Writes() (*openapi3.T, error) {
 		}
 	}
 	return doc, nil
+}
+
+// mergeParts makes an object that is an allOf of several parts with members
+// (a person reference: an object reference and its securityMarking) one
+// object with all their members, so that closing it refuses only what none
+// of the parts defines. Parts that are more than members (a oneOf, an
+// anyOf, their own additionalProperties) are left as they are. It changes s
+// alone, never the parts, which other schemas share.
+func mergeParts(s *openapi3.Schema) {
+	withMembers := 0
+	for _, part := range s.AllOf {
+		if part == nil || part.Value == nil {
+			return
+		}
+		p := part.Value
+		mergeParts(p)
+		if len(p.AllOf) > 0 || len(p.OneOf) > 0 || len(p.AnyOf) > 0 || p.AdditionalProperties.Has != nil || p.AdditionalProperties.Schema != nil {
+			return
+		}
+		if len(p.Properties) > 0 {
+			withMembers++
+		}
+	}
+	if withMembers < 2 {
+		return
+	}
+	members := openapi3.Schemas{}
+	maps.Copy(members, s.Properties)
+	required := slices.Clone(s.Required)
+	for _, part := range s.AllOf {
+		maps.Copy(members, part.Value.Properties)
+		required = append(required, part.Value.Required...)
+	}
+	slices.Sort(required)
+	s.Properties, s.Required, s.AllOf = members, slices.Compact(required), nil
+	if s.Type == nil {
+		s.Type = &openapi3.Types{openapi3.TypeObject}
+	}
 }

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"maps"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +20,7 @@ import (
 	"github.com/skolkit/skolkit/deviation"
 	"github.com/skolkit/skolkit/mockserver"
 	"github.com/skolkit/skolkit/report"
+	"github.com/skolkit/skolkit/rules"
 )
 
 // killSetup is what a deviation's run needs besides the mock with the
@@ -137,6 +141,11 @@ func TestKillMatrix(t *testing.T) {
 			if whole {
 				missed = slices.DeleteFunc(slices.Clone(d.CaughtBy), func(id string) bool { return slices.Contains(failed, id) })
 			}
+			if whole {
+				seen := failingOperations(t, rep)
+				assert.True(t, slices.ContainsFunc(d.Operations, func(op string) bool { return seen[op] }),
+					"deviation %s: none of the operations package deviation names %v is among those its failures show %v", d.Name, d.Operations, slices.Sorted(maps.Keys(seen)))
+			}
 			extra := slices.DeleteFunc(slices.Clone(failed), func(id string) bool { return slices.Contains(d.CaughtBy, id) })
 			if len(missed) > 0 || len(extra) > 0 || len(failed) == 0 {
 				t.Errorf("deviation %s: package deviation names checks that did not fail %v, and does not name checks that failed %v; the checks that failed are\n\t\tCaughtBy: []string{%s},\n%s",
@@ -145,6 +154,46 @@ func TestKillMatrix(t *testing.T) {
 			assert.Equal(t, 1, code, "exit code with a failure at the --fail-on severity")
 		})
 	}
+}
+
+// contractOperations is the service profile's index of the contract's
+// operations.
+var contractOperations = sync.OnceValues(func() (*rules.Contract, error) { return rules.LoadContract(rules.ProfileService) })
+
+// failingOperations returns the operations of the contract that the
+// exchanges of a report's failures (and the exchanges related to them) were
+// sent to.
+func failingOperations(t *testing.T, rep *report.Report) map[string]bool {
+	t.Helper()
+	contract, err := contractOperations()
+	require.NoError(t, err)
+	seen := map[string]bool{}
+	add := func(ex *report.Exchange) {
+		if ex == nil {
+			return
+		}
+		u, err := url.Parse(ex.URL)
+		if err != nil {
+			return
+		}
+		if s, rel, ok := rules.DefaultPrefixes().Classify(u.Path); ok {
+			if op, _ := contract.Match(s, ex.Method, rel); op != nil {
+				seen[op.ID()] = true
+			}
+		}
+	}
+	for _, r := range rep.Results {
+		if r.Status != report.StatusFail {
+			continue
+		}
+		for _, f := range r.Failures {
+			add(f.Exchange)
+			for _, ex := range f.Related {
+				add(ex)
+			}
+		}
+	}
+	return seen
 }
 
 // quoted renders ids as the elements of a Go []string literal.
