@@ -141,8 +141,10 @@ func TestKillMatrix(t *testing.T) {
 			if whole {
 				missed = slices.DeleteFunc(slices.Clone(d.CaughtBy), func(id string) bool { return slices.Contains(failed, id) })
 			}
-			if whole {
-				seen := failingOperations(t, rep)
+			// A failure shows the operation it was sent to when it carries an
+			// exchange of the contract (a token GET or a callback that never
+			// came has none).
+			if seen := failingOperations(t, rep); whole && len(seen) > 0 {
 				assert.True(t, slices.ContainsFunc(d.Operations, func(op string) bool { return seen[op] }),
 					"deviation %s: none of the operations package deviation names %v is among those its failures show %v", d.Name, d.Operations, slices.Sorted(maps.Keys(seen)))
 			}
