@@ -152,8 +152,8 @@ func CoverageTable(p Profile) ([]CoverageRow, error) {
 			}
 		}
 		for _, key := range op.SortKeys {
-			if _, _, ok := rules.SortKey(op, key); !ok {
-				row.Gaps = append(row.Gaps, fmt.Sprintf("paging: sortkey=%s is not judged: it orders by a name or code, whose collation the standard does not name", key))
+			if _, ok := rules.SortKey(op, key); !ok {
+				row.Gaps = append(row.Gaps, fmt.Sprintf("paging: sortkey=%s is not judged: the record has no member of that name, and the standard does not say what the order reads", key))
 			}
 		}
 		out = append(out, row)

@@ -178,7 +178,7 @@ func (t *T) exercisePageTokenList(op *rules.Operation) {
 	}
 	// A walk per order a sortkey names that a rule can judge.
 	for _, key := range op.SortKeys {
-		if _, _, ok := rules.SortKey(op, key); ok {
+		if _, ok := rules.SortKey(op, key); ok {
 			t.env.walkList(t.doer(), op.Resource, merged(req, url.Values{"sortkey": {key}}), 0, req)
 		}
 	}

@@ -114,6 +114,7 @@ const (
 	DateInvalidDay               = "date-invalid-day"
 	AErrorBodyWrongShape         = "a-error-body-wrong-shape"
 	ErrorBodyWithoutMessage      = "error-body-without-message"
+	NameSortReversed             = "name-sort-reversed"
 )
 
 // Surfaces a deviation concerns.
@@ -655,6 +656,13 @@ var all = []Deviation{
 		CaughtBy:    []string{"contract.B.response", "errors.B.body"},
 		Operations:  []string{"B GET /placements", "B GET /placements/{id}", "B GET /groups/{id}"},
 	},
+	{
+		Name: NameSortReversed, Surface: SurfaceB,
+		Description: "interface B's persons and syllabuses answer a sortkey by a name or code in the opposite direction (FamilyNameAsc as FamilyNameDesc, SubjectCodeDesc as SubjectCodeAsc)",
+		How:         "every list is walked in each order its sortkey names; a pair of neighbouring records in the opposite order under every plausible collation (bytes, case folded, Swedish, accent-blind) fails (paging.sort-order)",
+		CaughtBy:    []string{"paging.sort-order"},
+		Operations:  []string{"B GET /persons", "B GET /syllabuses"},
+	},
 }
 
 // others are kinds of wrong server the mock has no switch for, with the
@@ -695,6 +703,7 @@ var others = []Deviation{
 		Description: "a list is sorted in another order than its sortkey says",
 		How:         "every walk with a date or date-time sortkey must be in that order across its pages (paging.sort-order)",
 		CaughtBy:    []string{"paging.sort-order"},
+		Operations:  []string{"B GET /persons", "B GET /syllabuses"},
 	},
 	{
 		Name: "embedded-mismatch", Surface: SurfaceB,

@@ -160,6 +160,22 @@ var wireDeviations = []wireDeviation{
 		}
 		return true
 	}},
+	{name: deviation.NameSortReversed, request: func(_ *Server, _ http.ResponseWriter, r *http.Request) bool {
+		if res, ok := bListOf(r); ok && (res == "persons" || res == "syllabuses") {
+			q := r.URL.Query()
+			key := q.Get(register.ParamSortKey)
+			if !slices.ContainsFunc(nameSortPrefixes, func(p string) bool { return strings.HasPrefix(key, p) }) {
+				return true
+			}
+			if base, ok := strings.CutSuffix(key, "Asc"); ok {
+				q.Set(register.ParamSortKey, base+"Desc")
+			} else if base, ok := strings.CutSuffix(key, "Desc"); ok {
+				q.Set(register.ParamSortKey, base+"Asc")
+			}
+			r.URL.RawQuery = q.Encode()
+		}
+		return true
+	}},
 	{name: deviation.LaterPagesSkipFirst, answer: func(_ *Server, r *http.Request) wire.Rewrite {
 		if res, ok := bListOf(r); !ok || res == "placements" || !r.URL.Query().Has(register.ParamPageToken) {
 			return nil
@@ -477,6 +493,10 @@ func personsPlacementsOrExport(path string) bool {
 		return rest == p || strings.HasPrefix(rest, p+"/")
 	})
 }
+
+// nameSortPrefixes are the sortkeys by a name or code that persons and
+// syllabuses have in both directions.
+var nameSortPrefixes = []string{"GivenName", "FamilyName", "CivicNo", "Subject", "Course"}
 
 // organisationReferences are the members of interface B's records that
 // reference an organisation.

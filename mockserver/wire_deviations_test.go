@@ -288,3 +288,19 @@ func TestInsufficientScopeAccepted(t *testing.T) {
 		assert.Equal(t, tc.want, h.exchange(http.MethodPost, PrefixA+"/student", "application/json", `{}`).status)
 	}
 }
+
+func TestNameSortReversed(t *testing.T) {
+	plain, h := newHarness(t), devHarness(t, deviation.NameSortReversed)
+	for _, tc := range []struct {
+		list, key, opposite string
+	}{
+		{"/persons", "FamilyNameAsc", "FamilyNameDesc"},
+		{"/syllabuses", "SubjectCodeDesc", "SubjectCodeAsc"},
+		{"/persons", "ModifiedDesc", "ModifiedDesc"},
+		{"/organisations", "DisplayNameAsc", "DisplayNameAsc"},
+	} {
+		got := h.exchange(http.MethodGet, PrefixB+tc.list+"?limit=5&sortkey="+tc.key, "", "").json(t)
+		want := plain.exchange(http.MethodGet, PrefixB+tc.list+"?limit=5&sortkey="+tc.opposite, "", "").json(t)
+		assert.Equal(t, pageIDs(t, want), pageIDs(t, got), "%s?sortkey=%s answers as sortkey=%s", tc.list, tc.key, tc.opposite)
+	}
+}

@@ -143,12 +143,46 @@ func TestPagingRules(t *testing.T) {
 				mkEx(t, "GET /api/v1/placements?pageToken=t1", 200, page(nil, at(3, "2024-02-01"), at(4, "2024-03-01"))),
 			}
 		}},
-		{name: "a later page out of order", rule: "paging.sort-order", fails: "comes after one with startDate 2024-02-01", exs: func(t *testing.T) []*Exchange {
+		{name: "a later page out of order", rule: "paging.sort-order", fails: `comes after one with startDate "2024-02-01"`, exs: func(t *testing.T) []*Exchange {
 			at := func(n int, d string) any { return placement(id(n), func(p obj) { p["startDate"] = d }) }
 			return []*Exchange{
 				mkEx(t, "GET /api/v1/placements?sortkey=StartDateAsc&limit=2", 200, page("t1", at(1, "2024-01-01"), at(2, "2024-02-01"))),
 				mkEx(t, "GET /api/v1/placements?pageToken=t1", 200, page(nil, at(3, "2024-01-15"))),
 			}
+		}},
+		{name: "family names in the order every collation gives", rule: "paging.sort-order", exs: func(t *testing.T) []*Exchange {
+			return []*Exchange{
+				mkEx(t, "GET /api/v1/persons?sortkey=FamilyNameAsc&limit=2", 200, page("t1", person(1, "Andersson"), person(2, "Berg"))),
+				mkEx(t, "GET /api/v1/persons?pageToken=t1", 200, page(nil, person(3, "berg"), person(4, "Åberg"), person(5, "Östlund"))),
+			}
+		}},
+		{name: "family names where the collations disagree are not judged", rule: "paging.sort-order", nothing: true, exs: func(t *testing.T) []*Exchange {
+			// Each pair in the order one collation gives and another does
+			// not: German (Ä as A) and Swedish (Ä after Z), bytes (upper
+			// case first) and case folded, spaces read and skipped.
+			var out []*Exchange
+			for _, pair := range [][2]string{{"Ängel", "Zorro"}, {"Zorro", "Ängel"}, {"anna", "Bertil"}, {"Bertil", "anna"}, {"Anna Karin", "Annabel"}, {"Annabel", "Anna Karin"}} {
+				out = append(out, mkEx(t, "GET /api/v1/persons?sortkey=FamilyNameAsc", 200, page(nil, person(1, pair[0]), person(2, pair[1]))))
+			}
+			return out
+		}},
+		{name: "a later page of family names out of every order", rule: "paging.sort-order", fails: `(familyName "Andersson") comes after one with familyName "Östlund"`, exs: func(t *testing.T) []*Exchange {
+			return []*Exchange{
+				mkEx(t, "GET /api/v1/persons?sortkey=FamilyNameAsc&limit=2", 200, page("t1", person(1, "Berg"), person(2, "Östlund"))),
+				mkEx(t, "GET /api/v1/persons?pageToken=t1", 200, page(nil, person(4, "Andersson"))),
+			}
+		}},
+		{name: "codes in descending order", rule: "paging.sort-order", exs: func(t *testing.T) []*Exchange {
+			return []*Exchange{mkEx(t, "GET /api/v1/syllabuses?sortkey=SubjectCodeDesc", 200, page(nil, syllabus(1, "SVE"), syllabus(2, "MAT"), syllabus(3, "ENG")))}
+		}},
+		{name: "codes ascending where descending was asked", rule: "paging.sort-order", fails: "with sortkey=SubjectCodeDesc", exs: func(t *testing.T) []*Exchange {
+			return []*Exchange{mkEx(t, "GET /api/v1/syllabuses?sortkey=SubjectCodeDesc", 200, page(nil, syllabus(1, "ENG"), syllabus(2, "MAT")))}
+		}},
+		{name: "civic numbers, the persons without one at the end", rule: "paging.sort-order", exs: func(t *testing.T) []*Exchange {
+			return []*Exchange{mkEx(t, "GET /api/v1/persons?sortkey=CivicNoAsc", 200, page(nil, civic(1, "200101012383"), civic(2, "201001012384"), person(3, "Berg")))}
+		}},
+		{name: "civic numbers, the persons without one at both ends", rule: "paging.sort-order", fails: "both before and after", exs: func(t *testing.T) []*Exchange {
+			return []*Exchange{mkEx(t, "GET /api/v1/persons?sortkey=CivicNoAsc", 200, page(nil, person(3, "Berg"), civic(1, "200101012383"), person(4, "Berg")))}
 		}},
 		{name: "modified order by instant, whatever the offset", rule: "paging.sort-order", exs: func(t *testing.T) []*Exchange {
 			at := func(n int, m string) any {
@@ -410,3 +444,15 @@ func TestWritesAndHeadersRules(t *testing.T) {
 		}},
 	})
 }
+
+func person(n int, family string) obj {
+	return obj{"id": id(n), "givenName": "Kim", "familyName": family}
+}
+
+func civic(n int, no string) obj {
+	p := person(n, "Berg")
+	p["civicNo"] = obj{"value": no, "nationality": "SE"}
+	return p
+}
+
+func syllabus(n int, code string) obj { return obj{"id": id(n), "subjectCode": code} }

@@ -51,7 +51,7 @@ func pagingRules() []*Rule {
 			Spec:     specAPaging,
 			Severity: MUST, Standard: Off, Applies: offsetWalks, Concurrent: true, Check: checkOffsetPageFull},
 		{ID: "paging.sort-order", Family: FamilyPaging, Side: SideServer,
-			Title: "a walk with a date or date-time sortkey is in that order across all its pages, records without the key together at one end",
+			Title: "a walk with a sortkey is in that order across all its pages (a name or code: wherever every plausible collation agrees), records without the key together at one end",
 			Spec:  specSortKey, StandardSpec: specSortStd,
 			Severity: MUST, Standard: MUST, Applies: func(op *Operation) bool { return tokenWalks(op) && len(op.SortKeys) > 0 },
 			NewState: func() any { return map[*Walk]*sortState{} }, Check: checkSortOrder},
@@ -206,34 +206,53 @@ type sortState struct {
 	classes string // K (with the key) and M (without), each run once
 }
 
+// SortOrder is the order a sortkey value asks for.
+type SortOrder struct {
+	// Field is the member ordered by: "startDate", "meta.modified",
+	// "familyName", "civicNo.value".
+	Field string
+	Desc  bool
+	// Text says the member is a name or code: a pair of records is judged
+	// only where every plausible collation agrees (CompareText).
+	Text bool
+}
+
 // SortKey reads a sortkey value: its member ("StartDateAsc" → startDate,
-// "ModifiedDesc" → meta.modified) and direction, when the member is a date
-// or date-time of the record (names and codes are ordered by collations
-// the standard does not name, so they are not judged).
-func SortKey(op *Operation, value string) (field string, desc bool, ok bool) {
+// "ModifiedDesc" → meta.modified, "CivicNoAsc" → civicNo.value) and
+// direction, when the member is a date, a date-time or a string of the
+// record. ok is false when the item schema has no such member (persons'
+// DisplayNameAsc: a person has no displayName).
+func SortKey(op *Operation, value string) (order SortOrder, ok bool) {
 	base, desc := strings.CutSuffix(value, "Desc")
 	if !desc {
 		var asc bool
 		if base, asc = strings.CutSuffix(value, "Asc"); !asc {
-			return "", false, false
+			return SortOrder{}, false
 		}
 	}
-	if base == "" {
-		return "", false, false
+	if base == "" || op.ItemSchema == nil {
+		return SortOrder{}, false
 	}
-	field = strings.ToLower(base[:1]) + base[1:]
-	if op.ItemSchema == nil {
-		return "", false, false
-	}
+	field := strings.ToLower(base[:1]) + base[1:]
 	s := schemaAt(op.ItemSchema, field)
 	if s == nil {
 		field = "meta." + field
 		s = schemaAt(op.ItemSchema, field)
 	}
-	if s == nil || (s.Format != "date" && s.Format != "date-time") {
-		return "", false, false
+	if s != nil && s.Type.Is("object") {
+		// An object with a value (civicNo: value and nationality).
+		field += ".value"
+		s = schemaAt(s, "value")
 	}
-	return field, desc, true
+	switch {
+	case s == nil:
+		return SortOrder{}, false
+	case s.Format == "date" || s.Format == "date-time":
+		return SortOrder{Field: field, Desc: desc}, true
+	case s.Type.Is("string") && s.Format == "" && len(s.Enum) == 0:
+		return SortOrder{Field: field, Desc: desc, Text: true}, true
+	}
+	return SortOrder{}, false
 }
 
 func checkSortOrder(c *Context, o *Observation) {
@@ -245,11 +264,12 @@ func checkSortOrder(c *Context, o *Observation) {
 	if key == "" {
 		return
 	}
-	field, desc, ok := SortKey(o.Op, key)
+	order, ok := SortKey(o.Op, key)
 	if !ok {
-		c.Undecided(o, "the sortkey "+key+" orders by a member that is not a date or date-time")
+		c.Undecided(o, "the sortkey "+key+" orders by no member of the record")
 		return
 	}
+	field := order.Field
 	if c.History.WriteDuring(w, o.Exchange) {
 		c.Undecided(o, "a write was seen during the walk")
 		return
@@ -263,10 +283,15 @@ func checkSortOrder(c *Context, o *Observation) {
 		}
 		states[w] = st
 	}
+	decided, undecided := 0, 0
 	for _, rec := range o.Records() {
 		vals := LookupPath(rec, field)
-		class := "M"
+		v := ""
 		if len(vals) > 0 {
+			v, _ = vals[0].(string)
+		}
+		class := "M"
+		if v != "" {
 			class = "K"
 		}
 		if !strings.HasSuffix(st.classes, class) {
@@ -280,18 +305,35 @@ func checkSortOrder(c *Context, o *Observation) {
 		if class == "M" {
 			continue
 		}
-		v, _ := vals[0].(string)
-		if st.last != "" {
-			cmp, ok := CompareValues(v, st.last, "")
-			if ok && ((!desc && cmp < 0) || (desc && cmp > 0)) {
-				c.FailRelated(o, []*Exchange{st.lastAt}, "records ordered by "+key, "in the walk of %s with sortkey=%s, record %v (%s %s) comes after one with %s %s", w.First().Path, key, rec["id"], field, v, field, st.last)
+		if st.lastAt != nil {
+			var cmp int
+			if order.Text {
+				cmp, ok = CompareText(v, st.last)
+			} else {
+				cmp, ok = CompareValues(v, st.last, "")
+			}
+			switch {
+			case !ok:
+				undecided++
+			case (!order.Desc && cmp < 0) || (order.Desc && cmp > 0):
+				how := ""
+				if order.Text {
+					how = " in every collation (bytes, case folded, Swedish, accent-blind)"
+				}
+				c.FailRelated(o, []*Exchange{st.lastAt}, "records ordered by "+key, "in the walk of %s with sortkey=%s, record %v (%s %q) comes after one with %s %q, which is out of order%s", w.First().Path, key, rec["id"], field, v, field, st.last, how)
 				delete(states, w)
 				return
+			default:
+				decided++
 			}
 		}
 		st.last, st.lastAt = v, o.Exchange
 	}
-	c.Judged(o)
+	if decided == 0 && undecided > 0 {
+		c.Undecided(o, "the collations disagree on the order of every pair of "+field+" on the page")
+	} else {
+		c.Judged(o)
+	}
 	if w.Complete {
 		delete(states, w)
 	}

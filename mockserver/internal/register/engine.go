@@ -165,7 +165,7 @@ func (res *Resource) paramsOf(q url.Values) (params, error) {
 	for _, f := range res.filters {
 		add(f.param, f.id)
 	}
-	add(paramSortKey, false)
+	add(ParamSortKey, false)
 	slices.SortStableFunc(p, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
 	for _, kv := range p {
 		if strings.HasPrefix(kv[0], "meta.") || strings.Contains(kv[0], "Time.") {
@@ -228,7 +228,7 @@ func (res *Resource) pageOf(s *API, sn *store.Snapshot, p params, after store.Cu
 // the description's range of another index) is served by sortedPage.
 func (res *Resource) pageWith(s *API, sn *store.Snapshot, p params, after store.Cursor, limit int, match func(any) bool, filters []Filter) ([]any, store.Cursor, error) {
 	var sort *Sorting
-	if k, ok := p.get(paramSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
+	if k, ok := p.get(ParamSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
 		if so, ok := res.sorts[k]; ok {
 			sort = &so
 		}

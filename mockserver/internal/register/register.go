@@ -19,7 +19,7 @@ const (
 	ParamLimit        = "limit"
 	ParamExpand       = "expand"
 	ParamRefNames     = "expandReferenceNames"
-	paramSortKey      = "sortkey"
+	ParamSortKey      = "sortkey"
 	paramOrganisation = "organisation"
 	paramGroup        = "group"
 	paramChild        = "child"

@@ -265,7 +265,7 @@ func personsResource() *Resource {
 			// the relationship.*
 			// filters are then applied to each.
 			typ, _ := p.get("relationship.entity.type")
-			if k, ok := p.get(paramSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
+			if k, ok := p.get(ParamSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
 				ids := relatedPersons(sn, org, typ)
 				if len(ids) == 0 {
 					return nil, nil, nil
@@ -487,7 +487,7 @@ func placementQueryOf(p params) store.PlacementQuery {
 		Organisation: get(paramOrganisation), Group: get(paramGroup), Child: get(paramChild), Owner: get(paramOwner),
 		StartOnOrBefore: model.Date(get(paramStartBefore)), StartOnOrAfter: model.Date(get(paramStartAfter)),
 		EndOnOrBefore: model.Date(get(paramEndBefore)), EndOnOrAfter: model.Date(get(paramEndAfter)),
-		Sort: model.SortKey(get(paramSortKey)),
+		Sort: model.SortKey(get(ParamSortKey)),
 	}
 	for _, t := range []struct {
 		name string
@@ -1014,7 +1014,7 @@ func calendarEventsResource() *Resource {
 			if len(spans) == 0 {
 				return nil, nil, nil
 			}
-			if k, ok := p.get(paramSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
+			if k, ok := p.get(ParamSortKey); ok && !s.deviates(deviation.SortKeyIgnored) {
 				so := res.sorts[k]
 				return res.sortedPage(sn, store.IndexActivity, spans, &so, m, after, limit)
 			}
