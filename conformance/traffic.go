@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/skolkit/skolkit/report"
 	"github.com/skolkit/skolkit/rules"
@@ -254,6 +255,9 @@ func filterValues(f rules.Filter, records []map[string]any) url.Values {
 	if f.Field == "" || f.Compare == rules.CompareNone || f.Compare == rules.CompareBody {
 		return nil
 	}
+	if f.Compare == rules.CompareNamesContain {
+		return namePartValues(f, records)
+	}
 	count := map[string]int{}
 	for _, r := range records {
 		for _, v := range rules.LookupPath(r, f.Field) {
@@ -269,7 +273,7 @@ func filterValues(f rules.Filter, records []map[string]any) url.Values {
 	}
 	values := slices.Collect(maps.Keys(count))
 	switch f.Compare {
-	case rules.CompareEquals, rules.CompareContains:
+	case rules.CompareEquals, rules.CompareContains, rules.CompareMatches:
 		sort.Slice(values, func(i, j int) bool {
 			if count[values[i]] != count[values[j]] {
 				return count[values[i]] > count[values[j]]
@@ -294,6 +298,27 @@ func filterValues(f rules.Filter, records []map[string]any) url.Values {
 		v = at.In(plusOne).Format(time.RFC3339Nano)
 	}
 	return url.Values{f.Param: {v}}
+}
+
+// namePartValues are two parts of the names of one record, each in the
+// other case than the record has it (the first two letters of one name in
+// upper case, three letters from inside another in lower case): every
+// value must be found, case folded, in one of the names.
+func namePartValues(f rules.Filter, records []map[string]any) url.Values {
+	for _, r := range records {
+		var names [][]rune
+		for _, m := range strings.Split(f.Field, ",") {
+			for _, v := range rules.LookupPath(r, m) {
+				if s, ok := v.(string); ok && utf8.RuneCountInString(s) >= 4 {
+					names = append(names, []rune(s))
+				}
+			}
+		}
+		if len(names) >= 2 {
+			return url.Values{f.Param: {strings.ToUpper(string(names[0][:2])), strings.ToLower(string(names[1][1:4]))}}
+		}
+	}
+	return nil
 }
 
 // plusOne is the offset date-time bounds are sent in.

@@ -115,6 +115,7 @@ const (
 	AErrorBodyWrongShape         = "a-error-body-wrong-shape"
 	ErrorBodyWithoutMessage      = "error-body-without-message"
 	NameSortReversed             = "name-sort-reversed"
+	PersonFiltersLoose           = "person-filters-loose"
 )
 
 // Surfaces a deviation concerns.
@@ -662,6 +663,12 @@ var all = []Deviation{
 		How:         "every list is walked in each order its sortkey names; a pair of neighbouring records in the opposite order under every plausible collation (bytes, case folded, Swedish, accent-blind) fails (paging.sort-order)",
 		CaughtBy:    []string{"paging.sort-order"},
 		Operations:  []string{"B GET /persons", "B GET /syllabuses"},
+	},
+	{
+		Name: PersonFiltersLoose, Surface: SurfaceB,
+		Description: "interface B's person list reads only the first value of nameContains and ignores eduPersonPrincipalName and identifier.context",
+		How:         "the person list is walked with two parts of a record's names in the other case, with a principal name, an identifier's value and its context taken from the records; every person listed must hold each part in one of its names and the principal name and identifier asked for (filters.records-match)",
+		CaughtBy:    []string{"filters.records-match"},
 	},
 }
 

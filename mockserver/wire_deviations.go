@@ -176,6 +176,18 @@ var wireDeviations = []wireDeviation{
 		}
 		return true
 	}},
+	{name: deviation.PersonFiltersLoose, request: func(_ *Server, _ http.ResponseWriter, r *http.Request) bool {
+		if res, ok := bListOf(r); ok && res == "persons" {
+			q := r.URL.Query()
+			if parts := q["nameContains"]; len(parts) > 1 {
+				q["nameContains"] = parts[:1]
+			}
+			q.Del("eduPersonPrincipalName")
+			q.Del("identifier.context")
+			r.URL.RawQuery = q.Encode()
+		}
+		return true
+	}},
 	{name: deviation.LaterPagesSkipFirst, answer: func(_ *Server, r *http.Request) wire.Rewrite {
 		if res, ok := bListOf(r); !ok || res == "placements" || !r.URL.Query().Has(register.ParamPageToken) {
 			return nil

@@ -304,3 +304,18 @@ func TestNameSortReversed(t *testing.T) {
 		assert.Equal(t, pageIDs(t, want), pageIDs(t, got), "%s?sortkey=%s answers as sortkey=%s", tc.list, tc.key, tc.opposite)
 	}
 }
+
+func TestPersonFiltersLoose(t *testing.T) {
+	plain, h := newHarness(t), devHarness(t, deviation.PersonFiltersLoose)
+	for _, tc := range []struct{ query, as string }{
+		{"nameContains=an&nameContains=zzzz", "nameContains=an"},
+		{"eduPersonPrincipalName=nobody@example.test", ""},
+		{"identifier.context=no-such-context", ""},
+		{"nameContains=an", "nameContains=an"},
+	} {
+		got := h.exchange(http.MethodGet, PrefixB+"/persons?limit=50&"+tc.query, "", "").json(t)
+		want := plain.exchange(http.MethodGet, PrefixB+"/persons?limit=50&"+tc.as, "", "").json(t)
+		assert.NotEmpty(t, pageIDs(t, want), tc.as)
+		assert.Equal(t, pageIDs(t, want), pageIDs(t, got), "persons?%s answers as persons?%s", tc.query, tc.as)
+	}
+}

@@ -6885,8 +6885,8 @@ func (v *docRegisterValues) f150() *openapi3.Operation {
 func (v *docRegisterValues) f151() *openapi3.Operation {
 	return &openapi3.Operation{Tags: []string{"persons"}, Summary: "List persons, one page at a time.", OperationID: "listPersons", Parameters: openapi3.Parameters{{Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
-			"compare": "none",
-			"why":     "selects by a person's relationships, identifiers or a part of a name, which a record shows only in part",
+			"compare": "namesContain",
+			"field":   "givenName,middleName,familyName",
 		},
 	}, Name: "nameContains", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"array"}, Items: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}}}}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
@@ -6895,48 +6895,48 @@ func (v *docRegisterValues) f151() *openapi3.Operation {
 		},
 	}, Name: "civicNo", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
-			"compare": "none",
-			"why":     "selects by a person's relationships, identifiers or a part of a name, which a record shows only in part",
+			"compare": "matches",
+			"field":   "eduPersonPrincipalNames",
 		},
 	}, Name: "eduPersonPrincipalName", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
-			"compare": "none",
-			"why":     "selects by a person's relationships, identifiers or a part of a name, which a record shows only in part",
+			"compare": "matches",
+			"field":   "externalIdentifiers[].value",
 		},
 	}, Name: "identifier.value", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
-			"compare": "none",
-			"why":     "selects by a person's relationships, identifiers or a part of a name, which a record shows only in part",
+			"compare": "matches",
+			"field":   "externalIdentifiers[].context",
 		},
 	}, Name: "identifier.context", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
 			"compare": "none",
-			"why":     "selects by a person's relationships, identifiers or a part of a name, which a record shows only in part",
+			"why":     "selects by a person's relationships (enrolments, duties, placements, responsibilities, group memberships and their dates), which a person's record does not show",
 		},
 	}, Name: "relationship.entity.type", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Enum: []any{"enrolment", "duty", "placement.child", "placement.owner", "responsibleFor.enrolment", "responsibleFor.placement", "groupMembership"}}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
 			"compare": "none",
-			"why":     "selects by a person's relationships, identifiers or a part of a name, which a record shows only in part",
+			"why":     "selects by a person's relationships (enrolments, duties, placements, responsibilities, group memberships and their dates), which a person's record does not show",
 		},
 	}, Name: "relationship.organisation", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uuid"}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
 			"compare": "none",
-			"why":     "selects by a person's relationships, identifiers or a part of a name, which a record shows only in part",
+			"why":     "selects by a person's relationships (enrolments, duties, placements, responsibilities, group memberships and their dates), which a person's record does not show",
 		},
 	}, Name: "relationship.startDate.onOrBefore", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date"}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
 			"compare": "none",
-			"why":     "selects by a person's relationships, identifiers or a part of a name, which a record shows only in part",
+			"why":     "selects by a person's relationships (enrolments, duties, placements, responsibilities, group memberships and their dates), which a person's record does not show",
 		},
 	}, Name: "relationship.startDate.onOrAfter", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date"}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
 			"compare": "none",
-			"why":     "selects by a person's relationships, identifiers or a part of a name, which a record shows only in part",
+			"why":     "selects by a person's relationships (enrolments, duties, placements, responsibilities, group memberships and their dates), which a person's record does not show",
 		},
 	}, Name: "relationship.endDate.onOrBefore", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date"}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
 			"compare": "none",
-			"why":     "selects by a person's relationships, identifiers or a part of a name, which a record shows only in part",
+			"why":     "selects by a person's relationships (enrolments, duties, placements, responsibilities, group memberships and their dates), which a person's record does not show",
 		},
 	}, Name: "relationship.endDate.onOrAfter", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date"}}}}, {Value: &openapi3.Parameter{Name: "meta.created.before", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date-time"}}}}, {Value: &openapi3.Parameter{Name: "meta.created.after", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date-time"}}}}, {Value: &openapi3.Parameter{Name: "meta.modified.before", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date-time"}}}}, {Value: &openapi3.Parameter{Name: "meta.modified.after", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date-time"}}}}, {Value: &openapi3.Parameter{Name: "expand", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"array"}, Items: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Enum: []any{"duties", "responsibleFor", "placements", "ownedPlacements", "groupMemberships"}}}}}}}, {Value: &openapi3.Parameter{Name: "expandReferenceNames", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"boolean"}}}}}, {Value: &openapi3.Parameter{Name: "sortkey", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Enum: []any{"DisplayNameAsc", "GivenNameDesc", "GivenNameAsc", "FamilyNameDesc", "FamilyNameAsc", "CivicNoAsc", "CivicNoDesc", "ModifiedDesc"}}}}}, {Value: &openapi3.Parameter{Name: "limit", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"integer"}, Min: ptr[float64](1)}}}}, {Value: &openapi3.Parameter{Name: "pageToken", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}}}}}}, Responses: newResponses(map[string]any{}, map[string]*openapi3.ResponseRef{
 		"200": {Value: &openapi3.Response{Description: ptr[string]("OK"), Content: openapi3.Content{

@@ -53,8 +53,16 @@ const (
 	CompareBefore     Comparison = "before"     // field ≤ value: SS 12000's meta.*.before is inclusive
 	CompareAfter      Comparison = "after"      // field > value: SS 12000's meta.*.after is exclusive
 	CompareContains   Comparison = "contains"   // the field (an array) holds the value
-	CompareBody       Comparison = "body"       // interface A's _search filter language, in the request body
-	CompareNone       Comparison = "none"       // selects by something a record does not show (Filter.Why says what)
+	// CompareMatches: the field (or an element of it) matches the value;
+	// the standard's "matchar" leaves case open, so a match with case
+	// folded alone is not judged.
+	CompareMatches Comparison = "matches"
+	// CompareNamesContain: Field is a comma-separated list of members, and
+	// every value appears, case folded, somewhere in at least one of them
+	// (SS 12000's nameContains).
+	CompareNamesContain Comparison = "namesContain"
+	CompareBody         Comparison = "body" // interface A's _search filter language, in the request body
+	CompareNone         Comparison = "none" // selects by something a record does not show (Filter.Why says what)
 )
 
 // Filter is what one filter parameter of an operation selects.

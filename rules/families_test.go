@@ -227,6 +227,38 @@ func TestFiltersRules(t *testing.T) {
 		{name: "every value of a multi-valued filter", rule: "filters.records-match", exs: func(t *testing.T) []*Exchange {
 			return []*Exchange{mkEx(t, "GET /api/v1/groups?groupType=Klass&groupType=Undervisning", 200, page(nil, group(1, "Klass"), group(2, "Undervisning")))}
 		}},
+		{name: "every part of a name in one of the names, in any case", rule: "filters.records-match", exs: func(t *testing.T) []*Exchange {
+			// SS 12000's own example: [ "Pa", "gens" ] matches Palle Girgensohn.
+			palle := obj{"id": id(1), "givenName": "Palle", "familyName": "Girgensohn"}
+			anna := obj{"id": id(2), "givenName": "Anna", "middleName": "Pauline", "familyName": "Gensler"}
+			return []*Exchange{mkEx(t, "GET /api/v1/persons?nameContains=Pa&nameContains=GENS", 200, page(nil, palle, anna))}
+		}},
+		{name: "a name that holds only one of the parts", rule: "filters.records-match", fails: `does not satisfy nameContains=Pa&nameContains=gens (givenName is ["Palle"], middleName is null, familyName is ["Persson"])`, exs: func(t *testing.T) []*Exchange {
+			return []*Exchange{mkEx(t, "GET /api/v1/persons?nameContains=Pa&nameContains=gens", 200, page(nil, obj{"id": id(1), "givenName": "Palle", "familyName": "Persson"}))}
+		}},
+		{name: "a name part whose record is left out", rule: "filters.keeps-every-match", fails: "leaves out 1 records", exs: func(t *testing.T) []*Exchange {
+			palle := obj{"id": id(1), "givenName": "Palle", "familyName": "Girgensohn"}
+			return []*Exchange{
+				mkEx(t, "GET /api/v1/persons", 200, page(nil, palle, obj{"id": id(2), "givenName": "Eva", "familyName": "Berg"})),
+				mkEx(t, "GET /api/v1/persons?nameContains=pa", 200, page(nil)),
+			}
+		}},
+		{name: "identifiers and principal names that match", rule: "filters.records-match", exs: func(t *testing.T) []*Exchange {
+			p := obj{"id": id(1), "givenName": "Kim", "familyName": "Berg", "eduPersonPrincipalNames": []any{"kim@skola.se"},
+				"externalIdentifiers": []any{obj{"value": "kimber01", "context": "https://ad.skola.se/elev", "globallyUnique": false}}}
+			return []*Exchange{
+				mkEx(t, "GET /api/v1/persons?eduPersonPrincipalName=kim@skola.se", 200, page(nil, p)),
+				mkEx(t, "GET /api/v1/persons?identifier.value=kimber01&identifier.context=https://ad.skola.se/elev", 200, page(nil, p)),
+			}
+		}},
+		{name: "a principal name that matches with case folded alone is not judged", rule: "filters.records-match", nothing: true, exs: func(t *testing.T) []*Exchange {
+			p := obj{"id": id(1), "givenName": "Kim", "familyName": "Berg", "eduPersonPrincipalNames": []any{"Kim@Skola.se"}}
+			return []*Exchange{mkEx(t, "GET /api/v1/persons?eduPersonPrincipalName=kim@skola.se", 200, page(nil, p, obj{"id": id(2), "givenName": "Eva", "familyName": "Berg"}))}
+		}},
+		{name: "an identifier of another context", rule: "filters.records-match", fails: "does not satisfy identifier.context=https://ad.skola.se/elev", exs: func(t *testing.T) []*Exchange {
+			p := obj{"id": id(1), "givenName": "Kim", "familyName": "Berg", "externalIdentifiers": []any{obj{"value": "kimber01", "context": "https://ad.skola.se/personal"}}}
+			return []*Exchange{mkEx(t, "GET /api/v1/persons?identifier.context=https://ad.skola.se/elev", 200, page(nil, p))}
+		}},
 		{name: "a filter the record cannot show is not judged", rule: "filters.records-match", nothing: true, exs: func(t *testing.T) []*Exchange {
 			return []*Exchange{mkEx(t, "GET /api/v1/calendarEvents?teacher="+id(5)+"&startTime.onOrAfter=2000-01-01T00:00:00Z", 200, page(nil))}
 		}},

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -63,6 +64,9 @@ func MatchFilter(f Filter, values []string, rec map[string]any) Tri {
 	if f.EitherWithout != "" && len(LookupPath(rec, f.EitherWithout)) == 0 {
 		return Unknown
 	}
+	if f.Compare == CompareNamesContain {
+		return namesContain(strings.Split(f.Field, ","), values, rec)
+	}
 	got := flatten(LookupPath(rec, f.Field))
 	if len(got) == 0 {
 		switch {
@@ -83,6 +87,20 @@ func MatchFilter(f Filter, values []string, rec map[string]any) Tri {
 			}
 		}
 		return No
+	case CompareMatches:
+		out := No
+		for _, g := range got {
+			s, _ := g.(string)
+			for _, v := range values {
+				switch {
+				case s == v:
+					return Yes
+				case strings.EqualFold(s, v):
+					out = Unknown
+				}
+			}
+		}
+		return out
 	case CompareOnOrBefore, CompareOnOrAfter, CompareBefore, CompareAfter:
 		all := Yes
 		for _, g := range got {
@@ -106,6 +124,46 @@ func MatchFilter(f Filter, values []string, rec map[string]any) Tri {
 		return all
 	}
 	return Unknown
+}
+
+// namesContain says whether every value appears, case folded, in one of
+// a record's names: Unknown when the record shows none of them.
+func namesContain(members, values []string, rec map[string]any) Tri {
+	var names []string
+	for _, m := range members {
+		for _, v := range LookupPath(rec, m) {
+			if s, ok := v.(string); ok && s != "" {
+				names = append(names, s)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return Unknown
+	}
+	out := Yes
+	for _, v := range values {
+		lower := slices.ContainsFunc(names, func(n string) bool { return strings.Contains(strings.ToLower(n), strings.ToLower(v)) })
+		upper := slices.ContainsFunc(names, func(n string) bool { return strings.Contains(strings.ToUpper(n), strings.ToUpper(v)) })
+		switch {
+		case !lower && !upper:
+			return No
+		case lower != upper: // a letter whose cases do not map one to one
+			out = Unknown
+		}
+	}
+	return out
+}
+
+// shownBy is what a record shows of a filter's members, for messages.
+func shownBy(f Filter, rec map[string]any) string {
+	if f.Compare != CompareNamesContain {
+		return f.Field + " is " + Compact(flatten(LookupPath(rec, f.Field)))
+	}
+	var parts []string
+	for _, m := range strings.Split(f.Field, ",") {
+		parts = append(parts, m+" is "+Compact(flatten(LookupPath(rec, m))))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // flatten opens arrays among values (a member that is a list).
@@ -193,7 +251,7 @@ func checkRecordsMatch(c *Context, o *Observation) {
 			case Yes:
 				judged++
 			case No:
-				c.Fail(o, "only records with "+describe(f, values), "%s: record %v does not satisfy %s (%s is %s)", o.Label(), rec["id"], describe(f, values), f.Field, Compact(LookupPath(rec, f.Field)))
+				c.Fail(o, "only records with "+describe(f, values), "%s: record %v does not satisfy %s (%s)", o.Label(), rec["id"], describe(f, values), shownBy(f, rec))
 				return
 			}
 		}
