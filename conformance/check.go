@@ -284,6 +284,7 @@ var catalogue = sync.OnceValue(func() []*Check {
 		bWriteChecks(),
 		bSubscriptionChecks(),
 		exportChecks(),
+		documentChecks(),
 		permissionChecks(),
 		ledgerChecks(),
 	} {

@@ -63,8 +63,8 @@ func aWriteChecks() []*Check {
 		{ID: "A.unit.create", Title: "POST /unit answers 201 with the stored record, and GET returns it", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specVendorUnit, OptIn: unitOptIn, Run: checkCreate(unitKind)},
 		{ID: "A.unit.update", Title: "PATCH /unit/{id} changes exactly what was sent and moves meta.updatedAt", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specVendorUnit, OptIn: unitOptIn, Run: checkUpdate(unitKind)},
 		{ID: "A.school.update-unknown", Title: "PATCH /school/{id} with an unknown id is 404", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specA404, Run: checkWriteUnknown(http.MethodPatch, "/school/", map[string]any{"title": "skolkit-conformance"})},
-		{ID: "A.student-placement.restore-null-enddate", Title: "PATCH /student-placements/{id} with endDate null restores an archived placement", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specRestore, Run: checkRestore("student", false)},
-		{ID: "A.student-placement.restore-future-enddate", Title: "PATCH /student-placements/{id} with a future endDate restores an archived placement", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specRestore, Run: checkRestore("student", true)},
+		{ID: "A.student-placement.restore-null-enddate", Title: "PATCH /student-placements/{id} with endDate null restores an archived placement, as GET /student-placement/{id} and GET /student-placements/{id} show", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specRestore, Run: checkRestore("student", false)},
+		{ID: "A.student-placement.restore-future-enddate", Title: "PATCH /student-placements/{id} with a future endDate restores an archived placement, as GET /student-placement/{id} and GET /student-placements/{id} show", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specRestore, Run: checkRestore("student", true)},
 		{ID: "A.employee-placement.restore-null-enddate", Title: "PATCH /employee-placement/{id} with endDate null restores an archived placement", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specRestoreE, Run: checkRestore("employee", false)},
 		{ID: "A.employee-placement.mealplanner-role", Title: "an EmployeePlacement can hold the role MealPlanner", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specMeal, Run: checkMealPlanner},
 		{ID: "A.student.eppn", Title: "a Student's eduPersonPrincipalName can be created, read, updated and cleared", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specEPPN, Run: checkEPPN("/student")},
@@ -441,10 +441,18 @@ func checkRestore(kind string, future bool) func(*T) {
 		if !jsonEqual(rec["endDate"], end) {
 			t.Failf(resp, "endDate "+compact(end), "endDate is %s", compact(rec["endDate"]))
 		}
-		get := t.Get(SurfaceA, "/"+kind+"-placement/"+id, nil)
-		t.RequireStatus(get, http.StatusOK)
-		if a := t.RequireObject(get)["archivedAt"]; a != nil {
-			t.Failf(get, "archivedAt null", "GET shows the placement archived (archivedAt %s) after the restoring PATCH", compact(a))
+		// Read back by id, and for a student placement through the
+		// spec's path as well.
+		reads := []string{"/" + kind + "-placement/" + id}
+		if kind == "student" {
+			reads = append(reads, path)
+		}
+		for _, p := range reads {
+			get := t.Get(SurfaceA, p, nil)
+			t.RequireStatus(get, http.StatusOK)
+			if a := t.RequireObject(get)["archivedAt"]; a != nil {
+				t.Failf(get, "archivedAt null", "GET %s shows the placement archived (archivedAt %s) after the restoring PATCH", p, compact(a))
+			}
 		}
 	}
 }

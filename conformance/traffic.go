@@ -164,6 +164,9 @@ func (t *T) exercisePageTokenList(op *rules.Operation) {
 	var combined url.Values
 	for _, f := range op.Filters {
 		q := filterValues(f, records)
+		if len(f.Through) > 0 {
+			q = t.throughValues(op, f, records)
+		}
 		if q == nil {
 			continue
 		}
@@ -316,6 +319,73 @@ func namePartValues(f rules.Filter, records []map[string]any) url.Values {
 		}
 		if len(names) >= 2 {
 			return url.Values{f.Param: {strings.ToUpper(string(names[0][:2])), strings.ToLower(string(names[1][1:4]))}}
+		}
+	}
+	return nil
+}
+
+// throughValues picks the value of a filter that follows references
+// (calendarEvents?group= through the event's activity) from the records
+// they reach, read in the unfiltered walks of their lists: the value most
+// records reach. Those walks are made first, so that the rules have seen
+// the records the filtered answer reaches.
+func (t *T) throughValues(op *rules.Operation, f rules.Filter, records []map[string]any) url.Values {
+	byID := map[string]map[string]map[string]any{}
+	for _, hop := range f.Through {
+		if _, ok := byID[hop.Resource]; ok {
+			continue
+		}
+		list := t.env.listOf(op.Surface, hop.Resource)
+		if list == nil {
+			return nil
+		}
+		ids := map[string]map[string]any{}
+		for _, r := range t.baseWalk(list).items {
+			ids[strings.ToLower(str(r, "id"))] = r
+		}
+		byID[hop.Resource] = ids
+	}
+	count := map[string]int{}
+	for _, r := range records {
+		reached := []map[string]any{r}
+		for _, hop := range f.Through {
+			var next []map[string]any
+			for _, x := range reached {
+				for _, id := range rules.LookupPath(x, hop.Member) {
+					for _, e := range flattenAny(id) {
+						if s, ok := e.(string); ok && byID[hop.Resource][strings.ToLower(s)] != nil {
+							next = append(next, byID[hop.Resource][strings.ToLower(s)])
+						}
+					}
+				}
+			}
+			reached = next
+		}
+		seen := map[string]bool{}
+		for _, x := range reached {
+			for _, v := range rules.LookupPath(x, f.Field) {
+				for _, e := range flattenAny(v) {
+					if s, ok := e.(string); ok && s != "" && !seen[s] {
+						seen[s] = true
+						count[s]++
+					}
+				}
+			}
+		}
+	}
+	if len(count) == 0 {
+		return nil
+	}
+	values := slices.Sorted(maps.Keys(count))
+	sort.SliceStable(values, func(i, j int) bool { return count[values[i]] > count[values[j]] })
+	return url.Values{f.Param: values[:1]}
+}
+
+// listOf is the list operation of a resource.
+func (e *env) listOf(s rules.Surface, resource string) *rules.Operation {
+	for _, op := range e.judge.Contract().Operations() {
+		if op.Surface == s && op.Resource == resource && op.Kind == rules.KindList && op.Method == http.MethodGet {
+			return op
 		}
 	}
 	return nil

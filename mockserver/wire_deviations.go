@@ -188,6 +188,12 @@ var wireDeviations = []wireDeviation{
 		}
 		return true
 	}},
+	{name: deviation.RelatedFiltersIgnored, request: func(_ *Server, _ http.ResponseWriter, r *http.Request) bool {
+		if res, ok := bListOf(r); ok {
+			dropParams(r, relatedFilters[res]...)
+		}
+		return true
+	}},
 	{name: deviation.LaterPagesSkipFirst, answer: func(_ *Server, r *http.Request) wire.Rewrite {
 		if res, ok := bListOf(r); !ok || res == "placements" || !r.URL.Query().Has(register.ParamPageToken) {
 			return nil
@@ -504,6 +510,14 @@ func personsPlacementsOrExport(path string) bool {
 	return ok && slices.ContainsFunc(append(personAndPlacementLists, "/student-placements"), func(p string) bool {
 		return rest == p || strings.HasPrefix(rest, p+"/")
 	})
+}
+
+// relatedFilters are the filters of interface B's lists that select
+// through related records, by list.
+var relatedFilters = map[string][]string{
+	"calendarEvents":     {"student", "teacher", "group"},
+	"activities":         {"member", "teacher"},
+	"attendanceSchedule": {"group"},
 }
 
 // nameSortPrefixes are the sortkeys by a name or code that persons and

@@ -319,3 +319,23 @@ func TestPersonFiltersLoose(t *testing.T) {
 		assert.Equal(t, pageIDs(t, want), pageIDs(t, got), "persons?%s answers as persons?%s", tc.query, tc.as)
 	}
 }
+
+func TestRelatedFiltersIgnored(t *testing.T) {
+	plain, h := newHarness(t), devHarness(t, deviation.RelatedFiltersIgnored)
+	unknown := "00000000-0000-4000-8000-000000000000"
+	for _, tc := range []struct{ list, query, as string }{
+		{"/activities", "member=" + unknown, ""},
+		{"/activities", "teacher=" + unknown, ""},
+		{"/attendanceSchedule", "group=" + unknown, ""},
+		{"/groups", "organisation=" + unknown, "organisation=" + unknown},
+	} {
+		got := h.exchange(http.MethodGet, PrefixB+tc.list+"?limit=20&"+tc.query, "", "").json(t)
+		want := plain.exchange(http.MethodGet, PrefixB+tc.list+"?limit=20&"+tc.as, "", "").json(t)
+		assert.Equal(t, pageIDs(t, want), pageIDs(t, got), "%s?%s answers as %s?%s", tc.list, tc.query, tc.list, tc.as)
+	}
+	events := "/calendarEvents?limit=20&startTime.onOrAfter=2000-01-01T00:00:00Z&startTime.onOrBefore=2999-01-01T00:00:00Z"
+	got := h.exchange(http.MethodGet, PrefixB+events+"&group="+unknown, "", "").json(t)
+	want := plain.exchange(http.MethodGet, PrefixB+events, "", "").json(t)
+	assert.NotEmpty(t, pageIDs(t, want))
+	assert.Equal(t, pageIDs(t, want), pageIDs(t, got), "calendarEvents?group= answers as without it")
+}

@@ -6368,13 +6368,17 @@ func (v *docRegisterValues) f130() *openapi3.Operation {
 func (v *docRegisterValues) f131() *openapi3.Operation {
 	return &openapi3.Operation{Tags: []string{"activities"}, Summary: "List activities, one page at a time.", OperationID: "listActivities", Parameters: openapi3.Parameters{{Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
-			"compare": "none",
-			"why":     "membership is through the activity's groups, which the record does not list person by person",
+			"compare": "contains",
+			"field":   "groupMemberships[].person.id",
+			"through": []any{map[string]any{
+				"member":   "groups[].id",
+				"resource": "/groups",
+			}},
 		},
 	}, Name: "member", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uuid"}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
-			"compare": "none",
-			"why":     "a teacher is a duty assignment of the activity; which of its members names the teacher is not stated",
+			"compare": "contains",
+			"field":   "teachers[].duty.id",
 		},
 	}, Name: "teacher", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uuid"}}}}, {Value: &openapi3.Parameter{Name: "organisation", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uuid"}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
@@ -6528,8 +6532,12 @@ func (v *docRegisterValues) f136() *openapi3.PathItem {
 func (v *docRegisterValues) f137() *openapi3.Operation {
 	return &openapi3.Operation{Tags: []string{"attendanceSchedule"}, Summary: "List attendanceSchedule, one page at a time.", OperationID: "listAttendanceSchedule", Parameters: openapi3.Parameters{{Value: &openapi3.Parameter{Name: "placement", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uuid"}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
-			"compare": "none",
-			"why":     "the record refers to a placement, not to a group",
+			"compare": "equals",
+			"field":   "group.id",
+			"through": []any{map[string]any{
+				"member":   "placement.id",
+				"resource": "/placements",
+			}},
 		},
 	}, Name: "group", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uuid"}}}}, {Value: &openapi3.Parameter{Name: "startDate.onOrBefore", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date"}}}}, {Value: &openapi3.Parameter{Name: "startDate.onOrAfter", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date"}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
@@ -6674,23 +6682,40 @@ func (v *docRegisterValues) f142() *openapi3.PathItem {
 func (v *docRegisterValues) f143() *openapi3.Operation {
 	return &openapi3.Operation{Tags: []string{"calendarEvents"}, Summary: "List calendarEvents, one page at a time.", OperationID: "listCalendarEvents", Parameters: openapi3.Parameters{{Value: &openapi3.Parameter{Name: "startTime.onOrAfter", In: "query", Required: true, Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date-time"}}}}, {Value: &openapi3.Parameter{Name: "startTime.onOrBefore", In: "query", Required: true, Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date-time"}}}}, {Value: &openapi3.Parameter{Name: "endTime.onOrBefore", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date-time"}}}}, {Value: &openapi3.Parameter{Name: "endTime.onOrAfter", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date-time"}}}}, {Value: &openapi3.Parameter{Name: "activity", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uuid"}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
-			"compare": "none",
-			"why":     "the participants are reached through the activity, not named in the record",
+			"also":    "studentExceptions[].student.id",
+			"compare": "contains",
+			"field":   "groupMemberships[].person.id",
+			"through": []any{map[string]any{
+				"member":   "activity.id",
+				"resource": "/activities",
+			}, map[string]any{
+				"member":   "groups[].id",
+				"resource": "/groups",
+			}},
 		},
 	}, Name: "student", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uuid"}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
-			"compare": "none",
-			"why":     "the teachers are reached through the activity, not named in the record",
+			"also":    "teacherExceptions[].duty.id",
+			"compare": "contains",
+			"field":   "teachers[].duty.id",
+			"through": []any{map[string]any{
+				"member":   "activity.id",
+				"resource": "/activities",
+			}},
 		},
 	}, Name: "teacher", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uuid"}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
 			"compare": "none",
-			"why":     "the organisation is reached through the activity, not named in the record",
+			"why":     "selects the activity's organisation element and every element under it, a hierarchy of organisations the rules do not follow",
 		},
 	}, Name: "organisation", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uuid"}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
-			"compare": "none",
-			"why":     "the groups are reached through the activity, not named in the record",
+			"compare": "contains",
+			"field":   "groups[].id",
+			"through": []any{map[string]any{
+				"member":   "activity.id",
+				"resource": "/activities",
+			}},
 		},
 	}, Name: "group", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uuid"}}}}, {Value: &openapi3.Parameter{Name: "meta.created.before", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date-time"}}}}, {Value: &openapi3.Parameter{Name: "meta.created.after", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date-time"}}}}, {Value: &openapi3.Parameter{Name: "meta.modified.before", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date-time"}}}}, {Value: &openapi3.Parameter{Name: "meta.modified.after", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date-time"}}}}, {Value: &openapi3.Parameter{Name: "expand", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"array"}, Items: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Enum: []any{"activity", "attendance"}}}}}}}, {Value: &openapi3.Parameter{Name: "expandReferenceNames", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"boolean"}}}}}, {Value: &openapi3.Parameter{Name: "sortkey", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Enum: []any{"ModifiedDesc", "StartTimeAsc", "StartTimeDesc"}}}}}, {Value: &openapi3.Parameter{Name: "limit", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"integer"}, Min: ptr[float64](1)}}}}, {Value: &openapi3.Parameter{Name: "pageToken", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}}}}}}, Responses: newResponses(map[string]any{}, map[string]*openapi3.ResponseRef{
 		"200": {Value: &openapi3.Response{Description: ptr[string]("OK"), Content: openapi3.Content{

@@ -93,6 +93,24 @@ type Filter struct {
 	Derived string
 	// Why says, for CompareNone, what the parameter selects by.
 	Why string
+	// Through are the references the filter follows before comparing: the
+	// first hop's member holds ids of records of its resource, the next
+	// hop's member is read in those, and Field is a member of the last
+	// records reached (a calendar event's activity.id → /activities, then
+	// groups[].id → /groups, then groupMemberships[].person.id). A record
+	// is judged only when every record reached has been seen.
+	Through []Hop
+	// Also is a member of the record itself that names values the filter
+	// selects by too (a calendar event's studentExceptions[].student.id);
+	// a record whose Also names the value is not judged.
+	Also string
+}
+
+// Hop is one reference a filter follows: a member holding ids, and the
+// list of the records they are ids of.
+type Hop struct {
+	Member   string
+	Resource string
 }
 
 // Param is one parameter of an operation.
@@ -551,7 +569,7 @@ func derive(o *Operation, params openapi3.Parameters) {
 }
 
 // withExtension applies a parameter's x-skolkit-filter: {field, compare,
-// absent: keep, eitherWithout, why}. What it leaves out stays as the name
+// absent: keep, eitherWithout, why, through: [{member, resource}], also}. What it leaves out stays as the name
 // derives it.
 func withExtension(f Filter, p Param, ext map[string]any) Filter {
 	f.Param, f.Many, f.Format, f.Derived = p.Name, p.Array, p.Format, "x-skolkit-filter"
@@ -566,6 +584,14 @@ func withExtension(f Filter, p Param, ext map[string]any) Filter {
 	}
 	f.EitherWithout, _ = ext["eitherWithout"].(string)
 	f.Why, _ = ext["why"].(string)
+	f.Also, _ = ext["also"].(string)
+	hops, _ := ext["through"].([]any)
+	for _, h := range hops {
+		m, _ := h.(map[string]any)
+		member, _ := m["member"].(string)
+		resource, _ := m["resource"].(string)
+		f.Through = append(f.Through, Hop{Member: member, Resource: resource})
+	}
 	return f
 }
 

@@ -259,6 +259,43 @@ func TestFiltersRules(t *testing.T) {
 			p := obj{"id": id(1), "givenName": "Kim", "familyName": "Berg", "externalIdentifiers": []any{obj{"value": "kimber01", "context": "https://ad.skola.se/personal"}}}
 			return []*Exchange{mkEx(t, "GET /api/v1/persons?identifier.context=https://ad.skola.se/elev", 200, page(nil, p))}
 		}},
+		{name: "events of the group's activities, the activities seen", rule: "filters.records-match", exs: func(t *testing.T) []*Exchange {
+			return []*Exchange{
+				mkEx(t, "GET /api/v1/activities", 200, page(nil, activity(10, 20), activity(11, 21))),
+				mkEx(t, "GET /api/v1/calendarEvents?group="+id(20)+"&startTime.onOrAfter=2000-01-01T00:00:00Z&startTime.onOrBefore=2999-01-01T00:00:00Z", 200, page(nil, event(1, 10, nil))),
+			}
+		}},
+		{name: "an event of another group's activity", rule: "filters.records-match", fails: "does not satisfy group=" + id(20), exs: func(t *testing.T) []*Exchange {
+			return []*Exchange{
+				mkEx(t, "GET /api/v1/activities", 200, page(nil, activity(10, 20), activity(11, 21))),
+				mkEx(t, "GET /api/v1/calendarEvents?group="+id(20)+"&startTime.onOrAfter=2000-01-01T00:00:00Z&startTime.onOrBefore=2999-01-01T00:00:00Z", 200, page(nil, event(1, 10, nil), event(2, 11, nil))),
+			}
+		}},
+		{name: "an event whose activity was not seen is not judged", rule: "filters.records-match", nothing: true, exs: func(t *testing.T) []*Exchange {
+			return []*Exchange{mkEx(t, "GET /api/v1/calendarEvents?group="+id(20), 200, page(nil, event(2, 11, nil)))}
+		}},
+		{name: "a student named by an event's exception is not judged", rule: "filters.records-match", nothing: true, exs: func(t *testing.T) []*Exchange {
+			return []*Exchange{
+				mkEx(t, "GET /api/v1/activities", 200, page(nil, activity(11, 21))),
+				mkEx(t, "GET /api/v1/groups", 200, page(nil, obj{"id": id(21), "displayName": "G", "groupMemberships": []any{obj{"person": obj{"id": id(40)}}}})),
+				mkEx(t, "GET /api/v1/calendarEvents?student="+id(41), 200, page(nil, event(2, 11, []any{obj{"student": obj{"id": id(41)}, "participates": false}}))),
+			}
+		}},
+		{name: "a student of none of the activity's groups", rule: "filters.records-match", fails: "does not satisfy student=" + id(41), exs: func(t *testing.T) []*Exchange {
+			return []*Exchange{
+				mkEx(t, "GET /api/v1/activities", 200, page(nil, activity(11, 21))),
+				mkEx(t, "GET /api/v1/groups", 200, page(nil, obj{"id": id(21), "displayName": "G", "groupMemberships": []any{obj{"person": obj{"id": id(40)}}}})),
+				mkEx(t, "GET /api/v1/calendarEvents?student="+id(41)+"&startTime.onOrAfter=2000-01-01T00:00:00Z&startTime.onOrBefore=2999-01-01T00:00:00Z", 200, page(nil, event(2, 11, nil))),
+			}
+		}},
+		{name: "an event of the group's activity left out", rule: "filters.keeps-every-match", fails: "leaves out 1 records", exs: func(t *testing.T) []*Exchange {
+			q := "startTime.onOrAfter=2000-01-01T00:00:00Z&startTime.onOrBefore=2999-01-01T00:00:00Z"
+			return []*Exchange{
+				mkEx(t, "GET /api/v1/activities", 200, page(nil, activity(10, 20), activity(11, 21))),
+				mkEx(t, "GET /api/v1/calendarEvents?"+q, 200, page(nil, event(1, 10, nil), event(2, 11, nil))),
+				mkEx(t, "GET /api/v1/calendarEvents?group="+id(20)+"&"+q, 200, page(nil)),
+			}
+		}},
 		{name: "a filter the record cannot show is not judged", rule: "filters.records-match", nothing: true, exs: func(t *testing.T) []*Exchange {
 			return []*Exchange{mkEx(t, "GET /api/v1/calendarEvents?teacher="+id(5)+"&startTime.onOrAfter=2000-01-01T00:00:00Z", 200, page(nil))}
 		}},
@@ -488,3 +525,15 @@ func civic(n int, no string) obj {
 }
 
 func syllabus(n int, code string) obj { return obj{"id": id(n), "subjectCode": code} }
+
+func activity(n, group int) obj {
+	return obj{"id": id(n), "displayName": "A", "groups": []any{obj{"id": id(group)}}, "teachers": []any{obj{"duty": obj{"id": id(group + 100)}}}}
+}
+
+func event(n, activity int, studentExceptions []any) obj {
+	e := obj{"id": id(n), "activity": obj{"id": id(activity)}, "startTime": "2025-01-01T08:00:00Z", "endTime": "2025-01-01T09:00:00Z"}
+	if studentExceptions != nil {
+		e["studentExceptions"] = studentExceptions
+	}
+	return e
+}

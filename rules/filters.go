@@ -126,6 +126,79 @@ func MatchFilter(f Filter, values []string, rec map[string]any) Tri {
 	return Unknown
 }
 
+// MatchFilterSeen is MatchFilter for every filter, those that follow
+// references (Filter.Through) included: the records they reach are read
+// from the history, and a record is Unknown when one of them has not been
+// seen, shows nothing to compare, or when the record's own Filter.Also
+// names the value.
+func MatchFilterSeen(h *History, s Surface, f Filter, values []string, rec map[string]any) Tri {
+	if len(f.Through) == 0 {
+		return MatchFilter(f, values, rec)
+	}
+	if len(values) == 0 || f.Field == "" {
+		return Unknown
+	}
+	if f.Also != "" {
+		for _, g := range flatten(LookupPath(rec, f.Also)) {
+			for _, v := range values {
+				if equalsParam(g, v) {
+					return Unknown
+				}
+			}
+		}
+	}
+	reached := []map[string]any{rec}
+	for _, hop := range f.Through {
+		var next []map[string]any
+		for _, r := range reached {
+			ids := flatten(LookupPath(r, hop.Member))
+			if len(ids) == 0 {
+				return Unknown
+			}
+			for _, id := range ids {
+				sid, _ := id.(string)
+				seen := seenRecord(h, RecordRef{Surface: s, Resource: hop.Resource, ID: strings.ToLower(sid)})
+				if seen == nil {
+					return Unknown
+				}
+				next = append(next, seen)
+			}
+		}
+		reached = next
+	}
+	last := f
+	last.Through, last.Also = nil, ""
+	out := No
+	for _, r := range reached {
+		if len(flatten(LookupPath(r, last.Field))) == 0 {
+			out = Unknown // shows nothing: the member may have been left out
+			continue
+		}
+		switch MatchFilter(last, values, r) {
+		case Yes:
+			return Yes
+		case Unknown:
+			out = Unknown
+		}
+	}
+	return out
+}
+
+// seenRecord is the newest reading of a record under any presentation
+// (nil: not seen).
+func seenRecord(h *History, ref RecordRef) map[string]any {
+	var best *Sighting
+	for _, s := range h.SightingsOf(ref) {
+		if s.Record != nil && (best == nil || s.Ex.Start.After(best.Ex.Start)) {
+			best = s
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return best.Record
+}
+
 // namesContain says whether every value appears, case folded, in one of
 // a record's names: Unknown when the record shows none of them.
 func namesContain(members, values []string, rec map[string]any) Tri {
@@ -156,6 +229,14 @@ func namesContain(members, values []string, rec map[string]any) Tri {
 
 // shownBy is what a record shows of a filter's members, for messages.
 func shownBy(f Filter, rec map[string]any) string {
+	if len(f.Through) > 0 {
+		var hops []string
+		for _, h := range f.Through[1:] {
+			hops = append(hops, h.Member+" of "+h.Resource)
+		}
+		hops = append(hops, f.Field)
+		return fmt.Sprintf("%s is %s, and the records it reaches, as seen, show %s without the value", f.Through[0].Member, Compact(flatten(LookupPath(rec, f.Through[0].Member))), strings.Join(hops, " → "))
+	}
 	if f.Compare != CompareNamesContain {
 		return f.Field + " is " + Compact(flatten(LookupPath(rec, f.Field)))
 	}
@@ -247,7 +328,7 @@ func checkRecordsMatch(c *Context, o *Observation) {
 			continue
 		}
 		for _, rec := range records {
-			switch MatchFilter(f, values, rec) {
+			switch MatchFilterSeen(c.History, o.Op.Surface, f, values, rec) {
 			case Yes:
 				judged++
 			case No:
@@ -339,7 +420,7 @@ func checkKeepsEveryMatch(c *Context, o *Observation) {
 			match = SearchTri(search, s.Record)
 		} else {
 			for _, f := range added {
-				switch MatchFilter(f, FilterValues(wq, f), s.Record) {
+				switch MatchFilterSeen(c.History, w.Op.Surface, f, FilterValues(wq, f), s.Record) {
 				case No:
 					match = No
 				case Unknown:
