@@ -670,12 +670,14 @@ var all = []Deviation{
 		Description: "interface B's person list reads only the first value of nameContains and ignores eduPersonPrincipalName and identifier.context",
 		How:         "the person list is walked with two parts of a record's names in the other case, with a principal name, an identifier's value and its context taken from the records; every person listed must hold each part in one of its names and the principal name and identifier asked for (filters.records-match)",
 		CaughtBy:    []string{"filters.records-match"},
+		Operations:  []string{"B GET /persons"},
 	},
 	{
 		Name: RelatedFiltersIgnored, Surface: SurfaceB,
 		Description: "interface B ignores the filters that select through related records: calendarEvents' student, teacher and group, activities' member and teacher, attendanceSchedule's group",
 		How:         "each such list is walked with a value the related records have (a group of an event's activity, a member of an activity's group, the group of a schedule's placement); every record listed whose related records, as the runner has seen them, do not name the value fails (filters.records-match)",
 		CaughtBy:    []string{"filters.records-match"},
+		Operations:  []string{"B GET /calendarEvents", "B GET /activities", "B GET /attendanceSchedule"},
 	},
 }
 
