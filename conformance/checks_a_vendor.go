@@ -3,6 +3,7 @@ package conformance
 import (
 	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 
@@ -31,6 +32,25 @@ var updateRequired = sync.OnceValue(func() map[string][]string {
 		mt := item.Patch.RequestBody.Value.Content.Get(mimeJSON)
 		if mt != nil && mt.Schema != nil {
 			out[prefix] = mt.Schema.Value.Required
+		}
+	}
+	return out
+})
+
+// createMembers is the members the contract's POST body of the resource at
+// prefix ("/grade-elementary") has.
+var createMembers = sync.OnceValue(func() map[string][]string {
+	out := map[string][]string{}
+	c, err := openapi.Shared()
+	if err != nil {
+		return out
+	}
+	for path, item := range c.Doc(openapi.NameDirectory).Paths.Map() {
+		if item.Post == nil || item.Post.RequestBody == nil {
+			continue
+		}
+		if mt := item.Post.RequestBody.Value.Content.Get(mimeJSON); mt != nil && mt.Schema != nil {
+			out[path] = slices.Sorted(maps.Keys(mt.Schema.Value.Properties))
 		}
 	}
 	return out

@@ -25,6 +25,7 @@ var (
 	specSUpdate  = SpecRef{Section: "Endpoints (interface A)", Quote: "PATCH | /school/{id} | path id (uuid, required); update body (required) | 200, the updated School", Decision: "patch-merges"}
 	specRestore  = SpecRef{Section: "States and transitions", Quote: "StudentPlacement archived | PATCH on the placement in interface A | `endDate` in the request is null or a future date | active | the placement is restored without a separate restore call", Decision: "archive-restore"}
 	specRestoreE = SpecRef{Section: "States and transitions", Quote: "The same behaviour holds for EmployeePlacement.", Decision: "archive-restore"}
+	specGradeOps = SpecRef{Section: "Endpoints (interface A)", Quote: "The change history states that GradeElementary and GradeUpperSecondary each support get, list, create (POST), update (PATCH) and delete.", Decision: "vendor-field-table"}
 	specMeal     = SpecRef{Section: "Endpoints (interface A)", Quote: "EmployeePlacement has a role value `MealPlanner`.", Decision: "vendor-field-table"}
 )
 
@@ -51,7 +52,7 @@ func aWriteChecks() []*Check {
 	return []*Check{
 		{ID: "A.group.create", Title: "POST /group answers 201 with the stored record, and GET returns it", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specACreate, Run: checkCreate(groupKind)},
 		{ID: "A.group.update", Title: "PATCH /group/{id} changes exactly what was sent and moves meta.updatedAt", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specAUpdate, Run: checkUpdate(groupKind)},
-		{ID: "A.group.delete", Title: "DELETE /group/{id} answers 204 without a body, then the group is 404", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specADelete, Run: checkDelete},
+		{ID: "A.group.delete", Title: "DELETE /group/{id} answers 204 without a body, then the group is 404", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specADelete, Run: checkDelete(groupKind)},
 		{ID: "A.group.create-invalid", Title: "POST /group with an invalid body is 422 and creates nothing", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specA422, Run: checkCreateInvalid(groupKind)},
 		{ID: "A.group.update-invalid", Title: "PATCH /group/{id} with an invalid body is 422 and changes nothing", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specA422, Run: checkUpdateInvalid(groupKind)},
 		{ID: "A.group.update-unknown", Title: "PATCH /group/{id} with an unknown id is 404", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specA404, Run: checkWriteUnknown(http.MethodPatch, "/group/", map[string]any{"title": "skolkit-conformance"})},
@@ -62,6 +63,12 @@ func aWriteChecks() []*Check {
 		{ID: "A.school.update-invalid", Title: "PATCH /school/{id} with an invalid body is 422 and changes nothing", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specA422, OptIn: schoolOptIn, Run: checkUpdateInvalid(schoolKind)},
 		{ID: "A.unit.create", Title: "POST /unit answers 201 with the stored record, and GET returns it", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specVendorUnit, OptIn: unitOptIn, Run: checkCreate(unitKind)},
 		{ID: "A.unit.update", Title: "PATCH /unit/{id} changes exactly what was sent and moves meta.updatedAt", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specVendorUnit, OptIn: unitOptIn, Run: checkUpdate(unitKind)},
+		{ID: "A.grade-elementary.create", Title: "POST /grade-elementary with the codes of a listed grade answers 201 with the stored record, and GET returns it", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specGradeOps, Run: checkCreate(gradeKind("/grade-elementary"))},
+		{ID: "A.grade-elementary.update", Title: "PATCH /grade-elementary/{id} changes exactly what was sent and moves meta.updatedAt", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specGradeOps, Run: checkUpdate(gradeKind("/grade-elementary"))},
+		{ID: "A.grade-elementary.delete", Title: "DELETE /grade-elementary/{id} answers 204 without a body, then the grade is 404", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specGradeOps, Run: checkDelete(gradeKind("/grade-elementary"))},
+		{ID: "A.grade-upper-secondary.create", Title: "POST /grade-upper-secondary with the codes of a listed grade answers 201 with the stored record, and GET returns it", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specGradeOps, Run: checkCreate(gradeKind("/grade-upper-secondary"))},
+		{ID: "A.grade-upper-secondary.update", Title: "PATCH /grade-upper-secondary/{id} changes exactly what was sent and moves meta.updatedAt", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specGradeOps, Run: checkUpdate(gradeKind("/grade-upper-secondary"))},
+		{ID: "A.grade-upper-secondary.delete", Title: "DELETE /grade-upper-secondary/{id} answers 204 without a body, then the grade is 404", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specGradeOps, Run: checkDelete(gradeKind("/grade-upper-secondary"))},
 		{ID: "A.school.update-unknown", Title: "PATCH /school/{id} with an unknown id is 404", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specA404, Run: checkWriteUnknown(http.MethodPatch, "/school/", map[string]any{"title": "skolkit-conformance"})},
 		{ID: "A.unit.update-unknown", Title: "PATCH /unit/{id} with an unknown id is 404", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specA404, Run: checkWriteUnknown(http.MethodPatch, "/unit/", map[string]any{"title": "skolkit-conformance"})},
 		{ID: "A.student-placement.restore-null-enddate", Title: "PATCH /student-placements/{id} with endDate null restores an archived placement, as GET /student-placement/{id} and GET /student-placements/{id} show", Area: "A.writes", Level: w, Severity: MUST, Needs: a, Spec: specRestore, Run: checkRestore("student", false)},
@@ -284,17 +291,56 @@ func checkUpdate(k writeKind) func(*T) {
 	}
 }
 
-func checkDelete(t *T) {
-	t.requireAuth(SurfaceA)
-	rec, _ := t.create("/group", func() map[string]any { return groupKind.body(t) })
-	path := "/group/" + str(rec, "id")
-	resp := t.Do(Request{Surface: SurfaceA, Method: http.MethodDelete, Path: path})
-	t.RequireStatus(resp, http.StatusNoContent)
-	if len(resp.Body) > 0 {
-		t.Failf(resp, "no body", "the 204 has a body of %d bytes", len(resp.Body))
+func checkDelete(k writeKind) func(*T) {
+	return func(t *T) {
+		t.requireAuth(SurfaceA)
+		rec, _ := t.create(k.path, func() map[string]any { return k.body(t) })
+		path := k.path + "/" + str(rec, "id")
+		resp := t.Do(Request{Surface: SurfaceA, Method: http.MethodDelete, Path: path})
+		t.RequireStatus(resp, http.StatusNoContent)
+		if len(resp.Body) > 0 {
+			t.Failf(resp, "no body", "the 204 has a body of %d bytes", len(resp.Body))
+		}
+		t.ExpectStatus(t.Get(SurfaceA, path, nil), http.StatusNotFound)
+		t.ExpectStatus(t.Do(Request{Surface: SurfaceA, Method: http.MethodDelete, Path: path}), http.StatusNotFound)
 	}
-	t.ExpectStatus(t.Get(SurfaceA, path, nil), http.StatusNotFound)
-	t.ExpectStatus(t.Do(Request{Surface: SurfaceA, Method: http.MethodDelete, Path: path}), http.StatusNotFound)
+}
+
+// gradeKind writes a grade with the student, school and subject or course
+// code of the first grade the list shows (codes the server accepts), and
+// changes its comment. The grade is deleted when the check ends.
+func gradeKind(path string) writeKind {
+	return writeKind{
+		path: path,
+		body: func(t *T) map[string]any {
+			resp := t.Get(SurfaceA, path, map[string][]string{"limit": {"1"}})
+			t.RequireStatus(resp, http.StatusOK)
+			items, _, _, err := listPage(resp)
+			if err != nil || len(items) == 0 {
+				t.Skipf("%s lists no grade whose student, school and code a new grade could take", path)
+			}
+			body := map[string]any{}
+			for _, name := range createMembers()[path] {
+				if v, ok := items[0][name]; ok && v != nil && name != "external" {
+					body[name] = v
+				}
+			}
+			body[gradeComment(path)] = conformanceName()
+			return body
+		},
+		patch: func(t *T) map[string]any { return map[string]any{gradeComment(path): conformanceName()} },
+	}
+}
+
+// gradeComment is the comment member a grade's create body has
+// (schoolComment, gradeComment).
+func gradeComment(path string) string {
+	for _, m := range []string{"schoolComment", "gradeComment"} {
+		if slices.Contains(createMembers()[path], m) {
+			return m
+		}
+	}
+	return "schoolComment"
 }
 
 func checkCreateInvalid(k writeKind) func(*T) {

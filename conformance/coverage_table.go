@@ -25,6 +25,8 @@ var ReachedByChecks = []string{
 	"A POST /group", "A PATCH /group/{id}", "A DELETE /group/{id}",
 	"A POST /guardian", "A PATCH /guardian/{id}", "A DELETE /guardian/{id}",
 	"A PATCH /school/{id}", "A PATCH /unit/{id}",
+	"A POST /grade-elementary", "A PATCH /grade-elementary/{id}", "A DELETE /grade-elementary/{id}",
+	"A POST /grade-upper-secondary", "A PATCH /grade-upper-secondary/{id}", "A DELETE /grade-upper-secondary/{id}",
 	"A POST /student", "A PATCH /student/{id}", "A DELETE /student/{id}",
 	"A POST /student-placement", "A DELETE /student-placement/{id}",
 	"A PATCH /student-placement/{id}/archive", "A PATCH /student-placement/{id}/restore",
@@ -40,18 +42,12 @@ var ReachedByChecks = []string{
 
 // NotReached are the operations the runner does not send, and why.
 var NotReached = map[string]string{
-	"A POST /grade-elementary":             "creating a grade needs a student, a school and a subject code the server accepts",
-	"A PATCH /grade-elementary/{id}":       "the runner makes no grade to change",
-	"A DELETE /grade-elementary/{id}":      "the runner makes no grade to delete (it deletes only what it made)",
-	"A POST /grade-upper-secondary":        "creating a grade needs a student, a school and a course code the server accepts",
-	"A PATCH /grade-upper-secondary/{id}":  "the runner makes no grade to change",
-	"A DELETE /grade-upper-secondary/{id}": "the runner makes no grade to delete (it deletes only what it made)",
-	"A PATCH /student-placement/{id}":      "placements are changed through the older path /student-placements/{id}, which the spec states",
-	"A POST /school":                       "opt-in (A.school.create, A.school.update): the spec gives no way to delete a School the runner made",
-	"A POST /unit":                         "opt-in (A.unit.create, A.unit.update): the vendor's API gives no way to delete a Unit the runner made",
-	"B POST /absences":                     "opt-in (B.absences.create): SS 12000 gives no way to delete an absence the runner made",
-	"B POST /log/":                         "the same operation as POST /log, which the runner sends",
-	"B POST /statistics/":                  "the same operation as POST /statistics, which the runner sends",
+	"A PATCH /student-placement/{id}": "placements are changed through the older path /student-placements/{id}, which the spec states",
+	"A POST /school":                  "opt-in (A.school.create, A.school.update): the spec gives no way to delete a School the runner made",
+	"A POST /unit":                    "opt-in (A.unit.create, A.unit.update): the vendor's API gives no way to delete a Unit the runner made",
+	"B POST /absences":                "opt-in (B.absences.create): SS 12000 gives no way to delete an absence the runner made",
+	"B POST /log/":                    "the same operation as POST /log, which the runner sends",
+	"B POST /statistics/":             "the same operation as POST /statistics, which the runner sends",
 }
 
 // familyApplies says whether a family of rules concerns an operation, from
