@@ -6380,7 +6380,16 @@ func (v *docRegisterValues) f131() *openapi3.Operation {
 			"compare": "contains",
 			"field":   "teachers[].duty.id",
 		},
-	}, Name: "teacher", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uuid"}}}}, {Value: &openapi3.Parameter{Name: "organisation", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uuid"}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
+	}, Name: "teacher", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uuid"}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
+		"x-skolkit-filter": map[string]any{
+			"compare": "equals",
+			"field":   "organisation.id",
+			"under": map[string]any{
+				"member":   "parentOrganisation.id",
+				"resource": "/organisations",
+			},
+		},
+	}, Name: "organisation", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uuid"}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
 			"compare": "contains",
 			"field":   "groups[].id",
@@ -6705,8 +6714,16 @@ func (v *docRegisterValues) f143() *openapi3.Operation {
 		},
 	}, Name: "teacher", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uuid"}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
-			"compare": "none",
-			"why":     "selects the activity's organisation element and every element under it, a hierarchy of organisations the rules do not follow",
+			"compare": "equals",
+			"field":   "organisation.id",
+			"through": []any{map[string]any{
+				"member":   "activity.id",
+				"resource": "/activities",
+			}},
+			"under": map[string]any{
+				"member":   "parentOrganisation.id",
+				"resource": "/organisations",
+			},
 		},
 	}, Name: "organisation", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uuid"}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{
@@ -6775,6 +6792,10 @@ func (v *docRegisterValues) f146() *openapi3.Operation {
 		"x-skolkit-filter": map[string]any{
 			"compare": "equals",
 			"field":   "dutyAt.id",
+			"under": map[string]any{
+				"member":   "parentOrganisation.id",
+				"resource": "/organisations",
+			},
 		},
 	}, Name: "organisation", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uuid"}}}}, {Value: &openapi3.Parameter{Name: "dutyRole", In: "query", Schema: &openapi3.SchemaRef{Ref: "#/components/schemas/DutyRole", Value: &v.Schema[25]}}}, {Value: &openapi3.Parameter{Name: "person", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uuid"}}}}, {Value: &openapi3.Parameter{Name: "startDate.onOrBefore", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date"}}}}, {Value: &openapi3.Parameter{Name: "startDate.onOrAfter", In: "query", Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date"}}}}, {Value: &openapi3.Parameter{Extensions: map[string]any{
 		"x-skolkit-filter": map[string]any{

@@ -104,6 +104,13 @@ type Filter struct {
 	// selects by too (a calendar event's studentExceptions[].student.id);
 	// a record whose Also names the value is not judged.
 	Also string
+	// Under makes the filter select an element and every element under it
+	// (activities?organisation=: "utpekat organisationselement och dess
+	// underliggande element"): Field holds an element's id, Under.Resource
+	// lists the elements and Under.Member is the id of an element's parent.
+	// A record matches when its element or an ancestor is the value; it is
+	// judged only when every element on the way up has been seen.
+	Under *Hop
 }
 
 // Hop is one reference a filter follows: a member holding ids, and the
@@ -585,6 +592,11 @@ func withExtension(f Filter, p Param, ext map[string]any) Filter {
 	f.EitherWithout, _ = ext["eitherWithout"].(string)
 	f.Why, _ = ext["why"].(string)
 	f.Also, _ = ext["also"].(string)
+	if u, ok := ext["under"].(map[string]any); ok {
+		member, _ := u["member"].(string)
+		resource, _ := u["resource"].(string)
+		f.Under = &Hop{Member: member, Resource: resource}
+	}
 	hops, _ := ext["through"].([]any)
 	for _, h := range hops {
 		m, _ := h.(map[string]any)

@@ -296,6 +296,34 @@ func TestFiltersRules(t *testing.T) {
 				mkEx(t, "GET /api/v1/calendarEvents?group="+id(20)+"&"+q, 200, page(nil)),
 			}
 		}},
+		{name: "activities of an element under the organisation asked for", rule: "filters.records-match", exs: func(t *testing.T) []*Exchange {
+			return []*Exchange{
+				mkEx(t, "GET /api/v1/organisations", 200, page(nil, org(1, 0), org(2, 1), org(3, 2))),
+				mkEx(t, "GET /api/v1/activities?organisation="+id(1), 200, page(nil, inOrg(activity(10, 20), 1), inOrg(activity(11, 21), 3))),
+			}
+		}},
+		{name: "an activity of an element outside the organisation asked for", rule: "filters.records-match", fails: "does not satisfy organisation=" + id(2), exs: func(t *testing.T) []*Exchange {
+			return []*Exchange{
+				mkEx(t, "GET /api/v1/organisations", 200, page(nil, org(1, 0), org(2, 1), org(3, 1))),
+				mkEx(t, "GET /api/v1/activities?organisation="+id(2), 200, page(nil, inOrg(activity(11, 21), 3))),
+			}
+		}},
+		{name: "an activity whose element's parents were not all seen is not judged", rule: "filters.records-match", nothing: true, exs: func(t *testing.T) []*Exchange {
+			return []*Exchange{
+				mkEx(t, "GET /api/v1/organisations?limit=1", 200, page(nil, org(3, 4))),
+				mkEx(t, "GET /api/v1/activities?organisation="+id(2), 200, page(nil, inOrg(activity(11, 21), 3))),
+			}
+		}},
+		{name: "a duty at an element under the organisation left out", rule: "filters.keeps-every-match", fails: "leaves out 1 records", exs: func(t *testing.T) []*Exchange {
+			duty := func(n, at int) obj {
+				return obj{"id": id(n), "meta": obj{"created": "2024-01-01T00:00:00Z", "modified": "2024-01-01T00:00:00Z"}, "person": obj{"id": id(70)}, "dutyAt": obj{"id": id(at)}, "dutyRole": "Lärare", "startDate": "2024-01-01"}
+			}
+			return []*Exchange{
+				mkEx(t, "GET /api/v1/organisations", 200, page(nil, org(1, 0), org(2, 1))),
+				mkEx(t, "GET /api/v1/duties", 200, page(nil, duty(50, 1), duty(51, 2))),
+				mkEx(t, "GET /api/v1/duties?organisation="+id(1), 200, page(nil, duty(50, 1))),
+			}
+		}},
 		{name: "a filter the record cannot show is not judged", rule: "filters.records-match", nothing: true, exs: func(t *testing.T) []*Exchange {
 			return []*Exchange{mkEx(t, "GET /api/v1/calendarEvents?teacher="+id(5)+"&startTime.onOrAfter=2000-01-01T00:00:00Z", 200, page(nil))}
 		}},
@@ -525,6 +553,21 @@ func civic(n int, no string) obj {
 }
 
 func syllabus(n int, code string) obj { return obj{"id": id(n), "subjectCode": code} }
+
+// org is an organisation element under parent (0: the top).
+func org(n, parent int) obj {
+	o := obj{"id": id(n), "displayName": "O", "organisationType": "Skolenhet", "meta": obj{"created": "2024-01-01T00:00:00Z", "modified": "2024-01-01T00:00:00Z"}}
+	if parent != 0 {
+		o["parentOrganisation"] = obj{"id": id(parent)}
+	}
+	return o
+}
+
+// inOrg gives an activity its organisation element.
+func inOrg(a obj, n int) obj {
+	a["organisation"] = obj{"id": id(n)}
+	return a
+}
 
 func activity(n, group int) obj {
 	return obj{"id": id(n), "displayName": "A", "groups": []any{obj{"id": id(group)}}, "teachers": []any{obj{"duty": obj{"id": id(group + 100)}}}}

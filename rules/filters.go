@@ -132,7 +132,7 @@ func MatchFilter(f Filter, values []string, rec map[string]any) Tri {
 // seen, shows nothing to compare, or when the record's own Filter.Also
 // names the value.
 func MatchFilterSeen(h *History, s Surface, f Filter, values []string, rec map[string]any) Tri {
-	if len(f.Through) == 0 {
+	if len(f.Through) == 0 && f.Under == nil {
 		return MatchFilter(f, values, rec)
 	}
 	if len(values) == 0 || f.Field == "" {
@@ -174,10 +174,47 @@ func MatchFilterSeen(h *History, s Surface, f Filter, values []string, rec map[s
 			out = Unknown // shows nothing: the member may have been left out
 			continue
 		}
-		switch MatchFilter(last, values, r) {
+		match := MatchFilter(last, values, r)
+		if f.Under != nil {
+			match = matchUnder(h, s, *f.Under, flatten(LookupPath(r, last.Field)), values)
+		}
+		switch match {
 		case Yes:
 			return Yes
 		case Unknown:
+			out = Unknown
+		}
+	}
+	return out
+}
+
+// matchUnder: Yes when one of the elements, or an element above one, is
+// one of the values; No when every element's line of parents, as seen, ends
+// without meeting one; Unknown when an element on the way up has not been
+// seen (or the parents loop).
+func matchUnder(h *History, s Surface, up Hop, elements []any, values []string) Tri {
+	out := No
+	for _, e := range elements {
+		cur, _ := e.(string)
+		visited := map[string]bool{}
+		t := Unknown
+		for cur != "" && !visited[strings.ToLower(cur)] {
+			visited[strings.ToLower(cur)] = true
+			if slices.ContainsFunc(values, func(v string) bool { return equalsParam(cur, v) }) {
+				return Yes
+			}
+			el := seenRecord(h, RecordRef{Surface: s, Resource: up.Resource, ID: strings.ToLower(cur)})
+			if el == nil {
+				break
+			}
+			parents := flatten(LookupPath(el, up.Member))
+			if len(parents) == 0 {
+				t = No // the top of the tree, and no value met on the way
+				break
+			}
+			cur, _ = parents[0].(string)
+		}
+		if t == Unknown {
 			out = Unknown
 		}
 	}
