@@ -46,13 +46,14 @@ type Scene struct {
 	ChangeBetweenPages bool
 }
 
-// RateWindow is the rate-limit scene's quota: Quota requests a window (the
-// first window of a round FirstQuota); the answer that spends it announces
-// a Pause (RateLimit-Remaining 0, RateLimit-Reset), and requests before the
-// pause is over are answered 429 with Retry-After.
+// RateWindow is the rate-limit scene's quota: Quota requests a window of
+// Window (the first window of a round FirstQuota), each answer announcing
+// the window's end (RateLimit-Reset) and what is left of it; requests
+// beyond the quota before the window ends are answered 429 with
+// Retry-After.
 type RateWindow struct {
 	Quota, FirstQuota int
-	Pause             time.Duration
+	Window            time.Duration
 }
 
 // Names of the scenes.
@@ -84,11 +85,11 @@ var (
 		Quote: "Behaviour the standard allows that the mock does not choose by default: a correct client copes with every one of them."}
 )
 
-// rateLimitScene is the rate-limit scene's window: a pause of two seconds
-// after every 20 requests, the first after 5. A pause longer than the
-// second a Date header rounds away lets the client rules see a client
-// that comes back before it.
-var rateLimitScene = RateWindow{Quota: 20, FirstQuota: 5, Pause: 2 * time.Second}
+// rateLimitScene is the rate-limit scene's window: windows of two seconds
+// holding 20 requests, the first 5. A wait longer than the second a Date
+// header rounds away lets the client rules see a client that comes back
+// before the reset.
+var rateLimitScene = RateWindow{Quota: 20, FirstQuota: 5, Window: 2 * time.Second}
 
 // tokenExpirySceneTTL is the token lifetime of the token-expiry scene.
 const tokenExpirySceneTTL = time.Minute
@@ -105,7 +106,7 @@ func Scenes() []Scene {
 			Basis: basisPaging, Variants: []string{mockserver.VarShortPages, mockserver.VarClampedLimit, mockserver.VarSmallDefaultPage}, ChangeBetweenPages: true},
 		{Name: SceneTokenExpiry, Behaviour: "access tokens live a minute, and every token expires when a client asks for the second page of a list",
 			Basis: basisTokenExpiry, TokenTTL: tokenExpirySceneTTL, ExpireTokensInWalks: true},
-		{Name: SceneRateLimit, Behaviour: fmt.Sprintf("a pause of %s after every %d requests (the first after %d), announced by RateLimit-Remaining 0 and RateLimit-Reset; requests before it ends are answered 429 with Retry-After", rateLimitScene.Pause, rateLimitScene.Quota, rateLimitScene.FirstQuota),
+		{Name: SceneRateLimit, Behaviour: fmt.Sprintf("windows of %s holding %d requests (the first %d), each answer announcing the window's end (RateLimit-Reset) and what is left of it (RateLimit-Remaining); requests beyond the quota before the window ends are answered 429 with Retry-After", rateLimitScene.Window, rateLimitScene.Quota, rateLimitScene.FirstQuota),
 			Basis: basisRateLimit, RateLimit: &rateLimit},
 		{Name: SceneFaults, Behaviour: "transient 500 and 503 answers (every sixth read of each interface, and the first two reads of groups) and slow answers (organisations and schools take a second)",
 			Basis: basisFaults, Rules: faultRules()},

@@ -327,19 +327,20 @@ func (h *headerSetter) Write(p []byte) (int, error) {
 	return h.ResponseWriter.Write(p)
 }
 
-// windowLimiter is the rate-limit scene's limiter. A window holds
-// w.Quota requests (the first window of a round w.FirstQuota) and has no
-// end of its own: the answer that spends it announces, with
-// RateLimit-Remaining 0 and RateLimit-Reset, a pause of w.Pause, and every
-// request before the pause is over is refused. How fast a client sends
-// does not matter: every client meets the pause, after the same requests.
+// windowLimiter is the rate-limit scene's limiter: fixed windows of
+// w.Window, each opened by the first request after the last one ended and
+// holding w.Quota requests (the first window of a round w.FirstQuota).
+// Every answer of a window announces the same RateLimit-Reset, its end, and
+// a RateLimit-Remaining one lower than the answer before; a request beyond
+// the quota before the window ends is refused. A client that sends its
+// first requests quickly meets the refusal with most of the window to wait.
 type windowLimiter struct {
-	mu        sync.Mutex
-	w         RateWindow
-	used      int
-	quota     int // 0: no window open
-	pauseEnds time.Time
-	first     bool
+	mu    sync.Mutex
+	w     RateWindow
+	used  int
+	quota int       // 0: no window open
+	ends  time.Time // the open window's end
+	first bool
 }
 
 type windowDecision struct {
@@ -352,29 +353,26 @@ type windowDecision struct {
 func (l *windowLimiter) restart() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.used, l.quota, l.pauseEnds, l.first = 0, 0, time.Time{}, true
+	l.used, l.quota, l.ends, l.first = 0, 0, time.Time{}, true
 }
 
 func (l *windowLimiter) take(now time.Time) windowDecision {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !l.pauseEnds.IsZero() {
-		if now.Before(l.pauseEnds) {
-			return windowDecision{limit: l.quota, reset: l.pauseEnds}
-		}
-		l.pauseEnds, l.quota = time.Time{}, 0
+	if l.quota != 0 && !now.Before(l.ends) {
+		l.quota = 0 // the window is over
 	}
 	if l.quota == 0 {
-		l.used, l.quota = 0, l.w.Quota
+		l.used, l.quota, l.ends = 0, l.w.Quota, now.Add(l.w.Window)
 		if l.first && l.w.FirstQuota > 0 {
 			l.quota = l.w.FirstQuota
 		}
 		l.first = false
 	}
-	l.used++
-	d := windowDecision{allowed: true, limit: l.quota, remaining: l.quota - l.used, reset: now.Add(l.w.Pause)}
-	if d.remaining == 0 {
-		l.pauseEnds = d.reset
+	if l.used >= l.quota {
+		return windowDecision{limit: l.quota, reset: l.ends}
 	}
+	l.used++
+	d := windowDecision{allowed: true, limit: l.quota, remaining: l.quota - l.used, reset: l.ends}
 	return d
 }
