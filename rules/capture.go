@@ -22,6 +22,13 @@ type CaptureOptions struct {
 	// must not block: hand the exchange to a bounded channel and count
 	// what does not fit.
 	Sink func(*Exchange)
+	// Begin, when set, receives each write of a surface (a request that
+	// may change records: not a read, a search, a lookup or a token
+	// request) as it arrives, before it is passed on: the exchange Sink
+	// receives later, its request line and headers set. A judge told of
+	// writes under way (Judge.Begin) does not take a reading that changed
+	// during one for a fault. It must not block.
+	Begin func(*Exchange)
 	// Client names the client of a request (default: the Client-ID header,
 	// else the user of Basic credentials, else the client_id of a token
 	// request's form, else "").
@@ -86,6 +93,9 @@ func (c *capturer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rec.reqBody = &teeBody{ReadCloser: r.Body, max: c.opts.MaxBody}
 		rec.reqBody.buf = newBodyBuffer(r.ContentLength, c.opts.MaxBody)
 		r.Body = rec.reqBody
+	}
+	if c.opts.Begin != nil && isWriteExchange(ex) {
+		c.opts.Begin(ex)
 	}
 	defer func() {
 		p := recover()

@@ -126,17 +126,31 @@ func (j *Judge) rulesFor(op *Operation) []*Rule {
 // Begin tells the judge that a request is about to be sent and its answer
 // is still to come; drivers that see a request before its answer call it
 // for every request, so that rules comparing readings know of writes under
-// way. Observe of the same exchange (the same pointer) ends it. The
-// exchange's Start may be set after Begin (Begin notes its own time).
+// way. Observe of the same exchange (the same pointer) ends it. The write
+// is under way from the exchange's Start when it is set, else from now (a
+// driver may set Start after Begin). A write whose answer is not observed
+// within pendingMaxAge (its driver dropped it) is no longer counted under
+// way.
 func (j *Judge) Begin(ex *Exchange) {
 	if !isWriteExchange(ex) {
 		return
 	}
-	now := time.Now()
+	at := ex.Start
+	if at.IsZero() {
+		at = time.Now()
+	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.history.pending[ex] = now
+	for w, start := range j.history.pending {
+		if at.Sub(start) > pendingMaxAge {
+			delete(j.history.pending, w)
+		}
+	}
+	j.history.pending[ex] = at
 }
+
+// pendingMaxAge is how long a write stays under way without its answer.
+const pendingMaxAge = time.Minute
 
 // Observe judges one exchange and remembers it. The exchange must not be
 // changed afterwards.

@@ -58,6 +58,10 @@ func (j *Judging) Observe(ex *rules.Exchange) {
 	j.judge.Observe(ex)
 }
 
+// Begin tells the judge of a write under way, so that readings that
+// change during it are not taken for faults.
+func (j *Judging) Begin(ex *rules.Exchange) { j.judge.Begin(ex) }
+
 // attribute names the client of an exchange where Capture could not (it
 // names the Client-ID header's and Basic credentials' user).
 func (j *Judging) attribute(ex *rules.Exchange) {

@@ -52,6 +52,20 @@ type Observer interface {
 	Observe(*rules.Exchange)
 }
 
+// Beginner is an Observer told of each write as it arrives, in the order
+// of the queue (so before the exchanges that ended after it began), and
+// later observes it once it has its answer.
+type Beginner interface {
+	Begin(*rules.Exchange)
+}
+
+// queued is an item of the judging queue: an exchange with its answer, or
+// a write that has begun.
+type queued struct {
+	ex    *rules.Exchange
+	begin bool
+}
+
 // Options configures a Tap.
 type Options struct {
 	// Target is the server's base URL (http or https). A request for
@@ -93,7 +107,7 @@ type Options struct {
 type Tap struct {
 	opts    Options
 	handler http.Handler
-	queue   chan *rules.Exchange
+	queue   chan queued
 	done    chan struct{}
 	stopped atomic.Bool
 	stop    sync.Once
@@ -165,8 +179,12 @@ func New(opts Options) (*Tap, error) {
 		close(t.done)
 		return t, nil
 	}
-	t.queue = make(chan *rules.Exchange, opts.QueueLen)
-	t.handler = rules.Capture(proxy, rules.CaptureOptions{MaxBody: opts.MaxBody, Prefixes: &opts.Prefixes, Sink: t.enqueue})
+	t.queue = make(chan queued, opts.QueueLen)
+	capture := rules.CaptureOptions{MaxBody: opts.MaxBody, Prefixes: &opts.Prefixes, Sink: t.enqueue}
+	if _, ok := opts.Observer.(Beginner); ok {
+		capture.Begin = t.enqueueBegin
+	}
+	t.handler = rules.Capture(proxy, capture)
 	go t.judge()
 	return t, nil
 }
@@ -202,12 +220,12 @@ func (t *Tap) Close() {
 			return
 		}
 		t.stopped.Store(true)
-		t.queue <- nil // after everything queued so far
+		t.queue <- queued{} // after everything queued so far
 		<-t.done
 		for {
 			select {
-			case ex := <-t.queue: // queued while stopping
-				if ex != nil {
+			case q := <-t.queue: // queued while stopping
+				if q.ex != nil && !q.begin {
 					t.dropped.Add(1)
 				}
 			default:
@@ -233,10 +251,24 @@ func (t *Tap) enqueue(ex *rules.Exchange) {
 		return
 	}
 	select {
-	case t.queue <- ex:
+	case t.queue <- queued{ex: ex}:
 	default:
 		t.queuedBytes.Add(-size)
 		t.dropped.Add(1)
+	}
+}
+
+// enqueueBegin tells the judging goroutine, in the queue's order, that a
+// write has begun. When the queue is full the judge is not told (it then
+// judges as if the write had not been under way, which is the exchange's
+// own answer's fate too when the queue stays full).
+func (t *Tap) enqueueBegin(ex *rules.Exchange) {
+	if t.stopped.Load() {
+		return
+	}
+	select {
+	case t.queue <- queued{ex: ex, begin: true}:
+	default:
 	}
 }
 
@@ -250,10 +282,15 @@ func (t *Tap) judge() {
 	var owed time.Duration
 	for {
 		waited := t.now()
-		ex := <-t.queue
-		if ex == nil {
+		q := <-t.queue
+		if q.ex == nil {
 			return
 		}
+		if q.begin {
+			t.opts.Observer.(Beginner).Begin(q.ex)
+			continue
+		}
+		ex := q.ex
 		start := t.now()
 		owed = max(owed-start.Sub(waited), 0)
 		t.queuedBytes.Add(-int64(len(ex.RequestBody) + len(ex.ResponseBody)))

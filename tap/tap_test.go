@@ -404,11 +404,11 @@ func TestTheJudgeKeepsToItsShare(t *testing.T) {
 	tp, err := New(Options{Target: &url.URL{Scheme: "http", Host: "h"}, Observer: slowObserver{clock, 4 * time.Millisecond}, JudgeShare: 0.2})
 	require.NoError(t, err)
 	tp.Close() // the real judge goroutine stops; run one on the fake clock
-	tp.queue, tp.done, tp.stop = make(chan *rules.Exchange, 10), make(chan struct{}), sync.Once{}
+	tp.queue, tp.done, tp.stop = make(chan queued, 10), make(chan struct{}), sync.Once{}
 	tp.stopped.Store(false)
 	tp.now, tp.sleep = clock.now, clock.sleep
 	for range 5 {
-		tp.queue <- &rules.Exchange{}
+		tp.queue <- queued{ex: &rules.Exchange{}}
 	}
 	go tp.judge()
 	require.Eventually(t, func() bool { clock.mu.Lock(); defer clock.mu.Unlock(); return len(clock.slept) == 5 }, 5*time.Second, time.Millisecond)
@@ -416,4 +416,60 @@ func TestTheJudgeKeepsToItsShare(t *testing.T) {
 	// 4 ms of judging owe 16 ms of rest at a share of 0.2.
 	assert.Equal(t, []time.Duration{16 * time.Millisecond, 16 * time.Millisecond, 16 * time.Millisecond, 16 * time.Millisecond, 16 * time.Millisecond}, clock.slept)
 	assert.Equal(t, uint64(5), tp.Stats().Judged)
+}
+
+// orderObserver records what the judge was told, in order.
+type orderObserver struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (o *orderObserver) Begin(ex *rules.Exchange) { o.note("begin " + ex.Method + " " + ex.Path) }
+func (o *orderObserver) Observe(ex *rules.Exchange) {
+	o.note("observe " + ex.Method + " " + ex.Path)
+}
+func (o *orderObserver) note(s string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.events = append(o.events, s)
+}
+
+// TestTheJudgeIsToldOfAWriteBeforeTheReadsThatEndDuringIt: a read that
+// ends while a write is under way reaches the judge after the write's
+// beginning, so that rules comparing readings know of the write.
+func TestTheJudgeIsToldOfAWriteBeforeTheReadsThatEndDuringIt(t *testing.T) {
+	arrived, release := make(chan struct{}), make(chan struct{})
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			close(arrived) // the tap has passed the write on, and begun it
+			<-release      // the write's answer waits for the read's
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	defer target.Close()
+	u, _ := url.Parse(target.URL)
+	obs := &orderObserver{}
+	tp, err := New(Options{Target: u, Observer: obs, JudgeShare: 1})
+	require.NoError(t, err)
+	front := httptest.NewServer(tp)
+	defer front.Close()
+
+	wrote := make(chan struct{})
+	go func() {
+		defer close(wrote)
+		resp, err := http.Post(front.URL+"/api/v1/subscriptions", "application/json", strings.NewReader(`{}`))
+		if err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-arrived
+	resp, err := http.Get(front.URL + "/api/v1/persons")
+	require.NoError(t, err)
+	resp.Body.Close()
+	close(release)
+	<-wrote
+	front.Close()
+	tp.Close()
+	assert.Equal(t, []string{"begin POST /subscriptions", "observe GET /persons", "observe POST /subscriptions"}, obs.events)
 }
