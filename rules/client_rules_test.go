@@ -238,6 +238,11 @@ func TestClientRules(t *testing.T) {
 				return []*Exchange{mkEx(t, "GET /api/v1/persons?meta.modified.after=2026-01-01T00:00:00Z", 200, pageWithToken("p2")),
 					mkEx(t, "GET /api/v1/persons?pageToken=p2&meta.modified.after=2026-01-01T00:00:00Z", 400, obj{"code": "x", "message": "y"})}
 			}},
+		{name: "a walk whose next answer is not a page was followed, not left", rule: "client.walk-abandoned", nothing: true,
+			exs: func(t *testing.T) []*Exchange {
+				return []*Exchange{mkEx(t, "GET /api/v1/persons?limit=2", 200, pageWithToken("p2")),
+					mkEx(t, "GET /api/v1/persons?pageToken=p2&limit=2", 200, []any{})}
+			}},
 		{name: "an offset walk short of its total", rule: "client.walk-abandoned", fails: "read 2 of the 5 positions",
 			exs: func(t *testing.T) []*Exchange {
 				return []*Exchange{mkEx(t, "GET /directory/v1/school?limit=2", 200, offsetPage(0, 2, 5))}

@@ -543,6 +543,9 @@ func (h *History) client(id string) *ClientHistory {
 // judged on records it does not have.
 func (h *History) recordWalk(o *Observation, records []map[string]any) {
 	if o.Op.Paging != PagingNone && !o.IsPage() {
+		if tok := o.Query.Get("pageToken"); tok != "" {
+			h.Walks.Delete(tok) // followed: the walk ends here, neither complete nor abandoned
+		}
 		return
 	}
 	switch o.Op.Paging {
