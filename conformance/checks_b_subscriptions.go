@@ -252,7 +252,7 @@ func checkNoCallbackAfterDelete(t *T) {
 	// sent after the removal. Only once the target has been quiet for a
 	// while does a callback count.
 	if drained := t.drainCallbacks(calls, time.Second); drained > 0 {
-		t.Notef("%d callback(s) already on their way when the subscription was removed arrived before the change; not counted", drained)
+		t.Notef("%d callback(s) for earlier changes, already on their way when the subscription was removed, arrived after the removal and are not counted", drained)
 	}
 	remove := ch.create()
 	remove()

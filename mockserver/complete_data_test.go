@@ -107,12 +107,7 @@ func memberGaps(v any, ref *openapi3.SchemaRef, key string, found map[gap]int) {
 	}
 	switch x := v.(type) {
 	case []any:
-		items := ref.Value.Items
-		for _, part := range ref.Value.AllOf {
-			if items == nil && part.Value != nil {
-				items = part.Value.Items
-			}
-		}
+		items := wire.ItemsOf(ref)
 		for _, it := range x {
 			memberGaps(it, items, key+"[]", found)
 		}

@@ -31,18 +31,25 @@ func (o Optional) DropOptional(v any, schema *openapi3.SchemaRef) any {
 	return v
 }
 
+// ItemsOf is the schema of an array schema's items, its own or, when it
+// is an allOf, the first part's that has them.
+func ItemsOf(ref *openapi3.SchemaRef) *openapi3.SchemaRef {
+	items := ref.Value.Items
+	for _, part := range ref.Value.AllOf {
+		if items == nil && part.Value != nil {
+			items = part.Value.Items
+		}
+	}
+	return items
+}
+
 func (o Optional) drop(v any, ref *openapi3.SchemaRef, asked bool) {
 	if ref == nil || ref.Value == nil {
 		return
 	}
 	switch x := v.(type) {
 	case []any:
-		items := ref.Value.Items
-		for _, part := range ref.Value.AllOf {
-			if items == nil && part.Value != nil {
-				items = part.Value.Items
-			}
-		}
+		items := ItemsOf(ref)
 		for _, item := range x {
 			o.drop(item, items, false)
 		}
